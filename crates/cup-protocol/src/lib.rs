@@ -1,0 +1,20 @@
+//! # cup-protocol
+//!
+//! The pure core of the Computer Use Protocol (CUP): envelope and node types
+//! with the exact serde shape of `cup.schema.json`, the closed vocabulary
+//! (59 roles, 16 states, 15 actions) with compact short codes, the spec's
+//! per-platform mapping tables as data, the compact text format (serializer,
+//! pruning, paging, overview and a parser), search, and key-combo parsing.
+//!
+//! This crate performs no I/O and contains no platform code; it compiles on
+//! every OS. Platform adapters translate native trees into these types.
+
+pub mod envelope;
+pub mod mappings;
+pub mod node;
+pub mod schema;
+pub mod vocab;
+
+pub use envelope::{AppInfo, Envelope, PlatformId, Scope, Screen, WebMcpTool, WindowInfo, CUP_VERSION};
+pub use node::{Attributes, Node, Orientation, PlatformData, Rect};
+pub use vocab::{Action, Direction, Role, State, UnknownWord};
