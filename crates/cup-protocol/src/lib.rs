@@ -9,12 +9,15 @@
 //! This crate performs no I/O and contains no platform code; it compiles on
 //! every OS. Platform adapters translate native trees into these types.
 
+pub mod compact;
 pub mod envelope;
 pub mod mappings;
 pub mod node;
 pub mod schema;
 pub mod vocab;
 
-pub use envelope::{AppInfo, Envelope, PlatformId, Scope, Screen, WebMcpTool, WindowInfo, CUP_VERSION};
+pub use envelope::{
+    AppInfo, Envelope, PlatformId, Scope, Screen, WebMcpTool, WindowInfo, CUP_VERSION,
+};
 pub use node::{Attributes, Node, Orientation, PlatformData, Rect};
 pub use vocab::{Action, Direction, Role, State, UnknownWord};

@@ -1,0 +1,18 @@
+//! The compact text format: a token-efficient rendering of CUP trees for LLM
+//! context windows (`compact.md` of the spec, plus the decisions written
+//! down in `docs/compact-format.md`).
+
+pub mod line;
+pub mod overview;
+pub mod page;
+pub mod parse;
+pub mod prune;
+pub mod render;
+pub mod text;
+
+pub use line::{format_line, LineAttrs, LineFields};
+pub use overview::render_overview;
+pub use page::{page, Page, PageError, PageRequest};
+pub use parse::{parse, Document, Header, Line, ParseError};
+pub use prune::{prune, Clipped, Detail, Pruned};
+pub use render::{render, RenderOptions, MAX_OUTPUT_CHARS};

@@ -1,0 +1,280 @@
+//! Pruning: which nodes of the raw tree the compact text shows, and which
+//! children of a scroll container (or of the screen) lie outside its
+//! viewport. The raw tree is never modified; the result borrows from it.
+//!
+//! Order of the compact rules for each child of a container:
+//! 1. hoist: an unnamed `generic`, `region` or `group` without a meaningful
+//!    action is replaced by its children (recursively);
+//! 2. skip: chrome roles, zero size, offscreen without a meaningful action,
+//!    unnamed `img`, unnamed `text`, a `text` that is the only child of a
+//!    named parent — the node and its subtree are dropped;
+//! 3. clip: a child with bounds entirely outside the viewport is counted, by
+//!    direction, instead of shown;
+//! 4. the child is pruned recursively; an unnamed structural container
+//!    without a meaningful action that ends with exactly one child and no
+//!    clipped ones is replaced by that child.
+
+use crate::node::{Node, Rect};
+use crate::vocab::{Action, Direction, Role, State};
+
+/// How much of the tree to show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Detail {
+    /// All pruning rules, viewport clipping and hints (default; alias
+    /// `standard`).
+    #[default]
+    Compact,
+    /// Every node, no pruning and no clipping.
+    Full,
+    /// Only nodes with a meaningful action and their ancestors.
+    Minimal,
+}
+
+impl Detail {
+    /// Lowercase name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Detail::Compact => "compact",
+            Detail::Full => "full",
+            Detail::Minimal => "minimal",
+        }
+    }
+}
+
+impl std::fmt::Display for Detail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Detail {
+    type Err = crate::vocab::UnknownWord;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "compact" | "standard" => Ok(Detail::Compact),
+            "full" => Ok(Detail::Full),
+            "minimal" => Ok(Detail::Minimal),
+            _ => Err(crate::vocab::UnknownWord {
+                kind: "detail level",
+                value: s.to_owned(),
+                expected: "compact (alias standard), full, minimal".to_owned(),
+            }),
+        }
+    }
+}
+
+/// Children of a container hidden by its viewport, counted by direction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clipped {
+    /// Items above the viewport.
+    pub up: usize,
+    /// Items below the viewport.
+    pub down: usize,
+    /// Items left of the viewport.
+    pub left: usize,
+    /// Items right of the viewport.
+    pub right: usize,
+}
+
+impl Clipped {
+    /// All hidden items.
+    pub fn total(&self) -> usize {
+        self.up + self.down + self.left + self.right
+    }
+
+    /// Hidden items in one direction.
+    pub fn get(&self, dir: Direction) -> usize {
+        match dir {
+            Direction::Up => self.up,
+            Direction::Down => self.down,
+            Direction::Left => self.left,
+            Direction::Right => self.right,
+        }
+    }
+
+    fn add(&mut self, dir: Direction) {
+        match dir {
+            Direction::Up => self.up += 1,
+            Direction::Down => self.down += 1,
+            Direction::Left => self.left += 1,
+            Direction::Right => self.right += 1,
+        }
+    }
+}
+
+/// A node kept by pruning, with its kept children and what its viewport hid.
+#[derive(Debug, Clone)]
+pub struct Pruned<'a> {
+    /// The raw node.
+    pub node: &'a Node,
+    /// Kept children.
+    pub children: Vec<Pruned<'a>>,
+    /// Children hidden outside the viewport.
+    pub clipped: Clipped,
+}
+
+impl Pruned<'_> {
+    /// Number of nodes in this pruned subtree.
+    pub fn len(&self) -> usize {
+        1 + self.children.iter().map(Pruned::len).sum::<usize>()
+    }
+
+    /// Always `false`: a pruned subtree holds at least its root.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// Prunes `roots` for `detail`. With `Detail::Compact`, `screen` is the
+/// viewport of the roots' descendants (roots themselves are never clipped).
+pub fn prune(roots: &[Node], detail: Detail, screen: Option<Rect>) -> Vec<Pruned<'_>> {
+    match detail {
+        Detail::Full => roots.iter().map(keep_all).collect(),
+        Detail::Minimal => roots.iter().filter_map(keep_actionable).collect(),
+        Detail::Compact => {
+            let mut out = Vec::new();
+            for_each_item(None, roots, &mut |child, _parent| {
+                out.push(prune_kept(child, screen));
+            });
+            out
+        }
+    }
+}
+
+fn keep_all(node: &Node) -> Pruned<'_> {
+    Pruned {
+        node,
+        children: node.children.iter().map(keep_all).collect(),
+        clipped: Clipped::default(),
+    }
+}
+
+fn keep_actionable(node: &Node) -> Option<Pruned<'_>> {
+    let children: Vec<_> = node.children.iter().filter_map(keep_actionable).collect();
+    (node.has_meaningful_action() || !children.is_empty()).then_some(Pruned {
+        node,
+        children,
+        clipped: Clipped::default(),
+    })
+}
+
+/// `true` for wrappers the compact text replaces by their children.
+pub fn is_hoisted(node: &Node) -> bool {
+    node.name.is_empty()
+        && matches!(node.role, Role::Generic | Role::Region | Role::Group)
+        && !node.has_meaningful_action()
+}
+
+fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize) -> bool {
+    match node.role {
+        Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status => {
+            return true
+        }
+        Role::Img | Role::Text if node.name.is_empty() => return true,
+        Role::Text if siblings == 1 && parent.is_some_and(|p| !p.name.is_empty()) => return true,
+        _ => {}
+    }
+    node.bounds.is_some_and(|b| b.is_empty())
+        || (node.has_state(State::Offscreen) && !node.has_meaningful_action())
+}
+
+fn is_structural(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Region
+            | Role::Document
+            | Role::Main
+            | Role::Complementary
+            | Role::Navigation
+            | Role::Search
+            | Role::Banner
+            | Role::ContentInfo
+            | Role::Form
+    )
+}
+
+/// The viewport a node imposes on its children: a scroll container with
+/// bounds narrows the inherited one.
+pub fn child_viewport(node: &Node, inherited: Option<Rect>) -> Option<Rect> {
+    match node.bounds {
+        Some(b) if node.actions.contains(&Action::Scroll) => {
+            Some(inherited.map_or(b, |v| b.intersect(&v)))
+        }
+        _ => inherited,
+    }
+}
+
+/// Where `bounds` lies when entirely outside `viewport` (touching edges count
+/// as outside); `None` when it overlaps.
+pub fn clip_direction(bounds: &Rect, viewport: &Rect) -> Option<Direction> {
+    if bounds.bottom() <= viewport.y {
+        Some(Direction::Up)
+    } else if bounds.y >= viewport.bottom() {
+        Some(Direction::Down)
+    } else if bounds.right() <= viewport.x {
+        Some(Direction::Left)
+    } else if bounds.x >= viewport.right() {
+        Some(Direction::Right)
+    } else {
+        None
+    }
+}
+
+/// Calls `visit(child, parent)` for every item the compact text would show
+/// among `children` of `parent`: hoisted wrappers are flattened and skipped
+/// nodes left out. Clipping is up to the caller.
+pub fn for_each_item<'a>(
+    parent: Option<&'a Node>,
+    children: &'a [Node],
+    visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
+) {
+    walk_items(parent, children, children.len(), visit);
+}
+
+fn walk_items<'a>(
+    parent: Option<&'a Node>,
+    children: &'a [Node],
+    siblings: usize,
+    visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
+) {
+    for child in children {
+        if is_hoisted(child) {
+            // The promoted children keep the container as their parent; the
+            // sibling count of the redundant-text rule is the wrapper's.
+            walk_items(parent, &child.children, child.children.len(), visit);
+        } else if !is_skipped(child, parent, siblings) {
+            visit(child, parent);
+        }
+    }
+}
+
+/// Prunes a node that survived hoisting and skipping, below a viewport.
+pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
+    let inner = child_viewport(node, viewport);
+    let mut children = Vec::new();
+    let mut clipped = Clipped::default();
+    for_each_item(Some(node), &node.children, &mut |child, _| {
+        let dir = inner
+            .zip(child.bounds)
+            .and_then(|(v, b)| clip_direction(&b, &v));
+        match dir {
+            Some(d) => clipped.add(d),
+            None => children.push(prune_kept(child, inner)),
+        }
+    });
+    if children.len() == 1
+        && clipped.total() == 0
+        && node.name.is_empty()
+        && is_structural(node.role)
+        && !node.has_meaningful_action()
+    {
+        if let Some(only) = children.pop() {
+            return only;
+        }
+    }
+    Pruned {
+        node,
+        children,
+        clipped,
+    }
+}

@@ -1,0 +1,200 @@
+//! The compact text of an envelope: header, indented node lines, clip hints
+//! and the character cap.
+
+use std::fmt::Write as _;
+
+use crate::compact::line::push_line;
+use crate::compact::prune::{prune, Clipped, Detail, Pruned};
+use crate::compact::text::{self, WINDOW_TITLE_MAX};
+use crate::envelope::{Envelope, Screen, WindowInfo};
+use crate::vocab::Direction;
+
+/// Default cap on the compact text, in characters.
+pub const MAX_OUTPUT_CHARS: usize = 40_000;
+
+/// Title shown for a window without one.
+pub const UNTITLED: &str = "(untitled)";
+
+/// Options of [`render`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Pruning level.
+    pub detail: Detail,
+    /// Cap in characters, hint included; `0` means no cap.
+    pub max_chars: usize,
+    /// Extra header lines (without `# `), e.g. a note that a capture is
+    /// partial; printed after the node count.
+    pub notes: Vec<String>,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            detail: Detail::Compact,
+            max_chars: MAX_OUTPUT_CHARS,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Renders `env` as compact text. The window list of `env.windows` (if any)
+/// goes into the header.
+pub fn render(env: &Envelope, opts: &RenderOptions) -> String {
+    let screen = (opts.detail == Detail::Compact).then(|| env.screen.rect());
+    let pruned = prune(&env.tree, opts.detail, screen);
+    let shown: usize = pruned.iter().map(Pruned::len).sum();
+
+    let mut out = String::with_capacity(64 + shown * 48);
+    push_header(&mut out, env, shown, env.node_count(), &opts.notes);
+    out.push('\n');
+    let mut line_starts = Vec::with_capacity(shown);
+    for p in &pruned {
+        push_pruned(&mut out, p, 0, &mut line_starts);
+    }
+    if opts.max_chars > 0 {
+        cap(&mut out, opts.max_chars, &line_starts);
+    }
+    out
+}
+
+/// Writes the `# CUP ...` header lines (without the blank line after them).
+pub fn push_header(out: &mut String, env: &Envelope, shown: usize, total: usize, notes: &[String]) {
+    push_title_line(out, &env.version, env.platform.name(), &env.screen);
+    if let Some(name) = env
+        .app
+        .as_ref()
+        .and_then(|a| a.name.as_deref())
+        .filter(|n| !n.is_empty())
+    {
+        out.push_str("# app: ");
+        text::push_plain(out, name);
+        out.push('\n');
+    }
+    let _ = writeln!(out, "# {shown} nodes ({total} before pruning)");
+    for note in notes {
+        out.push_str("# ");
+        text::push_plain(out, note);
+        out.push('\n');
+    }
+    if let Some(tools) = env.tools.as_ref().filter(|t| !t.is_empty()) {
+        let k = tools.len();
+        let _ = writeln!(
+            out,
+            "# {k} WebMCP tool{} available",
+            if k == 1 { "" } else { "s" }
+        );
+    }
+    if let Some(windows) = env.windows.as_ref().filter(|w| !w.is_empty()) {
+        push_window_list(out, windows);
+    }
+}
+
+/// `# CUP {version} | {platform} | {w}x{h}`.
+pub fn push_title_line(out: &mut String, version: &str, platform: &str, screen: &Screen) {
+    out.push_str("# CUP ");
+    text::push_plain(out, version);
+    let _ = writeln!(out, " | {platform} | {}x{}", screen.w, screen.h);
+}
+
+fn push_window_list(out: &mut String, windows: &[WindowInfo]) {
+    let _ = writeln!(out, "# --- {} open windows ---", windows.len());
+    for w in windows {
+        out.push_str("#   ");
+        if w.title.is_empty() {
+            out.push_str(UNTITLED);
+        } else {
+            text::push_plain(out, text::cut(&w.title, WINDOW_TITLE_MAX).0);
+        }
+        if w.foreground {
+            out.push_str(" [fg]");
+        }
+        out.push('\n');
+    }
+}
+
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+pub(crate) fn push_pruned(
+    out: &mut String,
+    p: &Pruned<'_>,
+    depth: usize,
+    line_starts: &mut Vec<usize>,
+) {
+    line_starts.push(out.len());
+    indent(out, depth);
+    push_line(out, p.node);
+    out.push('\n');
+    for child in &p.children {
+        push_pruned(out, child, depth + 1, line_starts);
+    }
+    if p.clipped.total() > 0 {
+        indent(out, depth + 1);
+        push_clip_hint(out, &p.node.id, &p.clipped);
+        out.push('\n');
+    }
+}
+
+/// The word a clip hint uses for a direction.
+pub fn direction_word(dir: Direction) -> &'static str {
+    match dir {
+        Direction::Up => "above",
+        Direction::Down => "below",
+        Direction::Left => "left",
+        Direction::Right => "right",
+    }
+}
+
+/// `# 3 more items — 1 above: page(element_id='e0', direction='up'); ...`
+pub fn push_clip_hint(out: &mut String, id: &str, clipped: &Clipped) {
+    let total = clipped.total();
+    let _ = write!(
+        out,
+        "# {total} more item{} —",
+        if total == 1 { "" } else { "s" }
+    );
+    let mut first = true;
+    for dir in Direction::ALL {
+        let n = clipped.get(dir);
+        if n == 0 {
+            continue;
+        }
+        out.push_str(if first { " " } else { "; " });
+        first = false;
+        let _ = write!(
+            out,
+            "{n} {}: page(element_id='{id}', direction='{dir}')",
+            direction_word(dir)
+        );
+    }
+}
+
+/// First line of the truncation notice.
+pub const TRUNCATION_MARK: &str = "# OUTPUT TRUNCATED";
+
+/// Cuts `out` to at most `max_chars` characters, notice included, at a line
+/// boundary.
+pub fn cap(out: &mut String, max_chars: usize, line_starts: &[usize]) {
+    if out.len() <= max_chars || out.chars().count() <= max_chars {
+        return;
+    }
+    let total = line_starts.len();
+    let notice = |kept: usize| {
+        format!(
+            "\n{TRUNCATION_MARK} — showing {kept} of {total} nodes (limit {max_chars} characters).\n\
+             # Use find(name=...) to locate specific elements instead.\n\
+             # Or use snapshot_app(app='<title>') to target a specific window.\n"
+        )
+    };
+    // The notice is longest with the most digits; reserve for that.
+    let reserve = notice(total).chars().count();
+    let budget = max_chars.saturating_sub(reserve);
+    let byte_limit = out.char_indices().nth(budget).map_or(out.len(), |(i, _)| i);
+    let cut_at = out[..byte_limit].rfind('\n').map_or(0, |i| i + 1);
+    let kept = line_starts.partition_point(|&s| s < cut_at);
+    out.truncate(cut_at);
+    out.push_str(&notice(kept));
+}
