@@ -279,10 +279,24 @@ mod tests {
 
     #[test]
     fn scale_one_is_omitted() {
-        let s = Screen { w: 10, h: 20, scale: Some(1.0) };
-        assert_eq!(serde_json::to_string(&s).expect("json"), r#"{"w":10,"h":20}"#);
-        let s = Screen { w: 10, h: 20, scale: Some(1.5) };
-        assert_eq!(serde_json::to_string(&s).expect("json"), r#"{"w":10,"h":20,"scale":1.5}"#);
+        let s = Screen {
+            w: 10,
+            h: 20,
+            scale: Some(1.0),
+        };
+        assert_eq!(
+            serde_json::to_string(&s).expect("json"),
+            r#"{"w":10,"h":20}"#
+        );
+        let s = Screen {
+            w: 10,
+            h: 20,
+            scale: Some(1.5),
+        };
+        assert_eq!(
+            serde_json::to_string(&s).expect("json"),
+            r#"{"w":10,"h":20,"scale":1.5}"#
+        );
     }
 
     #[test]

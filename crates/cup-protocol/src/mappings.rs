@@ -115,7 +115,11 @@ fn lookup<K: Copy + Ord>(table: &Table<K>, platform: PlatformId, native: &str) -
         .collect()
 }
 
-fn table<K: Ord>(doc: &Value, section: &str, key: fn(&str) -> Option<K>) -> Result<Table<K>, String> {
+fn table<K: Ord>(
+    doc: &Value,
+    section: &str,
+    key: fn(&str) -> Option<K>,
+) -> Result<Table<K>, String> {
     let rows = doc[section]
         .as_object()
         .ok_or_else(|| format!("mappings.json: missing object '{section}'"))?;
@@ -124,7 +128,8 @@ fn table<K: Ord>(doc: &Value, section: &str, key: fn(&str) -> Option<K>) -> Resu
         if name.starts_with('$') {
             continue;
         }
-        let k = key(name).ok_or_else(|| format!("mappings.json: {section}.{name} is not in the vocabulary"))?;
+        let k = key(name)
+            .ok_or_else(|| format!("mappings.json: {section}.{name} is not in the vocabulary"))?;
         let mut per_platform = BTreeMap::new();
         for platform in PlatformId::ALL {
             let cell = &row[platform.name()];
@@ -161,7 +166,10 @@ mod tests {
         let m = Mappings::get();
         let mut cells = 0;
         for (section, names) in [
-            ("roles", Role::ALL.iter().map(|r| r.name()).collect::<Vec<_>>()),
+            (
+                "roles",
+                Role::ALL.iter().map(|r| r.name()).collect::<Vec<_>>(),
+            ),
             ("states", State::ALL.iter().map(|r| r.name()).collect()),
             ("actions", Action::ALL.iter().map(|r| r.name()).collect()),
         ] {
@@ -169,11 +177,21 @@ mod tests {
                 for platform in PlatformId::ALL {
                     let want = doc[section][name][platform.name()].as_str();
                     let got = match section {
-                        "roles" => m.roles[&Role::from_name(name).expect("role")][&platform].as_ref(),
-                        "states" => m.states[&State::from_name(name).expect("state")][&platform].as_ref(),
-                        _ => m.actions[&Action::from_name(name).expect("action")][&platform].as_ref(),
+                        "roles" => {
+                            m.roles[&Role::from_name(name).expect("role")][&platform].as_ref()
+                        }
+                        "states" => {
+                            m.states[&State::from_name(name).expect("state")][&platform].as_ref()
+                        }
+                        _ => {
+                            m.actions[&Action::from_name(name).expect("action")][&platform].as_ref()
+                        }
                     };
-                    assert_eq!(got.map(|g| g.raw.as_str()), want, "{section}.{name}.{platform}");
+                    assert_eq!(
+                        got.map(|g| g.raw.as_str()),
+                        want,
+                        "{section}.{name}.{platform}"
+                    );
                     cells += 1;
                 }
             }
@@ -188,10 +206,15 @@ mod tests {
             m.roles_for_native(PlatformId::Linux, "ROLE_PANEL"),
             vec![Role::Generic, Role::Group]
         );
-        assert!(m.roles_for_native(PlatformId::Linux, "ROLE_TEXT").contains(&Role::TextBox));
+        assert!(m
+            .roles_for_native(PlatformId::Linux, "ROLE_TEXT")
+            .contains(&Role::TextBox));
         let searchbox = m.role(Role::SearchBox, PlatformId::Linux).expect("mapped");
         assert!(searchbox.context_dependent);
         assert_eq!(searchbox.alternatives, vec!["ROLE_ENTRY"]);
-        assert_eq!(m.states_for_native(PlatformId::Linux, "STATE_CHECKED"), vec![State::Checked]);
+        assert_eq!(
+            m.states_for_native(PlatformId::Linux, "STATE_CHECKED"),
+            vec![State::Checked]
+        );
     }
 }

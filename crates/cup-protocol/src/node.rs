@@ -112,12 +112,14 @@ impl Rect {
 
     /// Right edge (exclusive).
     pub fn right(&self) -> i64 {
-        self.x.saturating_add(i64::try_from(self.w).unwrap_or(i64::MAX))
+        self.x
+            .saturating_add(i64::try_from(self.w).unwrap_or(i64::MAX))
     }
 
     /// Bottom edge (exclusive).
     pub fn bottom(&self) -> i64 {
-        self.y.saturating_add(i64::try_from(self.h).unwrap_or(i64::MAX))
+        self.y
+            .saturating_add(i64::try_from(self.h).unwrap_or(i64::MAX))
     }
 
     /// `true` when width or height is zero.
@@ -437,8 +439,9 @@ mod tests {
 
     #[test]
     fn unknown_node_field_is_rejected() {
-        let err = serde_json::from_str::<Node>(r#"{"id":"e0","role":"button","name":"","_clipped":1}"#)
-            .unwrap_err();
+        let err =
+            serde_json::from_str::<Node>(r#"{"id":"e0","role":"button","name":"","_clipped":1}"#)
+                .unwrap_err();
         assert!(err.to_string().contains("_clipped"), "{err}");
     }
 

@@ -310,15 +310,35 @@ mod tests {
                 assert_eq!(from_code(code(*v)), Some(*v));
             }
         }
-        check(Role::ALL, Role::name, Role::code, Role::from_name, Role::from_code);
-        check(State::ALL, State::name, State::code, State::from_name, State::from_code);
-        check(Action::ALL, Action::name, Action::code, Action::from_name, Action::from_code);
+        check(
+            Role::ALL,
+            Role::name,
+            Role::code,
+            Role::from_name,
+            Role::from_code,
+        );
+        check(
+            State::ALL,
+            State::name,
+            State::code,
+            State::from_name,
+            State::from_code,
+        );
+        check(
+            Action::ALL,
+            Action::name,
+            Action::code,
+            Action::from_name,
+            Action::from_code,
+        );
     }
 
     #[test]
     fn unknown_word_lists_the_choices() {
         let err = "buton".parse::<Role>().unwrap_err();
-        assert!(err.to_string().starts_with("unknown role 'buton'; expected one of: alert,"));
+        assert!(err
+            .to_string()
+            .starts_with("unknown role 'buton'; expected one of: alert,"));
     }
 
     #[test]
@@ -334,8 +354,17 @@ mod tests {
                 .collect()
         };
         let names = |all: Vec<&str>| all.into_iter().map(str::to_owned).collect::<Vec<_>>();
-        assert_eq!(enum_of("role"), names(Role::ALL.iter().map(|r| r.name()).collect()));
-        assert_eq!(enum_of("state"), names(State::ALL.iter().map(|r| r.name()).collect()));
-        assert_eq!(enum_of("action"), names(Action::ALL.iter().map(|r| r.name()).collect()));
+        assert_eq!(
+            enum_of("role"),
+            names(Role::ALL.iter().map(|r| r.name()).collect())
+        );
+        assert_eq!(
+            enum_of("state"),
+            names(State::ALL.iter().map(|r| r.name()).collect())
+        );
+        assert_eq!(
+            enum_of("action"),
+            names(Action::ALL.iter().map(|r| r.name()).collect())
+        );
     }
 }
