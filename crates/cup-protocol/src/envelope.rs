@@ -304,7 +304,7 @@ mod tests {
         let err = serde_json::from_str::<Envelope>(
             r#"{"version":"0.1.0","platform":"web","screen":{"w":1,"h":1},"tree":[],"extra":1}"#,
         )
-        .unwrap_err();
+        .expect_err("must fail");
         assert!(err.to_string().contains("extra"), "{err}");
     }
 }

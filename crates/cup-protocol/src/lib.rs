@@ -11,13 +11,17 @@
 
 pub mod compact;
 pub mod envelope;
+pub mod keys;
 pub mod mappings;
 pub mod node;
 pub mod schema;
+pub mod search;
 pub mod vocab;
 
 pub use envelope::{
     AppInfo, Envelope, PlatformId, Scope, Screen, WebMcpTool, WindowInfo, CUP_VERSION,
 };
+pub use keys::{parse_combo, Combo, Key, KeyError, Modifier, NamedKey};
 pub use node::{Attributes, Node, Orientation, PlatformData, Rect};
+pub use search::{find, FindQuery, Match, SearchError};
 pub use vocab::{Action, Direction, Role, State, UnknownWord};

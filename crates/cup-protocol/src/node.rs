@@ -441,7 +441,7 @@ mod tests {
     fn unknown_node_field_is_rejected() {
         let err =
             serde_json::from_str::<Node>(r#"{"id":"e0","role":"button","name":"","_clipped":1}"#)
-                .unwrap_err();
+                .expect_err("must fail");
         assert!(err.to_string().contains("_clipped"), "{err}");
     }
 

@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn unknown_word_lists_the_choices() {
-        let err = "buton".parse::<Role>().unwrap_err();
+        let err = "buton".parse::<Role>().expect_err("must fail");
         assert!(err
             .to_string()
             .starts_with("unknown role 'buton'; expected one of: alert,"));

@@ -191,6 +191,7 @@ pub fn page(
         out.push('"');
     }
     out.push_str("\n\n");
+    let body_start = out.len();
     let mut line_starts = Vec::new();
     for (item, _) in &items[start..end] {
         push_pruned(&mut out, &prune_kept(item, None), 0, &mut line_starts);
@@ -218,7 +219,7 @@ pub fn page(
         );
     }
     if req.max_chars > 0 {
-        cap(&mut out, req.max_chars, &line_starts);
+        cap(&mut out, req.max_chars, body_start, &line_starts);
     }
     Ok(Page {
         text: out,

@@ -47,12 +47,13 @@ pub fn render(env: &Envelope, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(64 + shown * 48);
     push_header(&mut out, env, shown, env.node_count(), &opts.notes);
     out.push('\n');
+    let body_start = out.len();
     let mut line_starts = Vec::with_capacity(shown);
     for p in &pruned {
         push_pruned(&mut out, p, 0, &mut line_starts);
     }
     if opts.max_chars > 0 {
-        cap(&mut out, opts.max_chars, &line_starts);
+        cap(&mut out, opts.max_chars, body_start, &line_starts);
     }
     out
 }
@@ -176,8 +177,9 @@ pub fn push_clip_hint(out: &mut String, id: &str, clipped: &Clipped) {
 pub const TRUNCATION_MARK: &str = "# OUTPUT TRUNCATED";
 
 /// Cuts `out` to at most `max_chars` characters, notice included, at a line
-/// boundary.
-pub fn cap(out: &mut String, max_chars: usize, line_starts: &[usize]) {
+/// boundary. The header (everything before byte `body_start`) is never cut,
+/// even when it alone exceeds the cap.
+pub fn cap(out: &mut String, max_chars: usize, body_start: usize, line_starts: &[usize]) {
     if out.len() <= max_chars || out.chars().count() <= max_chars {
         return;
     }
@@ -193,7 +195,10 @@ pub fn cap(out: &mut String, max_chars: usize, line_starts: &[usize]) {
     let reserve = notice(total).chars().count();
     let budget = max_chars.saturating_sub(reserve);
     let byte_limit = out.char_indices().nth(budget).map_or(out.len(), |(i, _)| i);
-    let cut_at = out[..byte_limit].rfind('\n').map_or(0, |i| i + 1);
+    let cut_at = out[..byte_limit]
+        .rfind('\n')
+        .map_or(0, |i| i + 1)
+        .max(body_start);
     let kept = line_starts.partition_point(|&s| s < cut_at);
     out.truncate(cut_at);
     out.push_str(&notice(kept));

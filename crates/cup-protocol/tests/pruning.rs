@@ -1,0 +1,332 @@
+//! Each compact pruning rule, viewport clipping, detail levels and the cap.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use cup_protocol::compact::{render, Detail, RenderOptions};
+use cup_protocol::Envelope;
+use serde_json::{json, Value};
+
+fn env(tree: Value) -> Envelope {
+    serde_json::from_value(json!({
+        "version": "0.1.0", "platform": "linux", "screen": {"w": 1000, "h": 800}, "tree": tree
+    }))
+    .expect("test envelope parses")
+}
+
+/// The body (node and hint lines) of the compact text.
+fn body(tree: Value) -> String {
+    body_with(tree, Detail::Compact)
+}
+
+fn body_with(tree: Value, detail: Detail) -> String {
+    let text = render(
+        &env(tree),
+        &RenderOptions {
+            detail,
+            ..RenderOptions::default()
+        },
+    );
+    text.split_once("\n\n")
+        .expect("blank line after header")
+        .1
+        .to_owned()
+}
+
+#[test]
+fn chrome_roles_are_dropped_with_their_subtree() {
+    for role in ["scrollbar", "separator", "titlebar", "tooltip", "status"] {
+        let out = body(
+            json!([{"id": "e0", "role": "window", "name": "W", "children": [
+                {"id": "e1", "role": role, "name": "x", "children": [{"id": "e2", "role": "button", "name": "In"}]},
+                {"id": "e3", "role": "button", "name": "Kept"}
+            ]}]),
+        );
+        assert_eq!(out, "[e0] win \"W\"\n  [e3] btn \"Kept\"\n", "{role}");
+    }
+}
+
+#[test]
+fn zero_size_nodes_are_dropped() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "button", "name": "Zero", "bounds": {"x": 1, "y": 1, "w": 0, "h": 10}},
+            {"id": "e2", "role": "button", "name": "Flat", "bounds": {"x": 1, "y": 1, "w": 10, "h": 0}},
+            {"id": "e3", "role": "button", "name": "Ok", "bounds": {"x": 1, "y": 1, "w": 10, "h": 10}}
+        ]}]),
+    );
+    assert_eq!(out, "[e0] win \"W\"\n  [e3] btn \"Ok\"\n");
+}
+
+#[test]
+fn unnamed_wrappers_are_hoisted_unless_they_act() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "generic", "name": "", "children": [{"id": "e2", "role": "button", "name": "A"}]},
+            {"id": "e3", "role": "region", "name": "", "children": [{"id": "e4", "role": "button", "name": "B"}]},
+            {"id": "e5", "role": "group", "name": "", "children": [{"id": "e6", "role": "button", "name": "C"}]},
+            {"id": "e7", "role": "group", "name": "", "actions": ["click"], "children": [{"id": "e8", "role": "button", "name": "D"}]},
+            {"id": "e9", "role": "group", "name": "Named", "children": [{"id": "e10", "role": "button", "name": "E"}]},
+            {"id": "e11", "role": "generic", "name": "", "actions": ["scroll"], "bounds": {"x": 0, "y": 0, "w": 100, "h": 100},
+             "children": [{"id": "e12", "role": "button", "name": "F"}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        concat!(
+            "[e0] win \"W\"\n  [e2] btn \"A\"\n  [e4] btn \"B\"\n  [e6] btn \"C\"\n",
+            "  [e7] grp [clk]\n    [e8] btn \"D\"\n  [e9] grp \"Named\"\n    [e10] btn \"E\"\n",
+            "  [e11] gen 0,0 100x100 [scr]\n    [e12] btn \"F\"\n"
+        )
+    );
+}
+
+#[test]
+fn focus_only_wrappers_are_hoisted() {
+    let out = body(
+        json!([{"id": "e0", "role": "group", "name": "", "actions": ["focus"],
+        "children": [{"id": "e1", "role": "button", "name": "A"}]}]),
+    );
+    assert_eq!(out, "[e1] btn \"A\"\n");
+}
+
+#[test]
+fn unnamed_images_and_empty_or_redundant_text_are_dropped() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "img", "name": ""},
+            {"id": "e2", "role": "img", "name": "Logo"},
+            {"id": "e3", "role": "text", "name": ""},
+            {"id": "e4", "role": "button", "name": "Save", "children": [{"id": "e5", "role": "text", "name": "Save"}]},
+            {"id": "e6", "role": "button", "name": "", "children": [{"id": "e7", "role": "text", "name": "Label"}]},
+            {"id": "e8", "role": "listitem", "name": "Two", "children": [
+                {"id": "e9", "role": "text", "name": "a"}, {"id": "e10", "role": "text", "name": "b"}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win \"W\"\n  [e2] img \"Logo\"\n  [e4] btn \"Save\"\n  [e6] btn\n    [e7] txt \"Label\"\n  \
+         [e8] li \"Two\"\n    [e9] txt \"a\"\n    [e10] txt \"b\"\n"
+    );
+}
+
+#[test]
+fn offscreen_nodes_stay_only_when_actionable() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "text", "name": "Gone", "states": ["offscreen"]},
+            {"id": "e2", "role": "button", "name": "Reach", "states": ["offscreen"], "actions": ["click"]},
+            {"id": "e3", "role": "button", "name": "FocusOnly", "states": ["offscreen"], "actions": ["focus"]}
+        ]}]),
+    );
+    assert_eq!(out, "[e0] win \"W\"\n  [e2] btn \"Reach\" {off} [clk]\n");
+}
+
+#[test]
+fn single_child_structural_containers_collapse() {
+    for role in [
+        "region",
+        "document",
+        "main",
+        "complementary",
+        "navigation",
+        "search",
+        "banner",
+        "contentinfo",
+        "form",
+    ] {
+        let out = body(
+            json!([{"id": "e0", "role": "window", "name": "W", "children": [
+                {"id": "e1", "role": role, "name": "", "states": ["focused"], "children": [{"id": "e2", "role": "button", "name": "Only"}]}
+            ]}]),
+        );
+        // An unnamed region is hoisted before it can collapse; either way the
+        // button takes its place.
+        assert_eq!(out, "[e0] win \"W\"\n  [e2] btn \"Only\"\n", "{role}");
+    }
+    // Named, or with two children, or with an action: kept.
+    let out = body(
+        json!([{"id": "e0", "role": "document", "name": "Doc", "children": [{"id": "e1", "role": "button", "name": "A"}]}]),
+    );
+    assert_eq!(out, "[e0] doc \"Doc\"\n  [e1] btn \"A\"\n");
+    let out = body(
+        json!([{"id": "e0", "role": "form", "name": "", "children": [
+        {"id": "e1", "role": "button", "name": "A"}, {"id": "e2", "role": "button", "name": "B"}]}]),
+    );
+    assert_eq!(out, "[e0] frm\n  [e1] btn \"A\"\n  [e2] btn \"B\"\n");
+}
+
+#[test]
+fn focus_is_never_shown_and_bounds_only_with_meaningful_actions() {
+    let out = body(json!([
+        {"id": "e0", "role": "button", "name": "F", "bounds": {"x": 1, "y": 2, "w": 3, "h": 4}, "actions": ["focus"]},
+        {"id": "e1", "role": "button", "name": "C", "bounds": {"x": -5, "y": 2, "w": 3, "h": 4}, "actions": ["focus", "click"]}
+    ]));
+    assert_eq!(out, "[e0] btn \"F\"\n[e1] btn \"C\" -5,2 3x4 [clk]\n");
+}
+
+#[test]
+fn values_show_only_for_input_roles() {
+    let out = body(json!([
+        {"id": "e0", "role": "textbox", "name": "T", "value": "typed"},
+        {"id": "e1", "role": "progressbar", "name": "P", "value": "50"},
+        {"id": "e2", "role": "slider", "name": "S", "value": ""},
+        {"id": "e3", "role": "combobox", "name": "C", "value": "x".repeat(130)}
+    ]));
+    let want = format!(
+        "[e0] tbx \"T\" val=\"typed\"\n[e1] pbar \"P\"\n[e2] sld \"S\"\n[e3] cmb \"C\" val=\"{}...\"\n",
+        "x".repeat(120)
+    );
+    assert_eq!(out, want);
+}
+
+#[test]
+fn scroll_container_clips_children_outside_its_viewport() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "list", "name": "L", "actions": ["scroll"], "bounds": {"x": 0, "y": 100, "w": 200, "h": 100}, "children": [
+                {"id": "e2", "role": "listitem", "name": "above", "bounds": {"x": 0, "y": 40, "w": 200, "h": 60}},
+                {"id": "e3", "role": "listitem", "name": "partly", "bounds": {"x": 0, "y": 90, "w": 200, "h": 20}},
+                {"id": "e4", "role": "listitem", "name": "inside", "bounds": {"x": 0, "y": 120, "w": 200, "h": 20}},
+                {"id": "e5", "role": "listitem", "name": "touching", "bounds": {"x": 0, "y": 200, "w": 200, "h": 20}},
+                {"id": "e6", "role": "listitem", "name": "no bounds"},
+                {"id": "e7", "role": "listitem", "name": "left", "bounds": {"x": -50, "y": 120, "w": 50, "h": 20}}
+            ]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win \"W\"\n  [e1] lst \"L\" 0,100 200x100 [scr]\n    [e3] li \"partly\"\n    [e4] li \"inside\"\n    \
+         [e6] li \"no bounds\"\n    # 3 more items — 1 above: page(element_id='e1', direction='up'); \
+         1 below: page(element_id='e1', direction='down'); 1 left: page(element_id='e1', direction='left')\n"
+    );
+}
+
+#[test]
+fn nested_viewports_intersect_and_the_screen_clips_root_children() {
+    // The inner grid is larger than its scrolling parent: the parent's
+    // viewport wins. Roots are never clipped, their children are.
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "bounds": {"x": 0, "y": 0, "w": 3000, "h": 3000}, "children": [
+            {"id": "e1", "role": "list", "name": "Outer", "actions": ["scroll"], "bounds": {"x": 0, "y": 0, "w": 500, "h": 300}, "children": [
+                {"id": "e2", "role": "grid", "name": "Inner", "actions": ["scroll"], "bounds": {"x": 0, "y": 0, "w": 500, "h": 2000}, "children": [
+                    {"id": "e3", "role": "row", "name": "r1", "bounds": {"x": 0, "y": 0, "w": 500, "h": 100}},
+                    {"id": "e4", "role": "row", "name": "r2", "bounds": {"x": 0, "y": 500, "w": 500, "h": 100}}
+                ]}
+            ]},
+            {"id": "e5", "role": "button", "name": "Offscreen", "actions": ["click"], "bounds": {"x": 1200, "y": 10, "w": 10, "h": 10}}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win \"W\"\n  [e1] lst \"Outer\" 0,0 500x300 [scr]\n    [e2] grd \"Inner\" 0,0 500x2000 [scr]\n      \
+         [e3] row \"r1\"\n      # 1 more item — 1 below: page(element_id='e2', direction='down')\n  \
+         # 1 more item — 1 right: page(element_id='e0', direction='right')\n"
+    );
+}
+
+#[test]
+fn non_scrollable_containers_do_not_clip_inside_the_screen() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "list", "name": "Static", "bounds": {"x": 0, "y": 0, "w": 100, "h": 100}, "children": [
+                {"id": "e2", "role": "listitem", "name": "far", "bounds": {"x": 0, "y": 500, "w": 100, "h": 20}}
+            ]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win \"W\"\n  [e1] lst \"Static\"\n    [e2] li \"far\"\n"
+    );
+}
+
+#[test]
+fn a_container_with_hidden_items_does_not_collapse() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "document", "name": "", "actions": [], "children": [
+                {"id": "e2", "role": "button", "name": "In", "bounds": {"x": 0, "y": 0, "w": 10, "h": 10}},
+                {"id": "e3", "role": "button", "name": "Out", "bounds": {"x": 0, "y": 900, "w": 10, "h": 10}}
+            ]}
+        ]}]),
+    );
+    assert_eq!(out, "[e0] win \"W\"\n  [e1] doc\n    [e2] btn \"In\"\n    # 1 more item — 1 below: page(element_id='e1', direction='down')\n");
+}
+
+#[test]
+fn full_detail_keeps_everything_and_minimal_keeps_actionable_paths() {
+    let tree = json!([{"id": "e0", "role": "window", "name": "W", "children": [
+        {"id": "e1", "role": "generic", "name": "", "children": [{"id": "e2", "role": "button", "name": "B", "actions": ["click"]}]},
+        {"id": "e3", "role": "text", "name": "info"},
+        {"id": "e4", "role": "scrollbar", "name": "", "actions": ["scroll"]},
+        {"id": "e5", "role": "textbox", "name": "F", "actions": ["focus"]}
+    ]}]);
+    assert_eq!(
+        body_with(tree.clone(), Detail::Full),
+        "[e0] win \"W\"\n  [e1] gen\n    [e2] btn \"B\" [clk]\n  [e3] txt \"info\"\n  [e4] sb [scr]\n  [e5] tbx \"F\"\n"
+    );
+    assert_eq!(
+        body_with(tree, Detail::Minimal),
+        "[e0] win \"W\"\n  [e1] gen\n    [e2] btn \"B\" [clk]\n  [e4] sb [scr]\n"
+    );
+}
+
+#[test]
+fn header_counts_shown_and_raw_nodes() {
+    let text = render(
+        &env(
+            json!([{"id": "e0", "role": "generic", "name": "", "children": [{"id": "e1", "role": "button", "name": "A"}]}]),
+        ),
+        &RenderOptions {
+            notes: vec!["partial: deadline".into()],
+            ..RenderOptions::default()
+        },
+    );
+    assert_eq!(text, "# CUP 0.1.0 | linux | 1000x800\n# 1 nodes (2 before pruning)\n# partial: deadline\n\n[e1] btn \"A\"\n");
+}
+
+#[test]
+fn output_is_capped_with_a_notice_inside_the_limit() {
+    let children: Vec<Value> =
+        (1..=2000).map(|i| json!({"id": format!("e{i}"), "role": "button", "name": format!("Button number {i}")})).collect();
+    let e = env(json!([{"id": "e0", "role": "window", "name": "W", "children": children}]));
+    let text = render(
+        &e,
+        &RenderOptions {
+            max_chars: 5000,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(text.chars().count() <= 5000, "{}", text.chars().count());
+    assert!(text.contains("# OUTPUT TRUNCATED — showing "), "{text}");
+    let kept = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .count();
+    assert!(
+        text.contains(&format!(
+            "showing {kept} of 2001 nodes (limit 5000 characters)"
+        )),
+        "{text}"
+    );
+    // Each kept line is whole.
+    assert!(text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .all(|l| l.ends_with('"')));
+    let uncapped = render(
+        &e,
+        &RenderOptions {
+            max_chars: 0,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(uncapped.chars().count() > 40_000);
+    let default = render(&e, &RenderOptions::default());
+    assert!(default.chars().count() <= 40_000);
+}
+
+#[test]
+fn multibyte_text_is_cut_by_characters() {
+    let name = "日本".repeat(50);
+    let out = body(json!([{"id": "e0", "role": "button", "name": name}]));
+    assert_eq!(out, format!("[e0] btn \"{}...\"\n", "日本".repeat(40)));
+}
