@@ -3,7 +3,12 @@
 //!
 //! `compact_timing gen N FILE` writes the synthetic N-node envelope as JSON;
 //! `compact_timing time FILE RUNS` prints JSON with every run's milliseconds.
-#![allow(clippy::print_stdout, clippy::print_stderr, clippy::expect_used, missing_docs)]
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::expect_used,
+    missing_docs
+)]
 
 #[path = "../benches/support/synthetic.rs"]
 mod synthetic;

@@ -18,6 +18,7 @@ pub const CUP_VERSION: &str = "0.1.0";
 #[serde(deny_unknown_fields)]
 pub struct Envelope {
     /// Schema version (`major.minor.patch`).
+    #[serde(deserialize_with = "crate::checked::version")]
     pub version: String,
     /// Source platform.
     pub platform: PlatformId,

@@ -9,6 +9,7 @@
 //! This crate performs no I/O and contains no platform code; it compiles on
 //! every OS. Platform adapters translate native trees into these types.
 
+pub mod checked;
 pub mod compact;
 pub mod envelope;
 pub mod keys;

@@ -15,6 +15,7 @@ use crate::vocab::{Action, Role, State};
 #[serde(deny_unknown_fields)]
 pub struct Node {
     /// `e` followed by a number, assigned in pre-order during capture.
+    #[serde(deserialize_with = "crate::checked::node_id")]
     pub id: String,
     /// Canonical role.
     pub role: Role,
@@ -30,10 +31,18 @@ pub struct Node {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Rect>,
     /// Active states (unique).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::checked::unique"
+    )]
     pub states: Vec<State>,
     /// Supported actions (unique).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::checked::unique"
+    )]
     pub actions: Vec<Action>,
     /// Semantic attributes.
     #[serde(default, skip_serializing_if = "Attributes::is_empty")]

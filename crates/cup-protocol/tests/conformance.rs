@@ -237,3 +237,111 @@ fn page_errors_say_what_to_do() {
     .unwrap_err();
     assert!(e.to_string().contains("use an offset below 20"), "{e}");
 }
+
+#[test]
+fn search_vectors_match_except_exact_first() {
+    use cup_protocol::{find, FindQuery, Node, State};
+    let v = vectors();
+    for case in v["inputs"]["search"].as_array().expect("cases") {
+        let name = case["name"].as_str().expect("name");
+        let tree: Vec<Node> = serde_json::from_value(case["tree"].clone()).expect("tree");
+        let a = &case["args"];
+        let s = |k: &str| a.get(k).and_then(Value::as_str).map(str::to_owned);
+        let q = FindQuery {
+            query: s("query"),
+            role: s("role"),
+            name: s("name"),
+            state: s("state").map(|st| st.parse::<State>().expect("state")),
+            limit: usize::try_from(a["limit"].as_u64().expect("limit")).expect("limit fits"),
+        };
+        let ours: Vec<(String, f64)> = find(&tree, &q)
+            .expect("find")
+            .into_iter()
+            .map(|m| (m.node.id.clone(), m.score))
+            .collect();
+        let mut want: Vec<(String, f64)> = v["ts"]["search"][name]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| {
+                (
+                    r[0].as_str().expect("id").to_owned(),
+                    r[1].as_f64().expect("score"),
+                )
+            })
+            .collect();
+        assert_eq!(v["py"]["search"][name], v["ts"]["search"][name], "{name}");
+        if name == "play_button" {
+            // Decision: an exact name match ("Play") outranks a partial one
+            // ("Play Music") whatever the interactivity bonus; scores unchanged.
+            want.swap(0, 1);
+        }
+        assert_eq!(ours.len(), want.len(), "{name}: {ours:?}");
+        for ((id, score), (wid, wscore)) in ours.iter().zip(&want) {
+            assert_eq!(id, wid, "{name}");
+            assert!((score - wscore).abs() < 1e-6, "{name}: {score} vs {wscore}");
+        }
+    }
+}
+
+#[test]
+fn query_tokenize_and_role_vectors_match_except_nfkd_and_schema_roles() {
+    use cup_protocol::search::{parse_query, resolve_roles, tokenize};
+    let v = vectors();
+    for q in v["inputs"]["parse_query"].as_array().expect("queries") {
+        let q = q.as_str().expect("query");
+        let want = &v["py"]["parse_query"][q];
+        let (role, names) = parse_query(q);
+        assert_eq!(serde_json::json!([role, names]), *want, "{q}");
+    }
+    for t in v["inputs"]["tokenize"].as_array().expect("texts") {
+        let t = t.as_str().expect("text");
+        let want = if t == "Ŝtraße ﬁle" {
+            // Decision: NFKD folding keeps ß and ﬁ as letters.
+            serde_json::json!(["strasse", "file"])
+        } else {
+            v["ts"]["tokenize"][t].clone()
+        };
+        assert_eq!(serde_json::json!(tokenize(t)), want, "{t}");
+    }
+    for r in v["inputs"]["resolve_roles"].as_array().expect("roles") {
+        let r = r.as_str().expect("role query");
+        // TypeScript's answer: Python's role universe has 13 roles outside
+        // the schema (e.g. paragraph for "para").
+        let want = &v["ts"]["resolve_roles"][r];
+        let ours =
+            resolve_roles(r).map(|set| set.into_iter().map(|role| role.name()).collect::<Vec<_>>());
+        assert_eq!(serde_json::json!(ours), *want, "{r}");
+    }
+}
+
+#[test]
+fn combo_vectors_match_except_the_plus_key_and_control() {
+    use cup_protocol::parse_combo;
+    let v = vectors();
+    for c in v["inputs"]["parse_combo"].as_array().expect("combos") {
+        let c = c.as_str().expect("combo");
+        let parsed = parse_combo(c).expect("parses");
+        let ours = serde_json::json!([
+            parsed
+                .modifiers
+                .iter()
+                .map(|m| m.name())
+                .collect::<Vec<_>>(),
+            parsed
+                .keys
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        ]);
+        let want = match c {
+            // Decision: `++` is the plus key, so ctrl++s holds ctrl and
+            // presses + and s (the SDKs dropped the plus).
+            "ctrl++s" => serde_json::json!([["ctrl"], ["plus", "s"]]),
+            // Decision: `control` is the ctrl modifier (the SDKs made it a key).
+            "control+c" => serde_json::json!([["ctrl"], ["c"]]),
+            _ => v["ts"]["parse_combo"][c].clone(),
+        };
+        assert_eq!(ours, want, "{c}");
+    }
+}

@@ -11,7 +11,9 @@
 //! * an exact name match always ranks above a non-exact one, whatever the
 //!   context bonuses ([`find`]);
 //! * a few extra role synonyms ([`ROLE_SYNONYMS`]), and [`resolve_roles`]
-//!   also tries the whole phrase in folded form (`Menu-Item`).
+//!   also tries the whole phrase in folded form (`Menu-Item`);
+//! * a token matches inside another only when the shorter one has at least
+//!   [`score::MIN_PARTIAL`] characters, so `-7°C` does not match `chrome`.
 
 pub mod query;
 pub mod score;

@@ -18,6 +18,10 @@ pub const STATE_MATCH: f64 = 0.10;
 pub const ROLE_MATCH: f64 = 0.35;
 /// Weight of the raw name match (0..=1).
 pub const NAME_WEIGHT: f64 = 0.5;
+/// Shortest token that may match inside another (reverse prefix, substring).
+/// The reference SDKs have no minimum, so the `c` of `-7°C` matched a
+/// search for `chrome`.
+pub const MIN_PARTIAL: usize = 3;
 /// Added instead of a name match when only a role is searched for.
 pub const ROLE_ONLY: f64 = 0.15;
 /// Added when an ancestor's name shares a token with the query name.
@@ -131,8 +135,9 @@ pub fn score_node(
 /// * full match: 1.0 when the joined tokens are equal, 0.85 when the joined
 ///   query is a substring of the joined name;
 /// * token match: the mean over query tokens of 1.0 (is a name token), 0.7
-///   (prefix of a name token), 0.5 (starts with a name token), 0.6
-///   (inside a name token) or 0;
+///   (prefix of a name token), 0.5 (starts with a name token of at least
+///   [`MIN_PARTIAL`] characters), 0.6 (inside a name token, itself at least
+///   [`MIN_PARTIAL`] characters) or 0;
 /// * the better of the two, scaled by `0.85 + 0.15 × coverage` where
 ///   coverage is the share of distinct name tokens the query contains;
 /// * plus 0.15 × the best share of query tokens found among the tokens of
@@ -178,9 +183,13 @@ fn token_score(token: &str, name_tokens: &[String]) -> f64 {
         1.0
     } else if name_tokens.iter().any(|n| n.starts_with(token)) {
         0.7
-    } else if name_tokens.iter().any(|n| token.starts_with(n.as_str())) {
+    } else if name_tokens
+        .iter()
+        .any(|n| n.chars().count() >= MIN_PARTIAL && token.starts_with(n.as_str()))
+    {
         0.5
-    } else if name_tokens.iter().any(|n| n.contains(token)) {
+    } else if token.chars().count() >= MIN_PARTIAL && name_tokens.iter().any(|n| n.contains(token))
+    {
         0.6
     } else {
         0.0
@@ -237,6 +246,10 @@ mod tests {
         assert_eq!(token_score("saves", &name), 0.5);
         assert_eq!(token_score("cumen", &name), 0.6);
         assert_eq!(token_score("open", &name), 0.0);
+        // Too short to match inside another token.
+        let short = vec!["c".to_owned(), "ab".to_owned()];
+        assert_eq!(token_score("chrome", &short), 0.0);
+        assert_eq!(token_score("b", &vec!["abc".to_owned()]), 0.0);
     }
 
     #[test]

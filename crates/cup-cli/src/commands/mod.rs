@@ -1,0 +1,46 @@
+//! The subcommands.
+
+mod find;
+mod page;
+mod render;
+mod validate;
+
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+
+/// A command that could not do its job: the exit code and a one-line
+/// message that says what to do next.
+#[derive(Debug)]
+pub struct Failure {
+    /// Process exit code.
+    pub code: u8,
+    /// One-line message.
+    pub message: String,
+}
+
+impl Failure {
+    /// Bad usage or unreadable input (exit code 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::usage(format!("cannot write the output: {e}"))
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
+    match cli.command {
+        Command::Render(args) => render::run(&args),
+        Command::Validate(args) => validate::run(&args.file),
+        Command::Find(args) => find::run(&args),
+        Command::Page(args) => page::run(&args),
+    }
+}
