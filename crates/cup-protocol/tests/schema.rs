@@ -54,7 +54,8 @@ fn base() -> Value {
 
 #[test]
 fn invalid_envelopes_are_rejected_with_paths() {
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Mutation, &str)> = vec![
         (
             "bad role",
             Box::new(|v| v["tree"][0]["role"] = json!("knob")),

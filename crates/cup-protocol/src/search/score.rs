@@ -247,9 +247,9 @@ mod tests {
         assert_eq!(token_score("cumen", &name), 0.6);
         assert_eq!(token_score("open", &name), 0.0);
         // Too short to match inside another token.
-        let short = vec!["c".to_owned(), "ab".to_owned()];
+        let short = ["c".to_owned(), "ab".to_owned()];
         assert_eq!(token_score("chrome", &short), 0.0);
-        assert_eq!(token_score("b", &vec!["abc".to_owned()]), 0.0);
+        assert_eq!(token_score("b", &["abc".to_owned()]), 0.0);
     }
 
     #[test]
