@@ -119,12 +119,8 @@ pub fn page(
         let dir = viewport
             .zip(child.bounds)
             .and_then(|(v, b)| clip_direction(&b, &v));
-        match dir {
-            Some(Direction::Up) => clipped.up += 1,
-            Some(Direction::Down) => clipped.down += 1,
-            Some(Direction::Left) => clipped.left += 1,
-            Some(Direction::Right) => clipped.right += 1,
-            None => {}
+        if let Some(d) = dir {
+            clipped.add(d, 1);
         }
         items.push((child, dir));
     });

@@ -250,12 +250,7 @@ fn parse_hint(s: &str) -> Option<(String, Clipped)> {
             return None;
         }
         container = Some(id.to_owned());
-        match dir {
-            Direction::Up => clipped.up = n,
-            Direction::Down => clipped.down = n,
-            Direction::Left => clipped.left = n,
-            Direction::Right => clipped.right = n,
-        }
+        clipped.add(dir, n);
     }
     (clipped.total() == total).then_some(())?;
     Some((container?, clipped))

@@ -92,12 +92,13 @@ impl Clipped {
         }
     }
 
-    fn add(&mut self, dir: Direction) {
+    /// Adds `n` hidden items in one direction.
+    pub fn add(&mut self, dir: Direction, n: usize) {
         match dir {
-            Direction::Up => self.up += 1,
-            Direction::Down => self.down += 1,
-            Direction::Left => self.left += 1,
-            Direction::Right => self.right += 1,
+            Direction::Up => self.up += n,
+            Direction::Down => self.down += n,
+            Direction::Left => self.left += n,
+            Direction::Right => self.right += n,
         }
     }
 }
@@ -258,7 +259,7 @@ pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
             .zip(child.bounds)
             .and_then(|(v, b)| clip_direction(&b, &v));
         match dir {
-            Some(d) => clipped.add(d),
+            Some(d) => clipped.add(d, 1),
             None => children.push(prune_kept(child, inner)),
         }
     });
