@@ -15,6 +15,13 @@ for component in rustfmt clippy; do
     fi
 done
 
+echo "== system packages (Xvfb, D-Bus, AT-SPI, GTK/Qt apps, Chromium)"
+if [ "$(id -u)" -eq 0 ]; then
+    scripts/install-deps.sh
+else
+    sudo scripts/install-deps.sh
+fi
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"

@@ -27,6 +27,37 @@ pub enum Command {
     Find(FindArgs),
     /// Show more items of a container whose hint says "more items".
     Page(PageArgs),
+    /// Capture the live UI: compact text (or the envelope with --json).
+    Snapshot(SnapshotArgs),
+}
+
+/// `cup snapshot`.
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// overview (window list), foreground (the active window), desktop (the desktop surface) or full (every window).
+    #[arg(long, default_value = "foreground")]
+    pub scope: String,
+    /// With --scope full: only windows whose title contains this.
+    #[arg(long)]
+    pub app: Option<String>,
+    /// Pruning: compact (alias standard), full or minimal.
+    #[arg(long, default_value = "compact")]
+    pub detail: String,
+    /// Deepest level captured (root = 0).
+    #[arg(long, default_value_t = 999)]
+    pub depth: usize,
+    /// Print the CUP envelope (JSON) instead of compact text.
+    #[arg(long)]
+    pub json: bool,
+    /// Cap on the compact text in characters (0 = no cap).
+    #[arg(long, default_value_t = cup_protocol::compact::MAX_OUTPUT_CHARS)]
+    pub max_chars: usize,
+    /// Capture budget in milliseconds; past it the capture is returned partial and says so.
+    #[arg(long, default_value_t = 3000)]
+    pub deadline_ms: u64,
+    /// Most nodes captured; past it the capture is returned partial and says so.
+    #[arg(long, default_value_t = 50_000)]
+    pub max_nodes: usize,
 }
 
 /// An input file.

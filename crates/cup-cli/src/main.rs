@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod input;
 mod output;
+mod platform;
 
 use std::process::ExitCode;
 
@@ -19,6 +20,11 @@ const STACK_BYTES: usize = 512 * 1024 * 1024;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    // Logs go to stderr (stdout carries results and, later, MCP).
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("CUP_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
     let worker = std::thread::Builder::new()
         .name("cup".into())
         .stack_size(STACK_BYTES)

@@ -3,6 +3,7 @@
 mod find;
 mod page;
 mod render;
+mod snapshot;
 mod validate;
 
 use std::process::ExitCode;
@@ -42,5 +43,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Validate(args) => validate::run(&args.file),
         Command::Find(args) => find::run(&args),
         Command::Page(args) => page::run(&args),
+        Command::Snapshot(args) => snapshot::run(&args),
     }
 }

@@ -1,0 +1,268 @@
+//! [`LinuxAdapter`]: the [`cup::Adapter`] for Linux desktops.
+//!
+//! Windows are the AT-SPI frames of registered applications joined with the
+//! X11 top-level windows (EWMH, or the root's children without a window
+//! manager) by pid, then title, then overlap. The foreground window is the
+//! X11 active window; without one (no window manager), the frame in the
+//! ACTIVE state, else the top-most visible window.
+
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use atspi::zbus::Connection;
+use atspi::{Role as AtspiRole, State as AtspiState, StateSet};
+use cup::{Adapter, AdapterError, Capture, CaptureLimits, Monitor, ScreenInfo, WindowHandle};
+use cup_protocol::{PlatformId, Rect, WindowInfo};
+use tokio::sync::OnceCell;
+
+use crate::atspi_calls::{self as calls, ObjRef};
+use crate::capture::{self, AppFacts, Target};
+use crate::mapping::MapContext;
+use crate::x11::{self, X11State, X11Window};
+
+/// A top-level AT-SPI window of an application.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// The frame object.
+    pub obj: ObjRef,
+    /// Role (frame, window, dialog, ...).
+    pub role: AtspiRole,
+    /// Name (title).
+    pub name: String,
+    /// States.
+    pub states: StateSet,
+    /// Screen extents as the toolkit reports them.
+    pub extents: Option<Rect>,
+    /// Process id of the application.
+    pub pid: Option<u32>,
+}
+
+/// The Linux adapter. Connects to the accessibility bus on first use.
+#[derive(Debug, Default)]
+pub struct LinuxAdapter {
+    conn: OnceCell<Connection>,
+    facts: AppFacts,
+    monitors: Mutex<Vec<Monitor>>,
+}
+
+impl LinuxAdapter {
+    /// A new adapter (no I/O until the first call).
+    pub fn new() -> Self {
+        LinuxAdapter::default()
+    }
+
+    /// The accessibility bus connection.
+    pub async fn connection(&self) -> Result<&Connection, AdapterError> {
+        self.conn.get_or_try_init(crate::bus::connect).await
+    }
+
+    /// Every showing top-level frame of every registered application.
+    pub async fn frames(&self) -> Result<Vec<Frame>, AdapterError> {
+        let conn = self.connection().await?;
+        let apps = calls::applications(conn).await.map_err(|e| {
+            AdapterError::Platform(format!(
+                "the AT-SPI registry did not list applications: {e}"
+            ))
+        })?;
+        let per_app = futures::future::join_all(apps.iter().map(|app| async move {
+            let (pid, kids) =
+                tokio::join!(calls::pid_of(conn, &app.bus), calls::children(conn, app));
+            let kids = kids.unwrap_or_default();
+            let pid = pid.ok();
+            let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
+                let read = tokio::try_join!(
+                    calls::role(conn, &obj),
+                    calls::states(conn, &obj),
+                    calls::accessible_props(conn, &obj),
+                    calls::extents(conn, &obj, 0)
+                );
+                read.ok().map(|(role, states, props, e)| Frame {
+                    obj,
+                    role,
+                    name: props.name,
+                    states,
+                    extents: (e.w > 0 && e.h > 0).then(|| {
+                        Rect::new(
+                            i64::from(e.x),
+                            i64::from(e.y),
+                            e.w.unsigned_abs().into(),
+                            e.h.unsigned_abs().into(),
+                        )
+                    }),
+                    pid,
+                })
+            }))
+            .await;
+            frames.into_iter().flatten().collect::<Vec<_>>()
+        }))
+        .await;
+        Ok(per_app
+            .into_iter()
+            .flatten()
+            .filter(|f| {
+                f.states.contains(AtspiState::Showing) || f.states.contains(AtspiState::Visible)
+            })
+            .collect())
+    }
+
+    async fn x11(&self) -> Result<X11State, AdapterError> {
+        let state = x11::read_state().await?;
+        if let Ok(mut m) = self.monitors.lock() {
+            m.clone_from(&state.monitors);
+        }
+        Ok(state)
+    }
+}
+
+/// Joins AT-SPI frames with X11 windows; the result is ordered top-most
+/// first, with the foreground window flagged.
+pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
+    let mut used = vec![false; frames.len()];
+    let mut out: Vec<(Option<usize>, Option<&X11Window>)> = Vec::new();
+    // X11 lists bottom to top; agents care about the top first.
+    for xw in x11.windows.iter().rev() {
+        let candidates = |pred: &dyn Fn(&Frame) -> bool| {
+            frames
+                .iter()
+                .enumerate()
+                .position(|(i, f)| !used[i] && xw.pid.is_some() && f.pid == xw.pid && pred(f))
+        };
+        let hit = candidates(&|f| f.name == xw.title)
+            .or_else(|| candidates(&|f| f.extents.is_some_and(|e| overlaps(&e, &xw.rect))))
+            .or_else(|| candidates(&|_| true))
+            .or_else(|| {
+                // No pid on the X window: same title, then same place.
+                frames
+                    .iter()
+                    .enumerate()
+                    .position(|(i, f)| !used[i] && !xw.title.is_empty() && f.name == xw.title)
+            });
+        if let Some(i) = hit {
+            used[i] = true;
+        }
+        out.push((hit, Some(xw)));
+    }
+    for (i, _) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        out.push((Some(i), None));
+    }
+
+    let fg = out
+        .iter()
+        .position(|(_, xw)| xw.is_some_and(|w| Some(w.id) == x11.active))
+        .or_else(|| {
+            out.iter()
+                .position(|(f, _)| f.is_some_and(|i| frames[i].states.contains(AtspiState::Active)))
+        })
+        .or_else(|| out.iter().position(|(f, _)| f.is_some()))
+        .or(if out.is_empty() { None } else { Some(0) });
+
+    out.into_iter()
+        .enumerate()
+        .map(|(k, (frame, xw))| {
+            let f = frame.map(|i| &frames[i]);
+            let title = f
+                .map(|f| f.name.clone())
+                .filter(|t| !t.is_empty())
+                .or_else(|| xw.map(|w| w.title.clone()))
+                .unwrap_or_default();
+            WindowHandle {
+                info: WindowInfo {
+                    title,
+                    pid: f
+                        .and_then(|f| f.pid)
+                        .or_else(|| xw.and_then(|w| w.pid))
+                        .map(i64::from),
+                    foreground: Some(k) == fg,
+                    bounds: xw.map(|w| w.rect).or_else(|| f.and_then(|f| f.extents)),
+                    ..WindowInfo::default()
+                },
+                native: match (f, xw) {
+                    (Some(f), _) => f.obj.key(),
+                    (None, Some(w)) => format!("x11:{}", w.id),
+                    (None, None) => String::new(),
+                },
+            }
+        })
+        .collect()
+}
+
+fn overlaps(a: &Rect, b: &Rect) -> bool {
+    !a.intersect(b).is_empty()
+}
+
+#[async_trait]
+impl Adapter for LinuxAdapter {
+    fn platform(&self) -> PlatformId {
+        PlatformId::Linux
+    }
+
+    async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
+        let s = self.x11().await?;
+        Ok(ScreenInfo {
+            width: s.width,
+            height: s.height,
+            scale: s.scale,
+            monitors: s.monitors,
+        })
+    }
+
+    async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        let (frames, x11) = tokio::join!(self.frames(), self.x11());
+        Ok(join_windows(&frames?, &x11?))
+    }
+
+    async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
+        let frames = self.frames().await?;
+        Ok(frames
+            .into_iter()
+            .find(|f| f.role == AtspiRole::DesktopFrame)
+            .map(|f| WindowHandle {
+                info: WindowInfo {
+                    title: f.name.clone(),
+                    pid: f.pid.map(i64::from),
+                    foreground: false,
+                    bounds: f.extents,
+                    ..WindowInfo::default()
+                },
+                native: f.obj.key(),
+            }))
+    }
+
+    async fn capture(
+        &self,
+        windows: &[WindowHandle],
+        limits: &CaptureLimits,
+    ) -> Result<Capture, AdapterError> {
+        let conn = self.connection().await?;
+        let mut monitors: Vec<Rect> = self
+            .monitors
+            .lock()
+            .map(|m| m.iter().map(|m| m.rect).collect())
+            .unwrap_or_default();
+        if monitors.is_empty() {
+            monitors = self.x11().await?.monitors.iter().map(|m| m.rect).collect();
+        }
+        let targets: Vec<Target> = windows
+            .iter()
+            .map(|w| Target {
+                frame: if w.native.starts_with("x11:") {
+                    None
+                } else {
+                    ObjRef::from_key(&w.native)
+                },
+                title: w.info.title.clone(),
+                origin: w.info.bounds.map_or((0, 0), |b| (b.x, b.y)),
+                rect: w.info.bounds,
+                pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
+            })
+            .collect();
+        Ok(capture::capture(
+            conn,
+            &targets,
+            limits,
+            &MapContext { monitors },
+            &self.facts,
+        )
+        .await)
+    }
+}

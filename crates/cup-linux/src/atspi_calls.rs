@@ -1,0 +1,354 @@
+//! The AT-SPI method calls the capture makes, as plain async functions on
+//! one connection: no proxy objects per node, so hundreds of calls pipeline.
+
+use std::collections::HashMap;
+
+use atspi::zbus;
+use atspi::{InterfaceSet, Role as AtspiRole, StateSet};
+use serde::de::DeserializeOwned;
+use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue};
+use zbus::Connection;
+
+use crate::raw::{Extents, RawValue};
+
+/// A reference to an accessible: bus name and object path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjRef {
+    /// Unique bus name of the application.
+    pub bus: String,
+    /// Object path.
+    pub path: String,
+}
+
+impl ObjRef {
+    /// The path AT-SPI uses for "no object".
+    pub const NULL_PATH: &'static str = "/org/a11y/atspi/null";
+
+    /// `bus` + `path`.
+    pub fn new(bus: impl Into<String>, path: impl Into<String>) -> Self {
+        ObjRef {
+            bus: bus.into(),
+            path: path.into(),
+        }
+    }
+
+    /// `true` for the null object.
+    pub fn is_null(&self) -> bool {
+        self.path == Self::NULL_PATH || self.bus.is_empty()
+    }
+
+    /// `bus:path`, the form refs are kept in.
+    pub fn key(&self) -> String {
+        format!("{}:{}", self.bus, self.path)
+    }
+
+    /// Parses [`ObjRef::key`].
+    pub fn from_key(key: &str) -> Option<ObjRef> {
+        let (bus, path) = key.split_once(":/")?;
+        Some(ObjRef::new(bus, format!("/{path}")))
+    }
+}
+
+/// D-Bus `(so)`.
+pub type WireRef = (String, OwnedObjectPath);
+
+impl From<WireRef> for ObjRef {
+    fn from((bus, path): WireRef) -> Self {
+        ObjRef {
+            bus,
+            path: path.as_str().to_owned(),
+        }
+    }
+}
+
+/// A failed call (timeout, unknown method, dead peer).
+pub type CallResult<T> = Result<T, zbus::Error>;
+
+/// Calls `iface.method(body)` on `obj` and decodes the reply.
+pub async fn call<B, R>(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &str,
+    method: &str,
+    body: &B,
+) -> CallResult<R>
+where
+    B: serde::Serialize + DynamicType,
+    R: DeserializeOwned + zbus::zvariant::Type,
+{
+    let reply = conn
+        .call_method(
+            Some(obj.bus.as_str()),
+            obj.path.as_str(),
+            Some(iface),
+            method,
+            body,
+        )
+        .await?;
+    reply.body().deserialize::<R>()
+}
+
+const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+
+/// `Accessible.GetRole`.
+pub async fn role(conn: &Connection, obj: &ObjRef) -> CallResult<AtspiRole> {
+    let n: u32 = call(conn, obj, ACCESSIBLE, "GetRole", &()).await?;
+    Ok(AtspiRole::try_from(n).unwrap_or(AtspiRole::Unknown))
+}
+
+/// `Accessible.GetState`.
+pub async fn states(conn: &Connection, obj: &ObjRef) -> CallResult<StateSet> {
+    let words: Vec<u32> = call(conn, obj, ACCESSIBLE, "GetState", &()).await?;
+    Ok(state_set(&words))
+}
+
+/// Decodes the `au` state words, dropping bits this version does not know.
+pub fn state_set(words: &[u32]) -> StateSet {
+    let bits = words
+        .iter()
+        .take(2)
+        .enumerate()
+        .fold(0u64, |acc, (i, w)| acc | (u64::from(*w) << (32 * i)));
+    StateSet::from_bits(bits).unwrap_or_else(|_| {
+        (0..64)
+            .map(|bit| 1u64 << bit)
+            .filter(|mask| bits & mask != 0)
+            .filter_map(|mask| StateSet::from_bits(mask).ok())
+            .fold(StateSet::empty(), |acc, s| acc | s)
+    })
+}
+
+/// `Accessible.GetInterfaces`.
+pub async fn interfaces(conn: &Connection, obj: &ObjRef) -> CallResult<InterfaceSet> {
+    call(conn, obj, ACCESSIBLE, "GetInterfaces", &()).await
+}
+
+/// `Accessible.GetChildren`.
+pub async fn children(conn: &Connection, obj: &ObjRef) -> CallResult<Vec<ObjRef>> {
+    let refs: Vec<WireRef> = call(conn, obj, ACCESSIBLE, "GetChildren", &()).await?;
+    Ok(refs.into_iter().map(ObjRef::from).collect())
+}
+
+/// `Accessible.GetAttributes`.
+pub async fn attributes(conn: &Connection, obj: &ObjRef) -> CallResult<HashMap<String, String>> {
+    call(conn, obj, ACCESSIBLE, "GetAttributes", &()).await
+}
+
+/// All properties of one interface (`org.freedesktop.DBus.Properties.GetAll`).
+pub async fn properties(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &str,
+) -> CallResult<HashMap<String, OwnedValue>> {
+    call(
+        conn,
+        obj,
+        "org.freedesktop.DBus.Properties",
+        "GetAll",
+        &(iface,),
+    )
+    .await
+}
+
+/// The `Accessible` properties that matter: name, description, child count.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AccessibleProps {
+    /// `Name`.
+    pub name: String,
+    /// `Description`.
+    pub description: String,
+    /// `ChildCount`.
+    pub child_count: i32,
+}
+
+/// `GetAll(org.a11y.atspi.Accessible)` decoded.
+pub async fn accessible_props(conn: &Connection, obj: &ObjRef) -> CallResult<AccessibleProps> {
+    let p = properties(conn, obj, ACCESSIBLE).await?;
+    Ok(AccessibleProps {
+        name: string_prop(&p, "Name"),
+        description: string_prop(&p, "Description"),
+        child_count: p
+            .get("ChildCount")
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or(0),
+    })
+}
+
+fn string_prop(p: &HashMap<String, OwnedValue>, key: &str) -> String {
+    p.get(key)
+        .and_then(|v| <&str>::try_from(v).ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn f64_prop(p: &HashMap<String, OwnedValue>, key: &str) -> f64 {
+    p.get(key)
+        .and_then(|v| f64::try_from(v).ok())
+        .unwrap_or(0.0)
+}
+
+/// `Component.GetExtents(coord_type)`; 0 = screen, 1 = window.
+pub async fn extents(conn: &Connection, obj: &ObjRef, coord_type: u32) -> CallResult<Extents> {
+    let (x, y, w, h): (i32, i32, i32, i32) = call(
+        conn,
+        obj,
+        "org.a11y.atspi.Component",
+        "GetExtents",
+        &(coord_type,),
+    )
+    .await?;
+    Ok(Extents { x, y, w, h })
+}
+
+/// `Action.GetActions`: the action names.
+pub async fn action_names(conn: &Connection, obj: &ObjRef) -> CallResult<Vec<String>> {
+    let actions: Vec<(String, String, String)> =
+        call(conn, obj, "org.a11y.atspi.Action", "GetActions", &()).await?;
+    Ok(actions.into_iter().map(|(name, _, _)| name).collect())
+}
+
+/// The `Value` interface.
+pub async fn value(conn: &Connection, obj: &ObjRef) -> CallResult<RawValue> {
+    let p = properties(conn, obj, "org.a11y.atspi.Value").await?;
+    let text = string_prop(&p, "Text");
+    Ok(RawValue {
+        current: f64_prop(&p, "CurrentValue"),
+        minimum: f64_prop(&p, "MinimumValue"),
+        maximum: f64_prop(&p, "MaximumValue"),
+        increment: f64_prop(&p, "MinimumIncrement"),
+        text: (!text.is_empty()).then_some(text),
+    })
+}
+
+/// `Text.GetText(0, max_chars)`.
+pub async fn text(conn: &Connection, obj: &ObjRef, max_chars: i32) -> CallResult<String> {
+    call(
+        conn,
+        obj,
+        "org.a11y.atspi.Text",
+        "GetText",
+        &(0i32, max_chars),
+    )
+    .await
+}
+
+/// `Application.ToolkitName` and `Version` of an application root.
+pub async fn toolkit(conn: &Connection, app_root: &ObjRef) -> CallResult<(String, String)> {
+    let p = properties(conn, app_root, "org.a11y.atspi.Application").await?;
+    Ok((string_prop(&p, "ToolkitName"), string_prop(&p, "Version")))
+}
+
+/// One item of `org.a11y.atspi.Cache.GetItems` (AT-SPI ≥ 2.x layout
+/// `(so)(so)(so)iiassusau`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CacheEntry {
+    /// The object.
+    pub obj: ObjRef,
+    /// Its parent.
+    pub parent: ObjRef,
+    /// Index in the parent.
+    pub index: i32,
+    /// Child count (-1 when unknown).
+    pub child_count: i32,
+    /// Interfaces.
+    pub interfaces: InterfaceSet,
+    /// Name.
+    pub name: String,
+    /// Role.
+    pub role: AtspiRole,
+    /// Description.
+    pub description: String,
+    /// States.
+    pub states: StateSet,
+}
+
+type WireCacheItem = (
+    WireRef,
+    WireRef,
+    WireRef,
+    i32,
+    i32,
+    Vec<String>,
+    String,
+    u32,
+    String,
+    Vec<u32>,
+);
+
+/// `Cache.GetItems` of one application (one call for its whole tree), or
+/// an error when the toolkit does not implement it.
+pub async fn cache_items(conn: &Connection, bus: &str) -> CallResult<Vec<CacheEntry>> {
+    let cache = ObjRef::new(bus, "/org/a11y/atspi/cache");
+    let items: Vec<WireCacheItem> =
+        call(conn, &cache, "org.a11y.atspi.Cache", "GetItems", &()).await?;
+    Ok(items
+        .into_iter()
+        .map(
+            |(obj, _app, parent, index, child_count, ifaces, name, role, description, states)| {
+                CacheEntry {
+                    obj: obj.into(),
+                    parent: parent.into(),
+                    index,
+                    child_count,
+                    interfaces: ifaces
+                        .iter()
+                        .filter_map(|i| interface_from_name(i))
+                        .collect(),
+                    name,
+                    role: AtspiRole::try_from(role).unwrap_or(AtspiRole::Unknown),
+                    description,
+                    states: state_set(&states),
+                }
+            },
+        )
+        .collect())
+}
+
+fn interface_from_name(name: &str) -> Option<atspi::Interface> {
+    use atspi::Interface as I;
+    Some(match name.strip_prefix("org.a11y.atspi.")? {
+        "Accessible" => I::Accessible,
+        "Action" => I::Action,
+        "Application" => I::Application,
+        "Cache" => I::Cache,
+        "Collection" => I::Collection,
+        "Component" => I::Component,
+        "Document" => I::Document,
+        "DeviceEventController" => I::DeviceEventController,
+        "DeviceEventListener" => I::DeviceEventListener,
+        "EditableText" => I::EditableText,
+        "Hyperlink" => I::Hyperlink,
+        "Hypertext" => I::Hypertext,
+        "Image" => I::Image,
+        "Registry" => I::Registry,
+        "Selection" => I::Selection,
+        "Socket" => I::Socket,
+        "Table" => I::Table,
+        "TableCell" => I::TableCell,
+        "Text" => I::Text,
+        "Value" => I::Value,
+        _ => return None,
+    })
+}
+
+/// The applications registered on the bus.
+pub async fn applications(conn: &Connection) -> CallResult<Vec<ObjRef>> {
+    children(
+        conn,
+        &ObjRef::new("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root"),
+    )
+    .await
+}
+
+/// Process id behind a bus name.
+pub async fn pid_of(conn: &Connection, bus: &str) -> CallResult<u32> {
+    let dbus = ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
+    call(
+        conn,
+        &dbus,
+        "org.freedesktop.DBus",
+        "GetConnectionUnixProcessID",
+        &(bus,),
+    )
+    .await
+}

@@ -1,0 +1,74 @@
+//! Connecting to the AT-SPI accessibility bus, with deadlines and errors
+//! that name the missing piece.
+
+use std::time::Duration;
+
+use atspi::zbus;
+use cup::AdapterError;
+use zbus::Connection;
+
+/// Per-call deadline on the accessibility bus: a hung app fails its calls
+/// instead of hanging the capture.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+fn unavailable(msg: impl Into<String>) -> AdapterError {
+    AdapterError::Unavailable(msg.into())
+}
+
+/// The address of the accessibility bus: `AT_SPI_BUS_ADDRESS` when set,
+/// else `org.a11y.Bus.GetAddress` on the session bus.
+pub async fn a11y_address() -> Result<String, AdapterError> {
+    if let Ok(addr) = std::env::var("AT_SPI_BUS_ADDRESS") {
+        if !addr.is_empty() {
+            return Ok(addr);
+        }
+    }
+    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none()
+        && std::env::var_os("XDG_RUNTIME_DIR").is_none()
+    {
+        return Err(unavailable(
+            "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset); run inside a desktop session, or start one with `cup sandbox start`",
+        ));
+    }
+    let session = zbus::connection::Builder::session()
+        .map_err(|e| unavailable(format!("cannot find the D-Bus session bus: {e}")))?
+        .method_timeout(CALL_TIMEOUT);
+    let session = tokio::time::timeout(CONNECT_TIMEOUT, session.build())
+        .await
+        .map_err(|_| unavailable("the D-Bus session bus did not answer within 3 s"))?
+        .map_err(|e| {
+            unavailable(format!(
+                "cannot connect to the D-Bus session bus: {e}; check DBUS_SESSION_BUS_ADDRESS"
+            ))
+        })?;
+    let reply = session
+        .call_method(Some("org.a11y.Bus"), "/org/a11y/bus", Some("org.a11y.Bus"), "GetAddress", &())
+        .await
+        .map_err(|e| {
+            unavailable(format!(
+                "no accessibility bus (org.a11y.Bus.GetAddress failed: {e}); install at-spi2-core (apt-get install at-spi2-core) and run in a session with accessibility enabled, or use `cup sandbox start`"
+            ))
+        })?;
+    reply
+        .body()
+        .deserialize::<String>()
+        .map_err(|e| unavailable(format!("org.a11y.Bus.GetAddress answered oddly: {e}")))
+}
+
+/// A connection to the accessibility bus.
+pub async fn connect() -> Result<Connection, AdapterError> {
+    let addr = a11y_address().await?;
+    let builder = zbus::connection::Builder::address(addr.as_str())
+        .map_err(|e| unavailable(format!("bad accessibility bus address '{addr}': {e}")))?
+        .method_timeout(CALL_TIMEOUT);
+    tokio::time::timeout(CONNECT_TIMEOUT, builder.build())
+        .await
+        .map_err(|_| unavailable(format!("the accessibility bus at {addr} did not answer within 3 s; unset a stale AT_SPI_BUS_ADDRESS")))?
+        .map_err(|e| {
+            unavailable(format!(
+                "cannot connect to the accessibility bus at {addr}: {e}; unset a stale AT_SPI_BUS_ADDRESS or restart at-spi-bus-launcher"
+            ))
+        })
+}

@@ -1,0 +1,16 @@
+//! # cup-linux
+//!
+//! The Linux adapter of cup: AT-SPI2 over D-Bus (pure Rust, `atspi` and the
+//! `zbus` it re-exports) for trees and actions, X11 (`x11rb`) for screens and
+//! windows. Mapping logic lives apart from the IPC in [`mapping`], so it is
+//! tested with fixtures on any OS.
+
+pub mod adapter;
+pub mod atspi_calls;
+pub mod bus;
+pub mod capture;
+pub mod mapping;
+pub mod raw;
+pub mod x11;
+
+pub use adapter::LinuxAdapter;

@@ -1,0 +1,114 @@
+//! AT-SPI → CUP translation of one node, as pure functions of a
+//! [`RawNode`] (no I/O), so every rule is tested with hand-built fixtures.
+//!
+//! [`map_node`] runs the pieces in order: role and name ([`role`], which
+//! refine each other), bounds, states ([`states`]), actions ([`actions`]),
+//! value and description ([`text`]), attributes ([`attributes`]) and the
+//! `platform.linux` escape hatch ([`platform`]). [`needs`] tells the capture
+//! which optional reads (attributes, text) a node's mapping uses.
+
+pub mod actions;
+pub mod attributes;
+pub mod kinds;
+pub mod needs;
+pub mod platform;
+pub mod role;
+pub mod states;
+pub mod text;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod tests;
+
+use cup_protocol::node::{PlatformData, PlatformLinux};
+use cup_protocol::{Action, Attributes, Node, Rect, Role, State};
+
+use crate::raw::{Extents, RawNode};
+
+pub use actions::{map_actions, raw_action_index, raw_action_verbs};
+pub use attributes::map_attributes;
+pub use needs::{is_web_toolkit, needs_attributes, needs_text};
+pub use platform::map_platform;
+pub use role::{atspi_role_name, map_role, native_role};
+pub use states::map_states;
+
+/// What the mapping needs to know beyond the node itself.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MapContext {
+    /// Monitor rectangles in screen coordinates; a node whose bounds overlap
+    /// none of them is `offscreen`. Empty = no position test.
+    pub monitors: Vec<Rect>,
+}
+
+/// One node translated to CUP, before the capture gives it an id and
+/// children.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mapped {
+    /// Canonical role.
+    pub role: Role,
+    /// Accessible name (trimmed, at most 200 characters).
+    pub name: String,
+    /// Description, when non-empty and different from the name.
+    pub description: Option<String>,
+    /// Current value (text inputs and range widgets).
+    pub value: Option<String>,
+    /// Screen rectangle, when the extents are known and non-empty.
+    pub bounds: Option<Rect>,
+    /// States, unique, in the order of [`map_states`].
+    pub states: Vec<State>,
+    /// CUP actions, unique, in `Action::ALL` order.
+    pub actions: Vec<Action>,
+    /// Semantic attributes.
+    pub attributes: Attributes,
+    /// Raw AT-SPI facts.
+    pub platform: PlatformLinux,
+}
+
+impl Mapped {
+    /// The CUP node with this id and no children.
+    pub fn into_node(self, id: String) -> Node {
+        Node {
+            id,
+            role: self.role,
+            name: self.name,
+            description: self.description,
+            value: self.value,
+            bounds: self.bounds,
+            states: self.states,
+            actions: self.actions,
+            attributes: self.attributes,
+            children: Vec::new(),
+            platform: PlatformData {
+                linux: Some(self.platform),
+                ..PlatformData::default()
+            },
+        }
+    }
+}
+
+/// Screen bounds from AT-SPI extents: `None` unless width and height are
+/// both positive (AT-SPI reports `-1` for unknown).
+pub fn map_bounds(extents: Option<Extents>) -> Option<Rect> {
+    let e = extents?;
+    let w = u64::try_from(e.w).ok().filter(|w| *w > 0)?;
+    let h = u64::try_from(e.h).ok().filter(|h| *h > 0)?;
+    Some(Rect::new(i64::from(e.x), i64::from(e.y), w, h))
+}
+
+/// Translates one node.
+pub fn map_node(raw: &RawNode, ctx: &MapContext) -> Mapped {
+    let (role, name) = role::resolve(raw);
+    let bounds = map_bounds(raw.extents);
+    Mapped {
+        role,
+        description: text::map_description(raw, &name),
+        value: text::map_value(raw, role),
+        bounds,
+        states: map_states(raw, role, bounds, ctx),
+        actions: map_actions(raw, role),
+        attributes: map_attributes(raw, role),
+        platform: map_platform(raw),
+        name,
+    }
+}

@@ -1,0 +1,89 @@
+//! What the capture should spend extra D-Bus calls on, per node: the
+//! mapping only reads attributes and text where a rule uses them.
+
+use super::kinds;
+use super::role::native_role;
+use crate::raw::{AtspiRole, Interface, InterfaceSet};
+
+/// `true` when `toolkit` (`Application.ToolkitName`) is a web engine:
+/// Chromium (and Electron), Gecko (Firefox, Thunderbird), WebKit.
+pub fn is_web_toolkit(toolkit: &str) -> bool {
+    let t = toolkit.to_ascii_lowercase();
+    ["chrom", "gecko", "webkit", "mozilla", "firefox", "electron"]
+        .iter()
+        .any(|w| t.contains(w))
+}
+
+/// Whether to call `GetAttributes`: always in web content (`xml-roles`,
+/// `level`, `posinset`, `id`, … live there), and elsewhere for headings
+/// (`level`), text inputs and combo boxes (`placeholder-text`), tree items
+/// (`level`), links (`href`) and web documents.
+pub fn needs_attributes(role: AtspiRole, toolkit: &str) -> bool {
+    is_web_toolkit(toolkit)
+        || matches!(
+            role,
+            AtspiRole::Heading
+                | AtspiRole::Entry
+                | AtspiRole::PasswordText
+                | AtspiRole::Text
+                | AtspiRole::ComboBox
+                | AtspiRole::Autocomplete
+                | AtspiRole::Editbar
+                | AtspiRole::TreeItem
+                | AtspiRole::Link
+                | AtspiRole::DocumentWeb
+                | AtspiRole::DocumentFrame
+        )
+}
+
+/// Whether to read the Text interface: for text inputs (the value) and for
+/// roles that may be named by their content (labels, paragraphs, web
+/// sections, cells, list items, …; the text is used only when the name is
+/// empty, so the capture may skip the read for named nodes). Always `false`
+/// without the Text interface.
+pub fn needs_text(role: AtspiRole, interfaces: InterfaceSet) -> bool {
+    if !interfaces.contains(Interface::Text) {
+        return false;
+    }
+    let cup = native_role(role);
+    kinds::is_text_input(cup) || kinds::names_from_text(cup)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn web_toolkits() {
+        for t in ["Chromium", "Gecko", "WebKitGTK", "electron"] {
+            assert!(is_web_toolkit(t), "{t}");
+        }
+        for t in ["GTK", "Qt", "", "gail"] {
+            assert!(!is_web_toolkit(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn attributes_for_web_and_a_few_roles() {
+        assert!(needs_attributes(AtspiRole::Section, "Chromium"));
+        assert!(needs_attributes(AtspiRole::Heading, "GTK"));
+        assert!(needs_attributes(AtspiRole::Entry, "Qt"));
+        assert!(needs_attributes(AtspiRole::DocumentWeb, ""));
+        assert!(!needs_attributes(AtspiRole::Button, "GTK"));
+        assert!(!needs_attributes(AtspiRole::Panel, "Qt"));
+    }
+
+    #[test]
+    fn text_for_inputs_and_content_named_roles() {
+        let text = InterfaceSet::new(Interface::Text);
+        assert!(needs_text(AtspiRole::Entry, text));
+        assert!(needs_text(AtspiRole::PasswordText, text));
+        assert!(needs_text(AtspiRole::Label, text));
+        assert!(needs_text(AtspiRole::Section, text));
+        assert!(needs_text(AtspiRole::TableCell, text));
+        assert!(!needs_text(AtspiRole::Entry, InterfaceSet::empty()));
+        assert!(!needs_text(AtspiRole::Frame, text));
+        assert!(!needs_text(AtspiRole::SpinButton, text));
+        assert!(!needs_text(AtspiRole::DocumentWeb, text));
+    }
+}

@@ -1,0 +1,190 @@
+//! Strings of a node: name, description and value, cleaned and capped.
+
+use cup_protocol::Role;
+
+use super::kinds;
+use crate::raw::RawNode;
+
+/// Longest name kept (the schema: "Truncated to 200 chars").
+pub const NAME_MAX: usize = 200;
+/// Longest description kept.
+pub const DESCRIPTION_MAX: usize = 200;
+/// Longest value kept (text of an input).
+pub const VALUE_MAX: usize = 2_000;
+
+/// The object replacement character that stands for an embedded child
+/// object in hypertext.
+const EMBEDDED_OBJECT: char = '\u{fffc}';
+
+/// `s` cut to at most `max` characters (on a character boundary).
+pub fn cap(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => s[..end].to_owned(),
+        None => s.to_owned(),
+    }
+}
+
+/// One line of display text: embedded-object characters dropped,
+/// whitespace runs collapsed to one space, trimmed, capped.
+pub fn one_line(s: &str, max: usize) -> String {
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == EMBEDDED_OBJECT)
+        .filter(|w| !w.is_empty())
+        .collect();
+    cap(&words.join(" "), max)
+}
+
+/// The name and whether it came from the Text content: the `Name`
+/// property trimmed and capped at [`NAME_MAX`]; when it is empty and the
+/// role may be named by its content ([`kinds::names_from_text`]), the
+/// node's own text (web engines keep inline text only in the Text
+/// interface of its container).
+pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
+    let name = cap(raw.name.trim(), NAME_MAX);
+    if !name.is_empty() || !kinds::names_from_text(role) {
+        return (name, false);
+    }
+    match raw.text.as_deref().map(|t| one_line(t, NAME_MAX)) {
+        Some(t) if !t.is_empty() => (t, true),
+        _ => (name, false),
+    }
+}
+
+/// The description when non-empty and different from the name.
+pub fn map_description(raw: &RawNode, name: &str) -> Option<String> {
+    let d = cap(raw.description.trim(), DESCRIPTION_MAX);
+    (!d.is_empty() && d != name).then_some(d)
+}
+
+/// A number printed shortest (`50`, `0.5`), `None` when not finite.
+pub fn format_number(v: f64) -> Option<String> {
+    if !v.is_finite() {
+        return None;
+    }
+    // `-0` reads oddly; Display prints integral floats without `.0`.
+    Some(if v == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{v}")
+    })
+}
+
+/// The value: the Text content (embedded-object characters dropped, capped
+/// at [`VALUE_MAX`]) for text inputs; for range roles the Value text, else
+/// the current number, else the Text content.
+pub fn map_value(raw: &RawNode, role: Role) -> Option<String> {
+    let text = || {
+        raw.text
+            .as_deref()
+            .map(|t| cap(&t.replace(EMBEDDED_OBJECT, ""), VALUE_MAX))
+            .filter(|t| !t.is_empty())
+    };
+    if kinds::is_text_input(role) {
+        return text();
+    }
+    if kinds::is_range(role) {
+        let from_value = raw.value.as_ref().and_then(|v| {
+            v.text
+                .as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(|t| cap(t, VALUE_MAX))
+                .or_else(|| format_number(v.current))
+        });
+        return from_value.or_else(text);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raw::{AtspiRole, RawValue};
+
+    #[test]
+    fn numbers_print_shortest() {
+        assert_eq!(format_number(50.0).as_deref(), Some("50"));
+        assert_eq!(format_number(0.5).as_deref(), Some("0.5"));
+        assert_eq!(format_number(-0.0).as_deref(), Some("0"));
+        assert_eq!(format_number(-3.25).as_deref(), Some("-3.25"));
+        assert_eq!(
+            format_number(1e21).as_deref(),
+            Some("1000000000000000000000")
+        );
+        assert_eq!(format_number(f64::NAN), None);
+        assert_eq!(format_number(f64::INFINITY), None);
+    }
+
+    #[test]
+    fn cap_counts_characters() {
+        assert_eq!(cap("ééé", 2), "éé");
+        assert_eq!(cap("ab", 5), "ab");
+        let long = "x".repeat(300);
+        assert_eq!(cap(&long, NAME_MAX).chars().count(), 200);
+    }
+
+    #[test]
+    fn name_is_trimmed_and_capped() {
+        let mut raw = RawNode::new(AtspiRole::Button);
+        raw.name = format!("  {}  ", "a".repeat(250));
+        let (name, from_text) = map_name(&raw, Role::Button);
+        assert_eq!(name.len(), 200);
+        assert!(!from_text);
+    }
+
+    #[test]
+    fn empty_name_comes_from_text_only_for_content_roles() {
+        let mut raw = RawNode::new(AtspiRole::Label);
+        raw.text = Some(" Hello\n  \u{fffc} world ".into());
+        assert_eq!(map_name(&raw, Role::Text), ("Hello world".to_owned(), true));
+        assert_eq!(map_name(&raw, Role::TextBox), (String::new(), false));
+        raw.text = Some("\u{fffc}".into());
+        assert_eq!(map_name(&raw, Role::Text), (String::new(), false));
+    }
+
+    #[test]
+    fn description_differs_from_name() {
+        let mut raw = RawNode::new(AtspiRole::Button);
+        raw.description = " Save ".into();
+        assert_eq!(map_description(&raw, "Save"), None);
+        assert_eq!(map_description(&raw, "OK").as_deref(), Some("Save"));
+        raw.description = String::new();
+        assert_eq!(map_description(&raw, "OK"), None);
+    }
+
+    #[test]
+    fn values_by_role() {
+        let mut raw = RawNode::new(AtspiRole::Entry);
+        raw.text = Some("line 1\nline 2".into());
+        assert_eq!(
+            map_value(&raw, Role::TextBox).as_deref(),
+            Some("line 1\nline 2")
+        );
+        raw.text = Some("x".repeat(5000));
+        assert_eq!(
+            map_value(&raw, Role::TextBox).map(|v| v.len()),
+            Some(VALUE_MAX)
+        );
+        assert_eq!(map_value(&raw, Role::Button), None);
+
+        let mut raw = RawNode::new(AtspiRole::Slider);
+        raw.value = Some(RawValue {
+            current: 0.5,
+            maximum: 1.0,
+            ..RawValue::default()
+        });
+        assert_eq!(map_value(&raw, Role::Slider).as_deref(), Some("0.5"));
+        raw.value = Some(RawValue {
+            current: 3.0,
+            text: Some("3 stars".into()),
+            ..RawValue::default()
+        });
+        assert_eq!(map_value(&raw, Role::Slider).as_deref(), Some("3 stars"));
+        raw.value = Some(RawValue {
+            current: f64::NAN,
+            ..RawValue::default()
+        });
+        raw.text = Some("12".into());
+        assert_eq!(map_value(&raw, Role::SpinButton).as_deref(), Some("12"));
+    }
+}

@@ -1,0 +1,94 @@
+//! What the capture reads from AT-SPI for one accessible, before any
+//! translation: plain data, so the mapping to CUP is tested without a bus.
+
+use std::collections::HashMap;
+
+pub use atspi::{Interface, InterfaceSet, Role as AtspiRole, State as AtspiState, StateSet};
+
+/// A rectangle as AT-SPI reports it (`GetExtents`): position may be negative,
+/// size may be `-1` for "unknown".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Extents {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub w: i32,
+    /// Height.
+    pub h: i32,
+}
+
+/// Range of a `Value` interface.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RawValue {
+    /// `CurrentValue`.
+    pub current: f64,
+    /// `MinimumValue`.
+    pub minimum: f64,
+    /// `MaximumValue`.
+    pub maximum: f64,
+    /// `MinimumIncrement`.
+    pub increment: f64,
+    /// `Text` property (AT-SPI ≥ 2.46), when the toolkit sets one.
+    pub text: Option<String>,
+}
+
+/// One AT-SPI accessible as read from the bus.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawNode {
+    /// AT-SPI role.
+    pub role: AtspiRole,
+    /// `Name` property.
+    pub name: String,
+    /// `Description` property.
+    pub description: String,
+    /// `GetState`.
+    pub states: StateSet,
+    /// `GetInterfaces`.
+    pub interfaces: InterfaceSet,
+    /// Screen-coordinate extents (`Component.GetExtents(SCREEN)`), if the
+    /// node implements `Component`. Already converted to screen coordinates
+    /// for toolkits that report window-relative ones (GTK4).
+    pub extents: Option<Extents>,
+    /// Raw action names of the `Action` interface (`GetActions`), in order.
+    pub action_names: Vec<String>,
+    /// `Value` interface.
+    pub value: Option<RawValue>,
+    /// `Text` interface content (capped), for text-bearing roles.
+    pub text: Option<String>,
+    /// `GetAttributes` (object attributes such as `xml-roles`, `level`,
+    /// `placeholder-text`, `toolkit`), when read.
+    pub attributes: HashMap<String, String>,
+    /// `Selection` interface present on the parent (its children can be
+    /// selected).
+    pub parent_selectable: bool,
+    /// D-Bus unique name of the application owning the object.
+    pub bus_name: String,
+    /// Object path.
+    pub path: String,
+    /// Toolkit name of the application (`Application.ToolkitName`).
+    pub toolkit: String,
+}
+
+impl RawNode {
+    /// A node of this role with every other field empty.
+    pub fn new(role: AtspiRole) -> Self {
+        RawNode {
+            role,
+            name: String::new(),
+            description: String::new(),
+            states: StateSet::empty(),
+            interfaces: InterfaceSet::empty(),
+            extents: None,
+            action_names: Vec::new(),
+            value: None,
+            text: None,
+            attributes: HashMap::new(),
+            parent_selectable: false,
+            bus_name: String::new(),
+            path: String::new(),
+            toolkit: String::new(),
+        }
+    }
+}

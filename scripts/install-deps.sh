@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Install the system packages cup's headless desktop (crates/cup-sandbox) and its
+# tests need, on Debian 12 (bookworm), as root. Idempotent: installs only what is
+# missing (checked with `dpkg -s`) and runs `apt-get update` at most once.
+#
+#   xvfb             X server without a screen (Xvfb)
+#   dbus             session bus (dbus-daemon)
+#   at-spi2-core     accessibility bus launcher and registry daemon
+#   procps           kill (cup-sandbox signals the processes it started by pid)
+#   libglib2.0-bin   gdbus (inspecting the buses by hand)
+#   x11-utils        xprop (window manager readiness), xdpyinfo, xwininfo
+#   gtk-3-examples   gtk3-widget-factory, gtk3-demo (GTK3 test apps)
+#   gtk-4-examples   gtk4-demo (GTK4 test app)
+#   qtbase5-examples Qt5 example apps (Qt5 test apps)
+#   chromium         browser (AT-SPI and DevTools tests)
+#   openbox          optional window manager (SandboxOptions::with_window_manager)
+set -euo pipefail
+
+PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
+          qtbase5-examples chromium openbox)
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: must run as root (try: sudo $0)" >&2
+    exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
+    echo "install-deps: apt-get/dpkg not found; this script supports Debian 12 only" >&2
+    exit 1
+fi
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    if dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+        echo "install-deps: $pkg already installed"
+    else
+        echo "install-deps: $pkg missing"
+        missing+=("$pkg")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    echo "install-deps: nothing to do"
+    exit 0
+fi
+
+echo "install-deps: apt-get update"
+apt-get update -q >/dev/null
+echo "install-deps: installing ${missing[*]}"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done (${#missing[@]} package(s) installed)"
