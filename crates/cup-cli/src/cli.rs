@@ -29,6 +29,56 @@ pub enum Command {
     Page(PageArgs),
     /// Capture the live UI: compact text (or the envelope with --json).
     Snapshot(SnapshotArgs),
+    /// A private headless desktop (Xvfb, D-Bus, AT-SPI) for apps, tests and agents in containers.
+    #[command(subcommand)]
+    Sandbox(SandboxCommand),
+}
+
+/// `cup sandbox ...`.
+#[derive(Debug, Subcommand)]
+pub enum SandboxCommand {
+    /// Start a private desktop and print its environment as `export` lines (use: eval "$(cup sandbox start)").
+    Start(SandboxStartArgs),
+    /// Launch an app in the sandbox and wait until its window is on the accessibility bus.
+    Run(SandboxRunArgs),
+    /// Print the environment of the running sandbox as `export` lines.
+    Env(SandboxStateArg),
+    /// Stop the sandbox: end only the processes it started, remove its files.
+    Stop(SandboxStateArg),
+}
+
+/// Where the sandbox's state is kept.
+#[derive(Debug, Args)]
+pub struct SandboxStateArg {
+    /// State file of the sandbox [default: $CUP_SANDBOX_STATE, else cup-sandbox-UID.json in the temp dir].
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+}
+
+/// `cup sandbox start`.
+#[derive(Debug, Args)]
+pub struct SandboxStartArgs {
+    /// Screen size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1920x1080")]
+    pub size: String,
+    /// Also run a light window manager (openbox).
+    #[arg(long)]
+    pub wm: bool,
+    #[command(flatten)]
+    pub state: SandboxStateArg,
+}
+
+/// `cup sandbox run`.
+#[derive(Debug, Args)]
+pub struct SandboxRunArgs {
+    /// Seconds to wait for the app's window on the accessibility bus.
+    #[arg(long, default_value_t = 20)]
+    pub timeout: u64,
+    #[command(flatten)]
+    pub state: SandboxStateArg,
+    /// The program and its arguments (after --).
+    #[arg(required = true, last = true, num_args = 1..)]
+    pub command: Vec<String>,
 }
 
 /// `cup snapshot`.

@@ -17,6 +17,7 @@ use tokio::sync::OnceCell;
 
 use crate::atspi_calls::{self as calls, ObjRef};
 use crate::capture::{self, AppFacts, Target};
+use crate::links::Links;
 use crate::mapping::MapContext;
 use crate::x11::{self, X11State, X11Window};
 
@@ -40,7 +41,7 @@ pub struct Frame {
 /// The Linux adapter. Connects to the accessibility bus on first use.
 #[derive(Debug, Default)]
 pub struct LinuxAdapter {
-    conn: OnceCell<Connection>,
+    links: OnceCell<Links>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
 }
@@ -53,7 +54,14 @@ impl LinuxAdapter {
 
     /// The accessibility bus connection.
     pub async fn connection(&self) -> Result<&Connection, AdapterError> {
-        self.conn.get_or_try_init(crate::bus::connect).await
+        Ok(self.links().await?.bus())
+    }
+
+    /// The bus and the direct connections to applications.
+    pub async fn links(&self) -> Result<&Links, AdapterError> {
+        self.links
+            .get_or_try_init(|| async { crate::bus::connect().await.map(Links::new) })
+            .await
     }
 
     /// Every showing top-level frame of every registered application.
@@ -233,7 +241,7 @@ impl Adapter for LinuxAdapter {
         windows: &[WindowHandle],
         limits: &CaptureLimits,
     ) -> Result<Capture, AdapterError> {
-        let conn = self.connection().await?;
+        let links = self.links().await?;
         let mut monitors: Vec<Rect> = self
             .monitors
             .lock()
@@ -257,7 +265,7 @@ impl Adapter for LinuxAdapter {
             })
             .collect();
         Ok(capture::capture(
-            conn,
+            links,
             &targets,
             limits,
             &MapContext { monitors },

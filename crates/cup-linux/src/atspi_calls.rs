@@ -64,6 +64,20 @@ impl From<WireRef> for ObjRef {
 /// A failed call (timeout, unknown method, dead peer).
 pub type CallResult<T> = Result<T, zbus::Error>;
 
+/// `true` when the error says the object, interface or method does not
+/// exist (as opposed to a failure of a call that exists).
+pub fn is_missing_method(e: &zbus::Error) -> bool {
+    match e {
+        zbus::Error::MethodError(name, _, _) => matches!(
+            name.as_str(),
+            "org.freedesktop.DBus.Error.UnknownMethod"
+                | "org.freedesktop.DBus.Error.UnknownObject"
+                | "org.freedesktop.DBus.Error.UnknownInterface"
+        ),
+        _ => false,
+    }
+}
+
 /// Calls `iface.method(body)` on `obj` and decodes the reply.
 pub async fn call<B, R>(
     conn: &Connection,

@@ -63,12 +63,35 @@ pub async fn connect() -> Result<Connection, AdapterError> {
     let builder = zbus::connection::Builder::address(addr.as_str())
         .map_err(|e| unavailable(format!("bad accessibility bus address '{addr}': {e}")))?
         .method_timeout(CALL_TIMEOUT);
-    tokio::time::timeout(CONNECT_TIMEOUT, builder.build())
+    let conn = tokio::time::timeout(CONNECT_TIMEOUT, builder.build())
         .await
         .map_err(|_| unavailable(format!("the accessibility bus at {addr} did not answer within 3 s; unset a stale AT_SPI_BUS_ADDRESS")))?
         .map_err(|e| {
             unavailable(format!(
                 "cannot connect to the accessibility bus at {addr}: {e}; unset a stale AT_SPI_BUS_ADDRESS or restart at-spi-bus-launcher"
             ))
-        })
+        })?;
+    announce_listener(&conn).await;
+    Ok(conn)
+}
+
+/// Registers an event listener with the AT-SPI registry. Toolkit bridges
+/// (GTK's atk-bridge) switch on their object cache (`Cache.GetItems`, one
+/// call for a whole tree) only once some client listens to events; the
+/// registration lasts as long as this connection. Best effort: without a
+/// registry the capture still works, by walking.
+async fn announce_listener(conn: &Connection) {
+    let body = ("object:children-changed", Vec::<String>::new(), "");
+    let call = conn.call_method(
+        Some("org.a11y.atspi.Registry"),
+        "/org/a11y/atspi/registry",
+        Some("org.a11y.atspi.Registry"),
+        "RegisterEvent",
+        &body,
+    );
+    match tokio::time::timeout(CALL_TIMEOUT, call).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => tracing::debug!(error = %e, "RegisterEvent failed; captures will walk"),
+        Err(_) => tracing::debug!("RegisterEvent timed out; captures will walk"),
+    }
 }

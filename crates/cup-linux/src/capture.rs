@@ -1,14 +1,14 @@
 //! Tree capture over AT-SPI: structure first (one `Cache.GetItems` per app
 //! where the toolkit implements it, else a level-by-level walk with every
 //! call of a level in flight at once), then the per-node details (extents,
-//! actions, value, text, attributes) all pipelined on one connection.
+//! actions, value, text, attributes) all pipelined, over a direct socket
+//! to each app where it offers one (see [`Links`]).
 //! Everything runs against one deadline and one node cap; when either is hit
 //! the capture returns what it has and says so.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use atspi::zbus::Connection;
 use atspi::{Interface, InterfaceSet, Role as AtspiRole, State as AtspiState, StateSet};
 use cup::{Capture, CaptureLimits, Partial};
 use cup_protocol::Node;
@@ -16,6 +16,7 @@ use futures::stream::{self, StreamExt};
 use tokio::time::{timeout_at, Instant};
 
 use crate::atspi_calls::{self as calls, CacheEntry, ObjRef};
+use crate::links::Links;
 use crate::mapping::{self, MapContext};
 use crate::raw::{Extents, RawNode, RawValue};
 
@@ -66,7 +67,7 @@ pub struct AppFacts {
 }
 
 struct Walk<'a> {
-    conn: &'a Connection,
+    links: &'a Links,
     deadline: Instant,
     limits: &'a CaptureLimits,
     nodes: Vec<Skel>,
@@ -82,15 +83,16 @@ impl Walk<'_> {
 
 /// Captures `targets`; ids are pre-order across them.
 pub async fn capture(
-    conn: &Connection,
+    links: &Links,
     targets: &[Target],
     limits: &CaptureLimits,
     ctx: &MapContext,
     facts: &AppFacts,
 ) -> Capture {
-    let deadline = Instant::now() + limits.deadline;
+    let started = Instant::now();
+    let deadline = started + limits.deadline;
     let mut walk = Walk {
-        conn,
+        links,
         deadline,
         limits,
         nodes: Vec::new(),
@@ -117,11 +119,14 @@ pub async fn capture(
             .cloned()
             .collect()
     };
+    // Direct sockets to the apps involved (opened once, kept).
+    let bus_list: Vec<String> = buses.iter().cloned().collect();
+    let _ = timeout_at(deadline, links.open(&bus_list)).await;
     let found = futures::future::join_all(unknown.iter().map(|bus| async move {
         let root = ObjRef::new(bus.clone(), "/org/a11y/atspi/accessible/root");
         (
             bus.clone(),
-            timeout_at(deadline, calls::toolkit(conn, &root))
+            timeout_at(deadline, calls::toolkit(&links.to(bus), &root))
                 .await
                 .ok()
                 .and_then(Result::ok)
@@ -167,8 +172,15 @@ pub async fn capture(
         }
     }
 
-    let details = read_details(conn, &walk.nodes, deadline).await;
+    let structured = started.elapsed();
+    let details = read_details(links, &walk.nodes, deadline).await;
     let timed_out_details = details.iter().filter(|d| d.timed_out).count();
+    tracing::debug!(
+        nodes = walk.nodes.len(),
+        structure_ms = structured.as_secs_f64() * 1e3,
+        details_ms = (started.elapsed() - structured).as_secs_f64() * 1e3,
+        "capture phases"
+    );
 
     // Assemble: pre-order ids across windows.
     let mut tree = Vec::new();
@@ -176,14 +188,14 @@ pub async fn capture(
     let mut next_id = 0usize;
     for (target, root) in targets.iter().zip(&roots) {
         match root {
-            Some(r) => tree.push(build(
-                &walk.nodes,
-                &details,
-                *r,
-                ctx,
-                &mut next_id,
-                &mut refs,
-            )),
+            Some(r) => {
+                let mut node = build(&walk.nodes, &details, *r, ctx, &mut next_id, &mut refs);
+                if node.name.is_empty() {
+                    // GTK leaves many frames unnamed; the X11 title names the window.
+                    node.name = mapping::text::cap(target.title.trim(), mapping::text::NAME_MAX);
+                }
+                tree.push(node);
+            }
             None => tree.push(window_without_tree(target, &mut next_id)),
         }
     }
@@ -219,6 +231,45 @@ fn subtree(nodes: &[Skel], root: usize) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// Cached structure of one application, by object.
+#[derive(Default)]
+struct CacheIndex {
+    items: Vec<CacheEntry>,
+    by_obj: HashMap<ObjRef, usize>,
+    /// Cached children of each parent, in index order.
+    kids: HashMap<ObjRef, Vec<usize>>,
+}
+
+impl CacheIndex {
+    fn new(items: Vec<CacheEntry>) -> Self {
+        let mut by_obj = HashMap::with_capacity(items.len());
+        let mut kids: HashMap<ObjRef, Vec<(i32, usize)>> = HashMap::new();
+        for (i, e) in items.iter().enumerate() {
+            by_obj.insert(e.obj.clone(), i);
+            kids.entry(e.parent.clone()).or_default().push((e.index, i));
+        }
+        let kids = kids
+            .into_iter()
+            .map(|(parent, mut list)| {
+                list.sort_unstable();
+                (parent, list.into_iter().map(|(_, i)| i).collect())
+            })
+            .collect();
+        CacheIndex {
+            items,
+            by_obj,
+            kids,
+        }
+    }
+
+    /// The cached children of `obj` when the cache lists all of them.
+    fn complete_children(&self, obj: &ObjRef) -> Option<&[usize]> {
+        let item = &self.items[*self.by_obj.get(obj)?];
+        let listed = self.kids.get(obj).map_or(&[][..], Vec::as_slice);
+        (usize::try_from(item.child_count).ok()? == listed.len()).then_some(listed)
+    }
+}
+
 /// Reads the structure below `frame` into `walk.nodes`; returns the index
 /// of the frame.
 async fn structure(
@@ -228,21 +279,37 @@ async fn structure(
     toolkit: &str,
     facts: &AppFacts,
 ) -> Option<usize> {
-    let cached = facts
+    let skip_cache = facts
         .no_cache
         .lock()
         .map(|s| s.contains(&frame.bus))
         .unwrap_or(false);
-    if !cached {
-        match timeout_at(walk.deadline, calls::cache_items(walk.conn, &frame.bus)).await {
-            Ok(Ok(items)) if items.iter().any(|e| e.obj == *frame) => {
-                return Some(from_cache(walk, frame, items, offset, toolkit).await);
+    let mut cache = CacheIndex::default();
+    if !skip_cache {
+        let asked = Instant::now();
+        match timeout_at(
+            walk.deadline,
+            calls::cache_items(&walk.links.to(&frame.bus), &frame.bus),
+        )
+        .await
+        {
+            Ok(Ok(items)) => {
+                tracing::debug!(
+                    items = items.len(),
+                    elapsed_ms = asked.elapsed().as_secs_f64() * 1e3,
+                    "Cache.GetItems"
+                );
+                cache = CacheIndex::new(items);
             }
-            Ok(Ok(_)) => {}
             Ok(Err(e)) => {
+                // GTK's bridge offers the cache only once an event listener
+                // is registered (the adapter registers one on connecting),
+                // so a miss now may be a hit on the next capture.
                 tracing::debug!(bus = %frame.bus, error = %e, "no Cache.GetItems; walking");
-                if let Ok(mut s) = facts.no_cache.lock() {
-                    s.insert(frame.bus.clone());
+                if !calls::is_missing_method(&e) {
+                    if let Ok(mut s) = facts.no_cache.lock() {
+                        s.insert(frame.bus.clone());
+                    }
                 }
             }
             Err(_) => {
@@ -251,74 +318,16 @@ async fn structure(
             }
         }
     }
-    let root = fetch_nodes(walk, std::slice::from_ref(frame), 0, offset, toolkit)
-        .await
-        .into_iter()
-        .next()
-        .flatten()?;
-    expand(walk, vec![root], offset, toolkit).await;
+    let root = match cache.by_obj.get(frame) {
+        Some(&i) => push_cached(walk, &cache.items[i], 0, false, offset, toolkit),
+        None => fetch_nodes(walk, std::slice::from_ref(frame), 0, offset, toolkit)
+            .await
+            .into_iter()
+            .next()
+            .flatten()?,
+    };
+    grow(walk, vec![root], &cache, offset, toolkit).await;
     Some(root)
-}
-
-/// Builds the frame's subtree from cache items; nodes whose cached children
-/// are incomplete are completed by a walk.
-async fn from_cache(
-    walk: &mut Walk<'_>,
-    frame: &ObjRef,
-    items: Vec<CacheEntry>,
-    offset: (i64, i64),
-    toolkit: &str,
-) -> usize {
-    let mut kids: HashMap<ObjRef, Vec<(i32, usize)>> = HashMap::new();
-    let mut by_obj: HashMap<ObjRef, usize> = HashMap::new();
-    for (i, e) in items.iter().enumerate() {
-        by_obj.insert(e.obj.clone(), i);
-        kids.entry(e.parent.clone()).or_default().push((e.index, i));
-    }
-    for list in kids.values_mut() {
-        list.sort_unstable();
-    }
-    // Depth-first from the frame over the cache.
-    let root_item = by_obj.get(frame).copied().unwrap_or(0);
-    let mut incomplete = Vec::new();
-    let root = push_cached(walk, &items[root_item], 0, false, offset, toolkit);
-    let mut stack = vec![(root_item, root)];
-    while let Some((item, node)) = stack.pop() {
-        let e = &items[item];
-        let depth = walk.nodes[node].depth;
-        let listed = kids.get(&e.obj).map_or(&[][..], Vec::as_slice);
-        if depth >= walk.limits.max_depth {
-            walk.truncated += listed.len();
-            continue;
-        }
-        if usize::try_from(e.child_count).is_ok_and(|n| n > listed.len()) {
-            incomplete.push(node);
-            continue;
-        }
-        let selectable = e.interfaces.contains(Interface::Selection);
-        let mut children = Vec::with_capacity(listed.len());
-        for &(_, child_item) in listed {
-            if !walk.room() {
-                walk.truncated += 1;
-                continue;
-            }
-            let c = push_cached(
-                walk,
-                &items[child_item],
-                depth + 1,
-                selectable,
-                offset,
-                toolkit,
-            );
-            children.push((child_item, c));
-        }
-        walk.nodes[node].children = children.iter().map(|&(_, c)| c).collect();
-        stack.extend(children.into_iter().rev());
-    }
-    if !incomplete.is_empty() {
-        expand(walk, incomplete, offset, toolkit).await;
-    }
-    root
 }
 
 fn push_cached(
@@ -345,9 +354,17 @@ fn push_cached(
     walk.nodes.len() - 1
 }
 
-/// Walks down from `frontier` level by level; every call of a level is in
-/// flight at once.
-async fn expand(walk: &mut Walk<'_>, mut frontier: Vec<usize>, offset: (i64, i64), toolkit: &str) {
+/// Grows the tree down from `frontier`, level by level. Children come from
+/// the cache where it lists all of them; elsewhere every `GetChildren` of
+/// the level is in flight at once, and the children the cache does not know
+/// are read (role, states, interfaces, name) in one concurrent batch.
+async fn grow(
+    walk: &mut Walk<'_>,
+    mut frontier: Vec<usize>,
+    cache: &CacheIndex,
+    offset: (i64, i64),
+    toolkit: &str,
+) {
     while !frontier.is_empty() {
         if Instant::now() >= walk.deadline {
             walk.timed_out = true;
@@ -355,55 +372,90 @@ async fn expand(walk: &mut Walk<'_>, mut frontier: Vec<usize>, offset: (i64, i64
             return;
         }
         let parents: Vec<usize> = frontier
-            .iter()
-            .copied()
+            .into_iter()
             .filter(|&p| walk.nodes[p].depth < walk.limits.max_depth)
             .collect();
-        let conn = walk.conn;
-        let deadline = walk.deadline;
-        let jobs: Vec<(usize, ObjRef)> = parents
-            .iter()
-            .map(|&p| (p, walk.nodes[p].obj.clone()))
-            .collect();
-        let lists: Vec<(usize, Option<Vec<ObjRef>>)> =
-            stream::iter(jobs.into_iter().map(|(p, obj)| async move {
-                (
+        // Child lists: cached, or asked for.
+        let mut lists: Vec<(usize, Option<Vec<ObjRef>>)> = Vec::with_capacity(parents.len());
+        let mut ask = Vec::new();
+        for &p in &parents {
+            match cache.complete_children(&walk.nodes[p].obj) {
+                Some(kids) => lists.push((
                     p,
-                    timeout_at(deadline, calls::children(conn, &obj))
+                    Some(kids.iter().map(|&i| cache.items[i].obj.clone()).collect()),
+                )),
+                None => ask.push((p, walk.nodes[p].obj.clone())),
+            }
+        }
+        if !ask.is_empty() {
+            let links = walk.links;
+            let deadline = walk.deadline;
+            let asked: Vec<(usize, Option<Vec<ObjRef>>)> =
+                stream::iter(ask.into_iter().map(|(p, obj)| async move {
+                    let conn = links.to(&obj.bus);
+                    let list = timeout_at(deadline, calls::children(&conn, &obj))
                         .await
                         .ok()
-                        .and_then(Result::ok),
-                )
-            }))
-            .buffer_unordered(CONCURRENCY)
-            .collect()
-            .await;
+                        .and_then(Result::ok);
+                    (p, list)
+                }))
+                .buffer_unordered(CONCURRENCY)
+                .collect()
+                .await;
+            lists.extend(asked);
+        }
+        lists.sort_by_key(|(p, _)| *p);
+
+        // Children the cache does not know: read them all at once.
+        let mut unknown: Vec<ObjRef> = Vec::new();
+        for (_, list) in &lists {
+            for c in list.iter().flatten() {
+                if !c.is_null() && !cache.by_obj.contains_key(c) {
+                    unknown.push(c.clone());
+                }
+            }
+        }
+        let fetched: HashMap<ObjRef, Option<usize>> = if unknown.is_empty() {
+            HashMap::new()
+        } else {
+            let got = fetch_nodes(walk, &unknown, 0, offset, toolkit).await;
+            unknown.into_iter().zip(got).collect()
+        };
+
         let mut next = Vec::new();
-        let mut ordered = lists;
-        ordered.sort_by_key(|(p, _)| *p);
-        for (p, list) in ordered {
+        for (p, list) in lists {
             let Some(list) = list else {
                 if Instant::now() >= walk.deadline {
                     walk.timed_out = true;
                 }
                 continue;
             };
-            let room = walk.limits.max_nodes.saturating_sub(walk.nodes.len());
-            let take: Vec<ObjRef> = list
-                .iter()
-                .filter(|c| !c.is_null())
-                .take(room)
-                .cloned()
-                .collect();
-            walk.truncated += list.len().saturating_sub(take.len());
             let depth = walk.nodes[p].depth + 1;
             let selectable = walk.nodes[p].interfaces.contains(Interface::Selection);
-            let fetched = fetch_nodes(walk, &take, depth, offset, toolkit).await;
-            let children: Vec<usize> = fetched.into_iter().flatten().collect();
-            for &c in &children {
-                walk.nodes[c].parent_selectable = selectable;
+            let mut children = Vec::with_capacity(list.len());
+            for c in list.iter().filter(|c| !c.is_null()) {
+                let node = match cache.by_obj.get(c) {
+                    Some(&i) if walk.room() => Some(push_cached(
+                        walk,
+                        &cache.items[i],
+                        depth,
+                        selectable,
+                        offset,
+                        toolkit,
+                    )),
+                    Some(_) => None,
+                    None => fetched.get(c).copied().flatten(),
+                };
+                match node {
+                    Some(n) => {
+                        walk.nodes[n].depth = depth;
+                        walk.nodes[n].parent_selectable = selectable;
+                        children.push(n);
+                    }
+                    None => walk.truncated += 1,
+                }
             }
-            walk.nodes[p].children = children.clone();
+            walk.nodes[p].children.clone_from(&children);
             next.extend(children);
         }
         frontier = next;
@@ -418,16 +470,17 @@ async fn fetch_nodes(
     offset: (i64, i64),
     toolkit: &str,
 ) -> Vec<Option<usize>> {
-    let conn = walk.conn;
+    let links = walk.links;
     let deadline = walk.deadline;
     let read: Vec<Option<(AtspiRole, StateSet, InterfaceSet, calls::AccessibleProps)>> =
         stream::iter(objs.iter().cloned().map(|obj| async move {
+            let conn = links.to(&obj.bus);
             let all = async {
                 tokio::try_join!(
-                    calls::role(conn, &obj),
-                    calls::states(conn, &obj),
-                    calls::interfaces(conn, &obj),
-                    calls::accessible_props(conn, &obj)
+                    calls::role(&conn, &obj),
+                    calls::states(&conn, &obj),
+                    calls::interfaces(&conn, &obj),
+                    calls::accessible_props(&conn, &obj)
                 )
             };
             timeout_at(deadline, all).await.ok().and_then(Result::ok)
@@ -489,7 +542,7 @@ enum Got {
     Attributes(HashMap<String, String>),
 }
 
-async fn read_details(conn: &Connection, nodes: &[Skel], deadline: Instant) -> Vec<Details> {
+async fn read_details(links: &Links, nodes: &[Skel], deadline: Instant) -> Vec<Details> {
     #[derive(Clone, Copy)]
     enum Want {
         Extents,
@@ -509,16 +562,21 @@ async fn read_details(conn: &Connection, nodes: &[Skel], deadline: Instant) -> V
         if n.interfaces.contains(Interface::Value) {
             jobs.push((i, Want::Value));
         }
-        if n.interfaces.contains(Interface::Text) && mapping::needs_text(n.role, n.interfaces) {
+        if mapping::needs_text(n.role, n.interfaces)
+            && (n.name.trim().is_empty()
+                || mapping::kinds::is_text_input(mapping::native_role(n.role)))
+        {
             jobs.push((i, Want::Text));
         }
         if mapping::needs_attributes(n.role, &n.toolkit) {
             jobs.push((i, Want::Attributes));
         }
     }
+    tracing::debug!(calls = jobs.len(), "detail reads");
     let results: Vec<(usize, Option<Got>)> = stream::iter(jobs.into_iter().map(|(i, want)| {
         let obj = &nodes[i].obj;
         async move {
+            let conn = &links.to(&obj.bus);
             let got = match want {
                 Want::Extents => timeout_at(deadline, calls::extents(conn, obj, 0))
                     .await
@@ -563,10 +621,15 @@ fn raw_node(s: &Skel, d: &Details) -> RawNode {
     raw.description = s.description.clone();
     raw.states = s.states;
     raw.interfaces = s.interfaces;
-    raw.extents = d.extents.map(|e| Extents {
-        x: e.x.saturating_add(i32::try_from(s.offset.0).unwrap_or(0)),
-        y: e.y.saturating_add(i32::try_from(s.offset.1).unwrap_or(0)),
-        ..e
+    raw.extents = d.extents.map(|e| {
+        if e.is_unplaced() {
+            return e;
+        }
+        Extents {
+            x: e.x.saturating_add(i32::try_from(s.offset.0).unwrap_or(0)),
+            y: e.y.saturating_add(i32::try_from(s.offset.1).unwrap_or(0)),
+            ..e
+        }
     });
     raw.action_names = d.actions.clone();
     raw.value = d.value.clone();

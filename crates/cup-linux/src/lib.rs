@@ -9,6 +9,7 @@ pub mod adapter;
 pub mod atspi_calls;
 pub mod bus;
 pub mod capture;
+pub mod links;
 pub mod mapping;
 pub mod raw;
 pub mod x11;

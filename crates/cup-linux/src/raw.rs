@@ -19,6 +19,14 @@ pub struct Extents {
     pub h: i32,
 }
 
+impl Extents {
+    /// GTK reports `(i32::MIN, i32::MIN)` for widgets that are not placed on
+    /// screen (unmapped popovers and menus): a position that means "none".
+    pub fn is_unplaced(&self) -> bool {
+        self.x == i32::MIN || self.y == i32::MIN
+    }
+}
+
 /// Range of a `Value` interface.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RawValue {

@@ -129,7 +129,13 @@ impl Session {
 
     async fn take_snapshot(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
         let platform = self.adapter.platform();
+        let started = std::time::Instant::now();
         let (screen, windows) = tokio::try_join!(self.adapter.screen(), self.adapter.windows())?;
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
+            windows = windows.len(),
+            "screen and windows"
+        );
         let screen = screen_of(&screen);
         let infos = || windows.iter().map(|w| w.info.clone()).collect::<Vec<_>>();
 
@@ -191,10 +197,12 @@ impl Session {
                     };
                     (vec![d], Some(app), false, Scope::Desktop)
                 }
-                None => return Ok(overview(vec![
+                None => {
+                    return Ok(overview(vec![
                     "no desktop surface (no file-manager desktop window); showing the window list"
                         .to_owned(),
-                ])),
+                ]))
+                }
             },
             Scope::Full => {
                 let chosen: Vec<WindowHandle> = match req.app.as_deref().map(str::to_lowercase) {
@@ -230,6 +238,10 @@ impl Session {
             partial,
             mut notes,
         } = self.adapter.capture(&targets, &req.limits).await?;
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
+            "captured"
+        );
         if let Some(p) = &partial {
             notes.insert(
                 0,

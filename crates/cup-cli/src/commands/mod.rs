@@ -3,6 +3,8 @@
 mod find;
 mod page;
 mod render;
+#[cfg(target_os = "linux")]
+mod sandbox;
 mod snapshot;
 mod validate;
 
@@ -44,5 +46,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Find(args) => find::run(&args),
         Command::Page(args) => page::run(&args),
         Command::Snapshot(args) => snapshot::run(&args),
+        #[cfg(target_os = "linux")]
+        Command::Sandbox(command) => sandbox::run(&command),
+        #[cfg(not(target_os = "linux"))]
+        Command::Sandbox(_) => Err(Failure::usage(
+            "cup sandbox needs Linux (Xvfb, D-Bus, AT-SPI); on this OS, capture the real desktop",
+        )),
     }
 }

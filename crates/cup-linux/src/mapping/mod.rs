@@ -88,9 +88,10 @@ impl Mapped {
 }
 
 /// Screen bounds from AT-SPI extents: `None` unless width and height are
-/// both positive (AT-SPI reports `-1` for unknown).
+/// both positive (AT-SPI reports `-1` for unknown) and the widget is placed
+/// (GTK's `i32::MIN` position means it is not on screen at all).
 pub fn map_bounds(extents: Option<Extents>) -> Option<Rect> {
-    let e = extents?;
+    let e = extents.filter(|e| !e.is_unplaced())?;
     let w = u64::try_from(e.w).ok().filter(|w| *w > 0)?;
     let h = u64::try_from(e.h).ok().filter(|h| *h > 0)?;
     Some(Rect::new(i64::from(e.x), i64::from(e.y), w, h))

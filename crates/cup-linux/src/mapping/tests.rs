@@ -404,6 +404,17 @@ fn offscreen_by_state_and_by_position() {
 }
 
 #[test]
+fn unplaced_gtk_widgets_have_no_bounds_and_are_offscreen() {
+    let raw = gtk3(AtspiRole::MenuItem, "Left")
+        .without(&[AtspiState::Showing])
+        .extents(i32::MIN, i32::MIN, 1, 1)
+        .build();
+    let mapped = map(&raw);
+    assert_eq!(mapped.bounds, None);
+    assert!(mapped.states.contains(&State::Offscreen));
+}
+
+#[test]
 fn unknown_extents_give_no_bounds() {
     let raw = gtk3(AtspiRole::Label, "x").extents(-1, -1, -1, -1).build();
     assert_eq!(map(&raw).bounds, None);

@@ -1,0 +1,187 @@
+//! `cup sandbox start|run|env|stop`: a private headless desktop kept
+//! between invocations through a state file.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use cup_sandbox::{LaunchOptions, Sandbox, SandboxOptions};
+
+use crate::cli::{SandboxCommand, SandboxRunArgs, SandboxStartArgs, SandboxStateArg};
+use crate::commands::Failure;
+use crate::output;
+
+/// Environment variable naming the state file.
+const STATE_ENV: &str = "CUP_SANDBOX_STATE";
+
+pub fn run(command: &SandboxCommand) -> Result<ExitCode, Failure> {
+    match command {
+        SandboxCommand::Start(args) => start(args),
+        SandboxCommand::Run(args) => launch(args),
+        SandboxCommand::Env(args) => env(args),
+        SandboxCommand::Stop(args) => stop(args),
+    }
+}
+
+fn state_path(arg: &SandboxStateArg) -> PathBuf {
+    if let Some(path) = &arg.state {
+        return path.clone();
+    }
+    if let Some(path) = std::env::var_os(STATE_ENV).filter(|p| !p.is_empty()) {
+        return PathBuf::from(path);
+    }
+    // The real uid, from /proc (keeps libc out of the binary crate).
+    let uid = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|v| v.split_whitespace().next().map(str::to_owned))
+        })
+        .unwrap_or_else(|| "0".into());
+    std::env::temp_dir().join(format!("cup-sandbox-{uid}.json"))
+}
+
+fn sandbox_error(e: cup_sandbox::SandboxError) -> Failure {
+    Failure {
+        code: 1,
+        message: e.to_string(),
+    }
+}
+
+fn parse_size(size: &str) -> Result<(u32, u32), Failure> {
+    let bad = || {
+        Failure::usage(format!(
+            "--size {size:?}: expected WIDTHxHEIGHT, e.g. 1920x1080"
+        ))
+    };
+    let (w, h) = size.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if !(64..=16384).contains(&w) || !(64..=16384).contains(&h) {
+        return Err(Failure::usage(format!(
+            "--size {size}: each side must be 64..16384 pixels"
+        )));
+    }
+    Ok((w, h))
+}
+
+fn exports(sandbox: &Sandbox, path: &std::path::Path) -> String {
+    let mut out = String::new();
+    let env = sandbox.env();
+    for name in cup_sandbox::REMOVED_ENV {
+        if !env.iter().any(|(set, _)| set == name) {
+            out.push_str(&format!("unset {name}\n"));
+        }
+    }
+    for (name, value) in &env {
+        out.push_str(&format!("export {name}={}\n", shell_quote(value)));
+    }
+    out.push_str(&format!(
+        "export {STATE_ENV}={}\n",
+        shell_quote(&path.to_string_lossy())
+    ));
+    out
+}
+
+fn shell_quote(value: &str) -> String {
+    if !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/:=,._-+@%".contains(&b))
+    {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', r"'\''"))
+    }
+}
+
+fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
+    let path = state_path(&args.state);
+    let (width, height) = parse_size(&args.size)?;
+    if path.exists() {
+        match Sandbox::attach(&path) {
+            Ok(running) => {
+                return Err(Failure::usage(format!(
+                    "a sandbox already runs on display {} (state {}); use it (`cup sandbox env`) or end it with `cup sandbox stop`",
+                    running.display(),
+                    path.display()
+                )))
+            }
+            Err(_) => {
+                // A dead sandbox's leftovers: clean them up, then start anew.
+                Sandbox::stop_from_file(&path).map_err(sandbox_error)?;
+            }
+        }
+    }
+    let options = SandboxOptions {
+        width,
+        height,
+        with_window_manager: args.wm,
+        ..SandboxOptions::default()
+    };
+    let mut sandbox = Sandbox::start(options).map_err(sandbox_error)?;
+    if let Err(e) = sandbox.save(&path) {
+        // Nothing left half-done: without a state file nobody could stop it.
+        let _ = sandbox.stop();
+        return Err(sandbox_error(e));
+    }
+    sandbox.detach();
+    eprintln_status(&format!(
+        "cup: sandbox on display {} ({}x{}{}); state in {}; apps: cup sandbox run -- APP; end: cup sandbox stop",
+        sandbox.display(),
+        width,
+        height,
+        if args.wm { ", openbox" } else { "" },
+        path.display()
+    ));
+    output::print(&exports(&sandbox, &path))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn launch(args: &SandboxRunArgs) -> Result<ExitCode, Failure> {
+    let path = state_path(&args.state);
+    let sandbox = Sandbox::attach(&path).map_err(sandbox_error)?;
+    let Some((program, rest)) = args.command.split_first() else {
+        return Err(Failure::usage(
+            "cup sandbox run: name the app after --, e.g. cup sandbox run -- gtk3-widget-factory",
+        ));
+    };
+    let options = LaunchOptions::with_timeout(Duration::from_secs(args.timeout.max(1)));
+    let app = sandbox
+        .launch_with(program, rest, &options)
+        .map_err(sandbox_error)?;
+    sandbox.save(&path).map_err(sandbox_error)?;
+    output::print(&format!(
+        "{} pid {} on display {} (accessibility name {:?}, bus {}); log {}\n",
+        app.program,
+        app.pid,
+        sandbox.display(),
+        app.name,
+        app.bus_name,
+        app.log.display()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn env(args: &SandboxStateArg) -> Result<ExitCode, Failure> {
+    let path = state_path(args);
+    let sandbox = Sandbox::attach(&path).map_err(sandbox_error)?;
+    output::print(&exports(&sandbox, &path))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stop(args: &SandboxStateArg) -> Result<ExitCode, Failure> {
+    let path = state_path(args);
+    Sandbox::stop_from_file(&path).map_err(sandbox_error)?;
+    eprintln_status(&format!(
+        "cup: sandbox stopped ({} removed)",
+        path.display()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eprintln_status(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
