@@ -175,30 +175,36 @@ pub struct AccessibleProps {
     pub child_count: i32,
 }
 
-/// `GetAll(org.a11y.atspi.Accessible)` decoded.
+/// `Name` and `Description`, read one property at a time: `GetAll` on
+/// `Accessible` makes Chromium's bridge abort the browser (a property getter
+/// that writes no value), so it is never used there.
 pub async fn accessible_props(conn: &Connection, obj: &ObjRef) -> CallResult<AccessibleProps> {
-    let p = properties(conn, obj, ACCESSIBLE).await?;
+    let (name, description) = tokio::try_join!(
+        property::<String>(conn, obj, ACCESSIBLE, "Name"),
+        property::<String>(conn, obj, ACCESSIBLE, "Description")
+    )?;
     Ok(AccessibleProps {
-        name: string_prop(&p, "Name"),
-        description: string_prop(&p, "Description"),
-        child_count: p
-            .get("ChildCount")
-            .and_then(|v| i32::try_from(v).ok())
-            .unwrap_or(0),
+        name,
+        description,
+        child_count: 0,
     })
 }
 
-fn string_prop(p: &HashMap<String, OwnedValue>, key: &str) -> String {
-    p.get(key)
-        .and_then(|v| <&str>::try_from(v).ok())
-        .unwrap_or_default()
-        .to_owned()
-}
-
-fn f64_prop(p: &HashMap<String, OwnedValue>, key: &str) -> f64 {
-    p.get(key)
-        .and_then(|v| f64::try_from(v).ok())
-        .unwrap_or(0.0)
+/// One property (`org.freedesktop.DBus.Properties.Get`).
+pub async fn property<T>(conn: &Connection, obj: &ObjRef, iface: &str, name: &str) -> CallResult<T>
+where
+    T: TryFrom<OwnedValue>,
+    T::Error: Into<zbus::Error>,
+{
+    let value: OwnedValue = call(
+        conn,
+        obj,
+        "org.freedesktop.DBus.Properties",
+        "Get",
+        &(iface, name),
+    )
+    .await?;
+    T::try_from(value).map_err(Into::into)
 }
 
 /// `Component.GetExtents(coord_type)`; 0 = screen, 1 = window.
@@ -218,18 +224,41 @@ pub async fn extents(conn: &Connection, obj: &ObjRef, coord_type: u32) -> CallRe
 pub async fn action_names(conn: &Connection, obj: &ObjRef) -> CallResult<Vec<String>> {
     let actions: Vec<(String, String, String)> =
         call(conn, obj, "org.a11y.atspi.Action", "GetActions", &()).await?;
-    Ok(actions.into_iter().map(|(name, _, _)| name).collect())
+    let mut names: Vec<String> = actions.into_iter().map(|(name, _, _)| name).collect();
+    // Chromium answers GetActions with empty names (its localized names are
+    // empty) while GetName(i) gives the real ones ("press", ...).
+    let missing: Vec<usize> = (0..names.len()).filter(|&i| names[i].is_empty()).collect();
+    if !missing.is_empty() {
+        let got = futures::future::join_all(missing.iter().map(|&i| async move {
+            let index = i32::try_from(i).unwrap_or(i32::MAX);
+            call::<_, String>(conn, obj, "org.a11y.atspi.Action", "GetName", &(index,)).await
+        }))
+        .await;
+        for (i, name) in missing.into_iter().zip(got) {
+            names[i] = name.unwrap_or_default();
+        }
+    }
+    Ok(names)
 }
 
 /// The `Value` interface.
 pub async fn value(conn: &Connection, obj: &ObjRef) -> CallResult<RawValue> {
-    let p = properties(conn, obj, "org.a11y.atspi.Value").await?;
-    let text = string_prop(&p, "Text");
+    // One property at a time: see `accessible_props` (GetAll is unsafe on
+    // Chromium). `Text` is optional (AT-SPI ≥ 2.46).
+    const VALUE: &str = "org.a11y.atspi.Value";
+    let (current, minimum, maximum, increment, text) = tokio::join!(
+        property::<f64>(conn, obj, VALUE, "CurrentValue"),
+        property::<f64>(conn, obj, VALUE, "MinimumValue"),
+        property::<f64>(conn, obj, VALUE, "MaximumValue"),
+        property::<f64>(conn, obj, VALUE, "MinimumIncrement"),
+        property::<String>(conn, obj, VALUE, "Text"),
+    );
+    let text = text.unwrap_or_default();
     Ok(RawValue {
-        current: f64_prop(&p, "CurrentValue"),
-        minimum: f64_prop(&p, "MinimumValue"),
-        maximum: f64_prop(&p, "MaximumValue"),
-        increment: f64_prop(&p, "MinimumIncrement"),
+        current: current?,
+        minimum: minimum.unwrap_or(0.0),
+        maximum: maximum.unwrap_or(0.0),
+        increment: increment.unwrap_or(0.0),
         text: (!text.is_empty()).then_some(text),
     })
 }
@@ -248,8 +277,12 @@ pub async fn text(conn: &Connection, obj: &ObjRef, max_chars: i32) -> CallResult
 
 /// `Application.ToolkitName` and `Version` of an application root.
 pub async fn toolkit(conn: &Connection, app_root: &ObjRef) -> CallResult<(String, String)> {
-    let p = properties(conn, app_root, "org.a11y.atspi.Application").await?;
-    Ok((string_prop(&p, "ToolkitName"), string_prop(&p, "Version")))
+    const APPLICATION: &str = "org.a11y.atspi.Application";
+    let (name, version) = tokio::join!(
+        property::<String>(conn, app_root, APPLICATION, "ToolkitName"),
+        property::<String>(conn, app_root, APPLICATION, "Version"),
+    );
+    Ok((name?, version.unwrap_or_default()))
 }
 
 /// One item of `org.a11y.atspi.Cache.GetItems` (AT-SPI ≥ 2.x layout

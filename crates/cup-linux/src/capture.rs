@@ -57,6 +57,9 @@ struct Skel {
     /// Extents offset (GTK4 window-relative extents).
     offset: (i64, i64),
     toolkit: String,
+    toolkit_version: String,
+    /// Read, then left out of the tree (not rendered).
+    dropped: bool,
 }
 
 /// Per-app facts learned once and kept across captures.
@@ -158,7 +161,11 @@ pub async fn capture(
         } else {
             (0, 0)
         };
+        let first = walk.nodes.len();
         let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
+        for node in &mut walk.nodes[first..] {
+            node.toolkit_version.clone_from(&version);
+        }
         roots.push(root);
         if toolkit.eq_ignore_ascii_case("chromium") {
             if let Some(r) = root {
@@ -330,6 +337,17 @@ async fn structure(
     Some(root)
 }
 
+/// A node that is neither VISIBLE nor SHOWING (a closed menu or popover,
+/// a hidden page, window buttons a toolkit does not draw) is not part of the
+/// rendered UI: it is left out with its subtree. (Windows themselves are
+/// always captured.)
+/// The capture always has the states it read (a node whose states cannot
+/// be read is not captured), so an empty set is a real answer: Chromium
+/// reports none at all for views it does not draw.
+fn unrendered(states: StateSet) -> bool {
+    !states.contains(AtspiState::Visible) && !states.contains(AtspiState::Showing)
+}
+
 fn push_cached(
     walk: &mut Walk<'_>,
     e: &CacheEntry,
@@ -350,6 +368,8 @@ fn push_cached(
         parent_selectable,
         offset,
         toolkit: toolkit.to_owned(),
+        toolkit_version: String::new(),
+        dropped: false,
     });
     walk.nodes.len() - 1
 }
@@ -435,6 +455,7 @@ async fn grow(
             let mut children = Vec::with_capacity(list.len());
             for c in list.iter().filter(|c| !c.is_null()) {
                 let node = match cache.by_obj.get(c) {
+                    Some(&i) if unrendered(cache.items[i].states) => continue,
                     Some(&i) if walk.room() => Some(push_cached(
                         walk,
                         &cache.items[i],
@@ -447,6 +468,7 @@ async fn grow(
                     None => fetched.get(c).copied().flatten(),
                 };
                 match node {
+                    Some(n) if unrendered(walk.nodes[n].states) => walk.nodes[n].dropped = true,
                     Some(n) => {
                         walk.nodes[n].depth = depth;
                         walk.nodes[n].parent_selectable = selectable;
@@ -504,6 +526,8 @@ async fn fetch_nodes(
                     parent_selectable: false,
                     offset,
                     toolkit: toolkit.to_owned(),
+                    toolkit_version: String::new(),
+                    dropped: false,
                 });
                 out.push(Some(walk.nodes.len() - 1));
             }
@@ -552,11 +576,13 @@ async fn read_details(links: &Links, nodes: &[Skel], deadline: Instant) -> Vec<D
         Attributes,
     }
     let mut jobs = Vec::new();
-    for (i, n) in nodes.iter().enumerate() {
+    for (i, n) in nodes.iter().enumerate().filter(|(_, n)| !n.dropped) {
         if n.interfaces.contains(Interface::Component) {
             jobs.push((i, Want::Extents));
         }
-        if n.interfaces.contains(Interface::Action) {
+        if n.interfaces.contains(Interface::Action)
+            && mapping::needs_actions(n.role, n.states, &n.toolkit)
+        {
             jobs.push((i, Want::Actions));
         }
         if n.interfaces.contains(Interface::Value) {
@@ -639,6 +665,7 @@ fn raw_node(s: &Skel, d: &Details) -> RawNode {
     raw.bus_name = s.obj.bus.clone();
     raw.path = s.obj.path.clone();
     raw.toolkit = s.toolkit.clone();
+    raw.toolkit_version = s.toolkit_version.clone();
     raw
 }
 

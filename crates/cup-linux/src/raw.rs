@@ -77,9 +77,21 @@ pub struct RawNode {
     pub path: String,
     /// Toolkit name of the application (`Application.ToolkitName`).
     pub toolkit: String,
+    /// Toolkit version (`Application.Version`), e.g. `4.8.3`.
+    pub toolkit_version: String,
 }
 
 impl RawNode {
+    /// GTK 4 (its AT-SPI backend never reports SHOWING, and before 4.10
+    /// reports SENSITIVE only on widgets that were once made insensitive).
+    pub fn gtk4_minor(&self) -> Option<u32> {
+        if !self.toolkit.eq_ignore_ascii_case("gtk") {
+            return None;
+        }
+        let mut parts = self.toolkit_version.split('.');
+        (parts.next()? == "4").then(|| parts.next().and_then(|m| m.parse().ok()).unwrap_or(0))
+    }
+
     /// A node of this role with every other field empty.
     pub fn new(role: AtspiRole) -> Self {
         RawNode {
@@ -97,6 +109,7 @@ impl RawNode {
             bus_name: String::new(),
             path: String::new(),
             toolkit: String::new(),
+            toolkit_version: String::new(),
         }
     }
 }

@@ -85,17 +85,30 @@ fn selectable_in_parent(role: Role) -> bool {
 /// - SELECTABLE, or a parent implementing Selection (not for menu items)
 ///   → `select`;
 /// - scroll panes and documents → `scroll`;
+/// - in web content (Chromium, Gecko, WebKit): raw click verbs only on
+///   interactive roles or FOCUSABLE nodes, no `rightclick` from the
+///   context-menu action every node has, and `select` only with SELECTABLE;
 /// - nothing else but FOCUSABLE → `focus`.
 ///
 /// Disabled nodes keep their actions: the agent learns the control exists
 /// and the state says it is disabled.
 pub fn map_actions(raw: &RawNode, role: Role) -> Vec<Action> {
     let has = |st: AtspiState| raw.states.contains(st);
+    let web = super::is_web_toolkit(&raw.toolkit);
     let mut out: BTreeSet<Action> = raw
         .action_names
         .iter()
         .flat_map(|n| raw_action_verbs(n).iter().copied())
         .collect();
+    if web {
+        // Chromium offers "press" and "showContextMenu" on every node, text
+        // and containers included: a click counts only on controls and
+        // focusable nodes, and the context menu is never news.
+        out.remove(&Action::RightClick);
+        if !(kinds::is_interactive(role) || has(AtspiState::Focusable)) {
+            out.remove(&Action::Click);
+        }
+    }
 
     let toggle_button = role == Role::Button && raw.role == AtspiRole::ToggleButton;
     let toggles =
@@ -132,7 +145,10 @@ pub fn map_actions(raw: &RawNode, role: Role) -> Vec<Action> {
     if has(AtspiState::Expandable) {
         out.extend([Action::Expand, Action::Collapse]);
     }
-    if has(AtspiState::Selectable) || (raw.parent_selectable && selectable_in_parent(role)) {
+    // Chromium implements Selection on nearly every container; there only
+    // the SELECTABLE state counts.
+    let selectable_by_parent = raw.parent_selectable && selectable_in_parent(role) && !web;
+    if has(AtspiState::Selectable) || selectable_by_parent {
         out.insert(Action::Select);
     }
     if raw.role == AtspiRole::ScrollPane || role == Role::Document {
@@ -153,6 +169,20 @@ mod tests {
         let mut raw = RawNode::new(role);
         raw.action_names = names.iter().map(|n| (*n).to_owned()).collect();
         raw
+    }
+
+    #[test]
+    fn web_content_keeps_click_for_controls_only() {
+        let mut text = with_actions(AtspiRole::Paragraph, &["press", "showContextMenu"]);
+        text.toolkit = "Chromium".into();
+        text.parent_selectable = true;
+        assert!(map_actions(&text, Role::Text).is_empty());
+        let mut button = with_actions(AtspiRole::Button, &["press", "showContextMenu"]);
+        button.toolkit = "Chromium".into();
+        assert_eq!(map_actions(&button, Role::Button), vec![Action::Click]);
+        let mut gtk = with_actions(AtspiRole::Label, &["click"]);
+        gtk.toolkit = "GTK".into();
+        assert_eq!(map_actions(&gtk, Role::Text), vec![Action::Click]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::kinds;
 use super::role::native_role;
-use crate::raw::{AtspiRole, Interface, InterfaceSet};
+use crate::raw::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
 
 /// `true` when `toolkit` (`Application.ToolkitName`) is a web engine:
 /// Chromium (and Electron), Gecko (Firefox, Thunderbird), WebKit.
@@ -34,6 +34,16 @@ pub fn needs_attributes(role: AtspiRole, toolkit: &str) -> bool {
                 | AtspiRole::DocumentWeb
                 | AtspiRole::DocumentFrame
         )
+}
+
+/// Whether to read the Action interface's names: always, except in web
+/// content, where every node offers "press" and "showContextMenu" and
+/// [`super::map_actions`] keeps a click only on interactive roles and
+/// FOCUSABLE nodes (Chromium also needs one extra call per action there).
+pub fn needs_actions(role: AtspiRole, states: StateSet, toolkit: &str) -> bool {
+    !is_web_toolkit(toolkit)
+        || kinds::is_interactive(native_role(role))
+        || states.contains(AtspiState::Focusable)
 }
 
 /// Whether to read the Text interface: for text inputs (the value) and for

@@ -15,6 +15,10 @@ pub fn outside_monitors(bounds: &Rect, monitors: &[Rect]) -> bool {
 ///
 /// 1. `disabled`: not ENABLED or not SENSITIVE, only for nodes a user
 ///    operates (an interactive role, FOCUSABLE, EDITABLE or with actions);
+///    GTK 4 never sets ENABLED, so there only SENSITIVE counts, and before
+///    GTK 4.10 not even that (it is set only on widgets once made
+///    insensitive and sensitive again), so GTK 4.0–4.9 nodes are never
+///    `disabled`;
 /// 2. `focused`: FOCUSED;
 /// 3. `checked`: CHECKED on checkable roles (checkbox, radio, switch, menu
 ///    item checkbox/radio; a switch also takes PRESSED);
@@ -30,7 +34,8 @@ pub fn outside_monitors(bounds: &Rect, monitors: &[Rect]) -> bool {
 ///     and documents;
 /// 13. `busy`, 14. `multiselectable`: the AT-SPI state;
 /// 15. `offscreen`: not SHOWING while VISIBLE (or while it has bounds), or
-///     bounds outside every monitor of `ctx`;
+///     bounds outside every monitor of `ctx` (GTK 4 never reports SHOWING:
+///     only the bounds test applies there);
 /// 16. `hidden`: neither VISIBLE nor SHOWING and no bounds (not rendered at
 ///     all; excludes `offscreen`).
 ///
@@ -51,10 +56,15 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
         || has(AtspiState::Focusable)
         || has(AtspiState::Editable)
         || !raw.action_names.is_empty();
-    push(
-        State::Disabled,
-        known && operable && !(has(AtspiState::Enabled) && has(AtspiState::Sensitive)),
-    );
+    let gtk4 = raw.gtk4_minor();
+    let disabled = match gtk4 {
+        // GTK 4 never sets ENABLED; before 4.10 an absent SENSITIVE only
+        // means "never made insensitive" as often as "disabled".
+        Some(minor) if minor < 10 => false,
+        Some(_) => !has(AtspiState::Sensitive),
+        None => !(has(AtspiState::Enabled) && has(AtspiState::Sensitive)),
+    };
+    push(State::Disabled, known && operable && disabled);
     push(State::Focused, has(AtspiState::Focused));
     let checked = has(AtspiState::Checked) || (role == Role::Switch && has(AtspiState::Pressed));
     push(State::Checked, kinds::is_checkable(role) && checked);
@@ -91,8 +101,11 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
 
     let hidden =
         known && !has(AtspiState::Visible) && !has(AtspiState::Showing) && bounds.is_none();
-    let not_showing =
-        known && !has(AtspiState::Showing) && (has(AtspiState::Visible) || bounds.is_some());
+    // GTK 4 never reports SHOWING: only the position tells.
+    let not_showing = known
+        && gtk4.is_none()
+        && !has(AtspiState::Showing)
+        && (has(AtspiState::Visible) || bounds.is_some());
     let outside = bounds.is_some_and(|b| outside_monitors(&b, &ctx.monitors));
     push(State::Offscreen, !hidden && (not_showing || outside));
     push(State::Hidden, hidden);
