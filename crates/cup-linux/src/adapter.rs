@@ -6,7 +6,9 @@
 //! X11 active window; without one (no window manager), the frame in the
 //! ACTIVE state, else the top-most visible window.
 
+use std::collections::HashSet;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use atspi::zbus::Connection;
@@ -17,9 +19,14 @@ use tokio::sync::OnceCell;
 
 use crate::atspi_calls::{self as calls, ObjRef};
 use crate::capture::{self, AppFacts, Target};
+use crate::env::Desktop;
 use crate::links::Links;
 use crate::mapping::MapContext;
 use crate::x11::{self, X11State, X11Window};
+
+/// How long an application gets to list its windows before it counts as
+/// busy or hung (its windows then come from X11 alone).
+pub const FRAMES_TIMEOUT: Duration = Duration::from_millis(1000);
 
 /// A top-level AT-SPI window of an application.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,15 +48,39 @@ pub struct Frame {
 /// The Linux adapter. Connects to the accessibility bus on first use.
 #[derive(Debug, Default)]
 pub struct LinuxAdapter {
+    desktop: Desktop,
+    unresponsive: Mutex<HashSet<u32>>,
     links: OnceCell<Links>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
 }
 
 impl LinuxAdapter {
-    /// A new adapter (no I/O until the first call).
+    /// An adapter for the desktop of the process environment (no I/O until
+    /// the first call).
     pub fn new() -> Self {
-        LinuxAdapter::default()
+        LinuxAdapter::for_desktop(Desktop::from_env())
+    }
+
+    /// An adapter for the given desktop (no I/O until the first call).
+    pub fn for_desktop(desktop: Desktop) -> Self {
+        LinuxAdapter {
+            desktop,
+            ..LinuxAdapter::default()
+        }
+    }
+
+    /// Pids of the applications that did not answer the last window listing.
+    pub fn unresponsive(&self) -> HashSet<u32> {
+        self.unresponsive
+            .lock()
+            .map(|u| u.clone())
+            .unwrap_or_default()
+    }
+
+    /// The desktop this adapter talks to.
+    pub fn desktop(&self) -> &Desktop {
+        &self.desktop
     }
 
     /// The accessibility bus connection.
@@ -60,23 +91,40 @@ impl LinuxAdapter {
     /// The bus and the direct connections to applications.
     pub async fn links(&self) -> Result<&Links, AdapterError> {
         self.links
-            .get_or_try_init(|| async { crate::bus::connect().await.map(Links::new) })
+            .get_or_try_init(|| async { crate::bus::connect(&self.desktop).await.map(Links::new) })
             .await
     }
 
     /// Every showing top-level frame of every registered application.
+    /// Applications that do not answer within [`FRAMES_TIMEOUT`] are
+    /// remembered as unresponsive (see [`LinuxAdapter::unresponsive`]).
     pub async fn frames(&self) -> Result<Vec<Frame>, AdapterError> {
         let conn = self.connection().await?;
+        if let Ok(mut u) = self.unresponsive.lock() {
+            u.clear();
+        }
         let apps = calls::applications(conn).await.map_err(|e| {
             AdapterError::Platform(format!(
                 "the AT-SPI registry did not list applications: {e}"
             ))
         })?;
         let per_app = futures::future::join_all(apps.iter().map(|app| async move {
-            let (pid, kids) =
-                tokio::join!(calls::pid_of(conn, &app.bus), calls::children(conn, app));
-            let kids = kids.unwrap_or_default();
+            let (pid, kids) = tokio::join!(
+                calls::pid_of(conn, &app.bus),
+                tokio::time::timeout(FRAMES_TIMEOUT, calls::children(conn, app))
+            );
             let pid = pid.ok();
+            let kids = match kids {
+                Ok(Ok(kids)) => kids,
+                Ok(Err(e)) if !calls::is_timeout(&e) => Vec::new(),
+                _ => {
+                    // Busy or hung: its windows come from X11 only.
+                    if let (Some(pid), Ok(mut u)) = (pid, self.unresponsive.lock()) {
+                        u.insert(pid);
+                    }
+                    Vec::new()
+                }
+            };
             let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
                 let read = tokio::try_join!(
                     calls::role(conn, &obj),
@@ -114,7 +162,7 @@ impl LinuxAdapter {
     }
 
     async fn x11(&self) -> Result<X11State, AdapterError> {
-        let state = x11::read_state().await?;
+        let state = x11::read_state(self.desktop.display.as_deref()).await?;
         if let Ok(mut m) = self.monitors.lock() {
             m.clone_from(&state.monitors);
         }
@@ -270,6 +318,7 @@ impl Adapter for LinuxAdapter {
             limits,
             &MapContext { monitors },
             &self.facts,
+            &self.unresponsive(),
         )
         .await)
     }

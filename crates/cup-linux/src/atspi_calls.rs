@@ -64,6 +64,13 @@ impl From<WireRef> for ObjRef {
 /// A failed call (timeout, unknown method, dead peer).
 pub type CallResult<T> = Result<T, zbus::Error>;
 
+/// `true` when the call ran out of time (the app is busy or hung).
+pub fn is_timeout(e: &zbus::Error) -> bool {
+    matches!(e, zbus::Error::InputOutput(io) if io.kind() == std::io::ErrorKind::TimedOut)
+        || e.to_string().to_ascii_lowercase().contains("timed out")
+        || e.to_string().to_ascii_lowercase().contains("timeout")
+}
+
 /// `true` when the error says the object, interface or method does not
 /// exist (as opposed to a failure of a call that exists).
 pub fn is_missing_method(e: &zbus::Error) -> bool {

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use atspi::zbus;
 use cup::AdapterError;
+
+use crate::env::Desktop;
 use zbus::Connection;
 
 /// Per-call deadline on the accessibility bus: a hung app fails its calls
@@ -17,23 +19,23 @@ fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
 }
 
-/// The address of the accessibility bus: `AT_SPI_BUS_ADDRESS` when set,
-/// else `org.a11y.Bus.GetAddress` on the session bus.
-pub async fn a11y_address() -> Result<String, AdapterError> {
-    if let Ok(addr) = std::env::var("AT_SPI_BUS_ADDRESS") {
-        if !addr.is_empty() {
-            return Ok(addr);
-        }
+/// The address of the accessibility bus: the desktop's `a11y_bus` when
+/// set, else `org.a11y.Bus.GetAddress` on its session bus.
+pub async fn a11y_address(desktop: &Desktop) -> Result<String, AdapterError> {
+    if let Some(addr) = &desktop.a11y_bus {
+        return Ok(addr.clone());
     }
-    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none()
-        && std::env::var_os("XDG_RUNTIME_DIR").is_none()
-    {
+    let Some(session_addr) = &desktop.session_bus else {
         return Err(unavailable(
             "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset); run inside a desktop session, or start one with `cup sandbox start`",
         ));
-    }
-    let session = zbus::connection::Builder::session()
-        .map_err(|e| unavailable(format!("cannot find the D-Bus session bus: {e}")))?
+    };
+    let session = zbus::connection::Builder::address(session_addr.as_str())
+        .map_err(|e| {
+            unavailable(format!(
+                "bad D-Bus session bus address '{session_addr}': {e}"
+            ))
+        })?
         .method_timeout(CALL_TIMEOUT);
     let session = tokio::time::timeout(CONNECT_TIMEOUT, session.build())
         .await
@@ -58,8 +60,8 @@ pub async fn a11y_address() -> Result<String, AdapterError> {
 }
 
 /// A connection to the accessibility bus.
-pub async fn connect() -> Result<Connection, AdapterError> {
-    let addr = a11y_address().await?;
+pub async fn connect(desktop: &Desktop) -> Result<Connection, AdapterError> {
+    let addr = a11y_address(desktop).await?;
     let builder = zbus::connection::Builder::address(addr.as_str())
         .map_err(|e| unavailable(format!("bad accessibility bus address '{addr}': {e}")))?
         .method_timeout(CALL_TIMEOUT);

@@ -91,6 +91,7 @@ pub async fn capture(
     limits: &CaptureLimits,
     ctx: &MapContext,
     facts: &AppFacts,
+    unresponsive: &HashSet<u32>,
 ) -> Capture {
     let started = Instant::now();
     let deadline = started + limits.deadline;
@@ -103,6 +104,7 @@ pub async fn capture(
         timed_out: false,
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
+    let mut hung: Vec<u32> = Vec::new();
     let mut notes = Vec::new();
 
     // Toolkit of every app involved (one call each, cached across captures).
@@ -145,6 +147,15 @@ pub async fn capture(
     for target in targets {
         let Some(frame) = &target.frame else {
             roots.push(None);
+            if let Some(pid) = target.pid.filter(|p| unresponsive.contains(p)) {
+                hung.push(pid);
+                notes.push(format!(
+                    "window '{}' (pid {pid}) did not answer over AT-SPI within {} ms (busy or hung); its tree is missing — try again, or check the app",
+                    target.title,
+                    crate::adapter::FRAMES_TIMEOUT.as_millis()
+                ));
+                continue;
+            }
             notes.push(format!(
                 "window '{}'{} exposes no accessibility tree; the app may not support AT-SPI",
                 target.title,
@@ -197,6 +208,16 @@ pub async fn capture(
         match root {
             Some(r) => {
                 let mut node = build(&walk.nodes, &details, *r, ctx, &mut next_id, &mut refs);
+                if matches!(
+                    node.role,
+                    cup_protocol::Role::Generic
+                        | cup_protocol::Role::Group
+                        | cup_protocol::Role::Region
+                        | cup_protocol::Role::Application
+                ) {
+                    // A Qt top-level widget is a "filler": it is the window.
+                    node.role = cup_protocol::Role::Window;
+                }
                 if node.name.is_empty() {
                     // GTK leaves many frames unnamed; the X11 title names the window.
                     node.name = mapping::text::cap(target.title.trim(), mapping::text::NAME_MAX);
@@ -217,10 +238,26 @@ pub async fn capture(
     if walk.truncated > 0 && !walk.room() {
         reasons.push(format!("node cap of {} reached", limits.max_nodes));
     }
+    if !hung.is_empty() {
+        let pids: Vec<String> = hung.iter().map(u32::to_string).collect();
+        reasons.push(format!("app pid {} did not answer", pids.join(", ")));
+    }
     let partial = (!reasons.is_empty()).then(|| Partial {
         reason: format!("{} after {} nodes", reasons.join(" and "), walk.nodes.len()),
-        missing: walk.truncated + timed_out_details,
+        missing: walk.truncated + timed_out_details + hung.len(),
     });
+    if let Some(p) = &partial {
+        // The envelope says so too: on each window root, under
+        // `platform.linux.partial` (the schema's escape hatch).
+        let mark = serde_json::json!({ "reason": p.reason, "missing": p.missing });
+        for root in &mut tree {
+            root.platform
+                .linux
+                .get_or_insert_with(Default::default)
+                .extra
+                .insert("partial".to_owned(), mark.clone());
+        }
+    }
     Capture {
         tree,
         refs,

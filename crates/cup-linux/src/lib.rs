@@ -9,9 +9,11 @@ pub mod adapter;
 pub mod atspi_calls;
 pub mod bus;
 pub mod capture;
+pub mod env;
 pub mod links;
 pub mod mapping;
 pub mod raw;
 pub mod x11;
 
 pub use adapter::LinuxAdapter;
+pub use env::Desktop;

@@ -54,14 +54,14 @@ fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
 }
 
-/// Reads the X11 state of `$DISPLAY` under [`X11_TIMEOUT`].
-pub async fn read_state() -> Result<X11State, AdapterError> {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+/// Reads the X11 state of `display` under [`X11_TIMEOUT`].
+pub async fn read_state(display: Option<&str>) -> Result<X11State, AdapterError> {
+    let Some(display) = display.map(str::to_owned) else {
         return Err(unavailable(
             "no X11 display (DISPLAY is unset); run inside an X11 session or start one with `cup sandbox start`",
         ));
-    }
-    let task = tokio::task::spawn_blocking(read_state_blocking);
+    };
+    let task = tokio::task::spawn_blocking(move || read_state_blocking(&display));
     match tokio::time::timeout(X11_TIMEOUT, task).await {
         Ok(Ok(result)) => result,
         Ok(Err(e)) => Err(unavailable(format!("X11 reader failed: {e}"))),
@@ -93,11 +93,10 @@ fn intern(conn: &RustConnection, name: &str) -> X11Result<u32> {
         .atom)
 }
 
-fn read_state_blocking() -> X11Result<X11State> {
-    let (conn, screen_num) = x11rb::connect(None).map_err(|e| {
+fn read_state_blocking(display: &str) -> X11Result<X11State> {
+    let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| {
         unavailable(format!(
-            "cannot open the X11 display {}: {e}; check DISPLAY and that the X server runs",
-            std::env::var("DISPLAY").unwrap_or_default()
+            "cannot open the X11 display {display}: {e}; check DISPLAY and that the X server runs"
         ))
     })?;
     let screen = conn

@@ -13,7 +13,8 @@ pub fn outside_monitors(bounds: &Rect, monitors: &[Rect]) -> bool {
 
 /// CUP states of a node, without duplicates, in this order:
 ///
-/// 1. `disabled`: not ENABLED or not SENSITIVE, only for nodes a user
+/// 1. `disabled`: not SENSITIVE (GTK3 clears ENABLED on operable mixed
+///    toggles), only for nodes a user
 ///    operates (an interactive role, FOCUSABLE, EDITABLE or with actions);
 ///    GTK 4 never sets ENABLED, so there only SENSITIVE counts, and before
 ///    GTK 4.10 not even that (it is set only on widgets once made
@@ -62,7 +63,9 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
         // means "never made insensitive" as often as "disabled".
         Some(minor) if minor < 10 => false,
         Some(_) => !has(AtspiState::Sensitive),
-        None => !(has(AtspiState::Enabled) && has(AtspiState::Sensitive)),
+        // GTK3 drops ENABLED from inconsistent (mixed) toggles that are
+        // perfectly operable: SENSITIVE is the one that counts.
+        None => !has(AtspiState::Sensitive),
     };
     push(State::Disabled, known && operable && disabled);
     push(State::Focused, has(AtspiState::Focused));

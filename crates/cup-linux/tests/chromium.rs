@@ -1,0 +1,110 @@
+//! Chromium over AT-SPI: web content with --force-renderer-accessibility,
+//! a stable tree, and the advice when it is missing.
+
+mod support;
+
+use std::path::Path;
+
+use cup_protocol::{Role, Scope, State};
+use support::{find, has, nodes, request, snapshot, Desk};
+
+fn page() -> (support::TempDir, String) {
+    let dir = support::TempDir::new("cup-chromium-page");
+    let path = dir.path().join("form.html");
+    std::fs::write(
+        &path,
+        r##"<!doctype html><html><head><title>Order</title></head><body>
+<h1>Order form</h1>
+<label><input type=checkbox checked> Gift wrap</label>
+<label><input type=checkbox> Express</label>
+<button type=button>Submit order</button>
+<a href="#more">More details</a>
+</body></html>"##,
+    )
+    .unwrap_or_else(|e| panic!("write the page: {e}"));
+    (dir, format!("file://{}", path.display()))
+}
+
+fn chromium_args(profile: &Path, url: &str, a11y: bool) -> Vec<String> {
+    let mut args = vec![
+        "--no-sandbox".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-background-networking".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+        "--window-size=1200,900".to_owned(),
+    ];
+    if a11y {
+        args.push("--force-renderer-accessibility".to_owned());
+    }
+    args.push(url.to_owned());
+    args
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_web_content_is_captured_and_stable() {
+    let desk = Desk::start();
+    let (dir, url) = page();
+    let profile = dir.path().join("profile");
+    let args = chromium_args(&profile, &url, true);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    desk.launch("chromium", &args);
+    let mut session = desk.session();
+
+    // The page loads after the window appears: wait for the heading.
+    let mut snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+    for _ in 0..50 {
+        if !find(&snap, Role::Heading, "Order form").is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+    }
+    assert_eq!(
+        find(&snap, Role::Heading, "Order form").len(),
+        1,
+        "{}",
+        snap.text
+    );
+    let gift = find(&snap, Role::Checkbox, "Gift wrap");
+    assert_eq!(gift.len(), 1, "{}", snap.text);
+    assert!(has(gift[0], State::Checked));
+    let express = find(&snap, Role::Checkbox, "Express");
+    assert!(express.len() == 1 && !has(express[0], State::Checked));
+    assert_eq!(find(&snap, Role::Button, "Submit order").len(), 1);
+    assert_eq!(find(&snap, Role::Link, "More details").len(), 1);
+    assert!(snap.text.contains("hdg \"Order form\""), "{}", snap.text);
+    // No right-click noise on every web node.
+    assert!(!snap.text.contains("rclk"), "{}", snap.text);
+    support::assert_bounds_on_screen(&snap);
+
+    let counts: Vec<usize> = {
+        let mut v = vec![nodes(&snap).len()];
+        for _ in 0..3 {
+            let s = snapshot(&mut session, &request(Scope::Foreground)).await;
+            v.push(nodes(&s).len());
+        }
+        v
+    };
+    assert!(
+        counts.windows(2).all(|w| w[0] == w[1]),
+        "node counts vary: {counts:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_without_renderer_accessibility_says_how_to_fix_it() {
+    let desk = Desk::start();
+    let (dir, url) = page();
+    let profile = dir.path().join("profile");
+    let args = chromium_args(&profile, &url, false);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    desk.launch("chromium", &args);
+    let mut session = desk.session();
+    let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+    assert!(
+        snap.text.contains("--force-renderer-accessibility"),
+        "{}",
+        snap.text
+    );
+}

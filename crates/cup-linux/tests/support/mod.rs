@@ -1,0 +1,171 @@
+//! A private desktop per test: its own Xvfb, session bus and AT-SPI bus
+//! (cup-sandbox), real apps, and a `Session` over a `LinuxAdapter` bound to
+//! that desktop (so tests run in parallel without sharing environment
+//! variables). A missing program fails the test with the package to install.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use cup::{Session, Snapshot, SnapshotRequest};
+use cup_linux::{Desktop, LinuxAdapter};
+use cup_protocol::{Node, Role, Scope, State};
+use cup_sandbox::{App, Sandbox, SandboxOptions};
+
+/// A running private desktop.
+pub struct Desk {
+    pub sandbox: Sandbox,
+}
+
+impl Desk {
+    /// Starts a 1920×1080 desktop without a window manager.
+    pub fn start() -> Desk {
+        Desk::start_with(SandboxOptions::default())
+    }
+
+    pub fn start_with(options: SandboxOptions) -> Desk {
+        let sandbox = Sandbox::start(options).unwrap_or_else(|e| {
+            panic!("cannot start the sandbox: {e} (install the desktop packages: scripts/install-deps.sh)")
+        });
+        Desk { sandbox }
+    }
+
+    /// Launches `program` and waits until its window is on the bus.
+    pub fn launch(&self, program: &str, args: &[&str]) -> App {
+        self.sandbox.launch(program, args).unwrap_or_else(|e| {
+            panic!("cannot launch {program}: {e} (scripts/install-deps.sh installs the test apps)")
+        })
+    }
+
+    /// The addresses of this desktop.
+    pub fn desktop(&self) -> Desktop {
+        let env = self.sandbox.env();
+        let get = |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        Desktop {
+            display: get("DISPLAY"),
+            session_bus: get("DBUS_SESSION_BUS_ADDRESS"),
+            a11y_bus: get("AT_SPI_BUS_ADDRESS"),
+        }
+    }
+
+    /// A session on this desktop.
+    pub fn session(&self) -> Session {
+        Session::new(Box::new(LinuxAdapter::for_desktop(self.desktop())))
+    }
+}
+
+/// Takes a snapshot, checks the envelope against the CUP schema and every
+/// bound against the screen, and returns it.
+pub async fn snapshot(session: &mut Session, req: &SnapshotRequest) -> Snapshot {
+    let snap = session
+        .snapshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("snapshot {:?} failed: {e}", req.scope))
+        .clone();
+    assert_schema_valid(&snap);
+    snap
+}
+
+pub fn request(scope: Scope) -> SnapshotRequest {
+    SnapshotRequest {
+        scope,
+        ..SnapshotRequest::default()
+    }
+}
+
+pub fn assert_schema_valid(snap: &Snapshot) {
+    let json = serde_json::to_value(&snap.envelope).unwrap_or_else(|e| panic!("serialize: {e}"));
+    let violations = cup_protocol::schema::validate(&json);
+    assert!(
+        violations.is_empty(),
+        "envelope violates the CUP schema: {violations:?}"
+    );
+}
+
+/// Every node of the snapshot, depth first.
+pub fn nodes(snap: &Snapshot) -> Vec<&Node> {
+    snap.envelope
+        .tree
+        .iter()
+        .flat_map(|root| root.iter())
+        .collect()
+}
+
+pub fn find<'a>(snap: &'a Snapshot, role: Role, name: &str) -> Vec<&'a Node> {
+    nodes(snap)
+        .into_iter()
+        .filter(|n| n.role == role && n.name == name)
+        .collect()
+}
+
+pub fn has(node: &Node, state: State) -> bool {
+    node.states.contains(&state)
+}
+
+/// Bounds of nodes that are not offscreen lie on the screen.
+pub fn assert_bounds_on_screen(snap: &Snapshot) {
+    let (w, h) = (snap.envelope.screen.w, snap.envelope.screen.h);
+    let mut checked = 0;
+    for n in nodes(snap) {
+        let Some(b) = n.bounds else { continue };
+        if has(n, State::Offscreen) {
+            continue;
+        }
+        checked += 1;
+        let (x, y, bw, bh) = (
+            b.x,
+            b.y,
+            i64::try_from(b.w).unwrap_or(i64::MAX),
+            i64::try_from(b.h).unwrap_or(i64::MAX),
+        );
+        assert!(
+            x < w && y < h && x + bw > 0 && y + bh > 0,
+            "{} {:?} {:?} has bounds {b:?} off the {w}x{h} screen but is not offscreen",
+            n.id,
+            n.role,
+            n.name
+        );
+    }
+    assert!(checked > 0, "no node has bounds");
+}
+
+/// The first Qt5 widgets example installed by qtbase5-examples.
+pub fn qt_example(name: &str) -> PathBuf {
+    let path = Path::new("/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets")
+        .join(name)
+        .join(name);
+    assert!(
+        path.is_file(),
+        "{} is missing; install it: apt-get install qtbase5-examples (or run scripts/install-deps.sh)",
+        path.display()
+    );
+    path
+}
+
+/// A scratch directory removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(prefix: &str) -> TempDir {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "{prefix}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir(path)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
