@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use atspi::zbus::Connection;
-use atspi::{Role as AtspiRole, State as AtspiState, StateSet};
+use atspi::{Role as AtspiRole, State as AtspiState};
 use cup::{Adapter, AdapterError, Capture, CaptureLimits, Monitor, ScreenInfo, WindowHandle};
 use cup_protocol::{PlatformId, Rect, WindowInfo};
 use tokio::sync::OnceCell;
@@ -22,28 +22,13 @@ use crate::capture::{self, AppFacts, Target};
 use crate::env::Desktop;
 use crate::links::Links;
 use crate::mapping::MapContext;
-use crate::x11::{self, X11State, X11Window};
+use crate::windows::join_windows;
+pub use crate::windows::Frame;
+use crate::x11::{self, X11State};
 
 /// How long an application gets to list its windows before it counts as
 /// busy or hung (its windows then come from X11 alone).
 pub const FRAMES_TIMEOUT: Duration = Duration::from_millis(1000);
-
-/// A top-level AT-SPI window of an application.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frame {
-    /// The frame object.
-    pub obj: ObjRef,
-    /// Role (frame, window, dialog, ...).
-    pub role: AtspiRole,
-    /// Name (title).
-    pub name: String,
-    /// States.
-    pub states: StateSet,
-    /// Screen extents as the toolkit reports them.
-    pub extents: Option<Rect>,
-    /// Process id of the application.
-    pub pid: Option<u32>,
-}
 
 /// The Linux adapter. Connects to the accessibility bus on first use.
 #[derive(Debug, Default)]
@@ -168,82 +153,6 @@ impl LinuxAdapter {
         }
         Ok(state)
     }
-}
-
-/// Joins AT-SPI frames with X11 windows; the result is ordered top-most
-/// first, with the foreground window flagged.
-pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
-    let mut used = vec![false; frames.len()];
-    let mut out: Vec<(Option<usize>, Option<&X11Window>)> = Vec::new();
-    // X11 lists bottom to top; agents care about the top first.
-    for xw in x11.windows.iter().rev() {
-        let candidates = |pred: &dyn Fn(&Frame) -> bool| {
-            frames
-                .iter()
-                .enumerate()
-                .position(|(i, f)| !used[i] && xw.pid.is_some() && f.pid == xw.pid && pred(f))
-        };
-        let hit = candidates(&|f| f.name == xw.title)
-            .or_else(|| candidates(&|f| f.extents.is_some_and(|e| overlaps(&e, &xw.rect))))
-            .or_else(|| candidates(&|_| true))
-            .or_else(|| {
-                // No pid on the X window: same title, then same place.
-                frames
-                    .iter()
-                    .enumerate()
-                    .position(|(i, f)| !used[i] && !xw.title.is_empty() && f.name == xw.title)
-            });
-        if let Some(i) = hit {
-            used[i] = true;
-        }
-        out.push((hit, Some(xw)));
-    }
-    for (i, _) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        out.push((Some(i), None));
-    }
-
-    let fg = out
-        .iter()
-        .position(|(_, xw)| xw.is_some_and(|w| Some(w.id) == x11.active))
-        .or_else(|| {
-            out.iter()
-                .position(|(f, _)| f.is_some_and(|i| frames[i].states.contains(AtspiState::Active)))
-        })
-        .or_else(|| out.iter().position(|(f, _)| f.is_some()))
-        .or(if out.is_empty() { None } else { Some(0) });
-
-    out.into_iter()
-        .enumerate()
-        .map(|(k, (frame, xw))| {
-            let f = frame.map(|i| &frames[i]);
-            let title = f
-                .map(|f| f.name.clone())
-                .filter(|t| !t.is_empty())
-                .or_else(|| xw.map(|w| w.title.clone()))
-                .unwrap_or_default();
-            WindowHandle {
-                info: WindowInfo {
-                    title,
-                    pid: f
-                        .and_then(|f| f.pid)
-                        .or_else(|| xw.and_then(|w| w.pid))
-                        .map(i64::from),
-                    foreground: Some(k) == fg,
-                    bounds: xw.map(|w| w.rect).or_else(|| f.and_then(|f| f.extents)),
-                    ..WindowInfo::default()
-                },
-                native: match (f, xw) {
-                    (Some(f), _) => f.obj.key(),
-                    (None, Some(w)) => format!("x11:{}", w.id),
-                    (None, None) => String::new(),
-                },
-            }
-        })
-        .collect()
-}
-
-fn overlaps(a: &Rect, b: &Rect) -> bool {
-    !a.intersect(b).is_empty()
 }
 
 #[async_trait]

@@ -13,7 +13,9 @@ pub mod env;
 pub mod links;
 pub mod mapping;
 pub mod raw;
+pub mod windows;
 pub mod x11;
+pub mod xsettings;
 
 pub use adapter::LinuxAdapter;
 pub use env::Desktop;

@@ -1,4 +1,4 @@
-//! X11 state: monitors (RandR), scale (`Xft.dpi`), top-level windows
+//! X11 state: monitors (RandR), scale (XSETTINGS), top-level windows
 //! (EWMH `_NET_CLIENT_LIST_STACKING`, or the root's mapped children when no
 //! window manager runs), their titles, pids and screen rectangles, and the
 //! active window.
@@ -38,7 +38,7 @@ pub struct X11State {
     pub width: i64,
     /// Root window height.
     pub height: i64,
-    /// `Xft.dpi / 96`, 1.0 when unset.
+    /// Device scale (XSETTINGS `Gdk/WindowScalingFactor`), 1.0 when unset.
     pub scale: f64,
     /// Monitors (RandR), at least one.
     pub monitors: Vec<Monitor>,
@@ -117,7 +117,7 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
     let width = i64::from(screen.width_in_pixels);
     let height = i64::from(screen.height_in_pixels);
     let monitors = monitors(&conn, root, width, height);
-    let scale = xft_scale(&conn, root);
+    let scale = settings_scale(&conn, screen_num);
 
     let managed_list = window_list_prop(&conn, root, atoms.net_client_list_stacking)
         .filter(|l| !l.is_empty())
@@ -202,27 +202,30 @@ fn atom_name(conn: &RustConnection, atom: u32) -> Option<String> {
     String::from_utf8(reply.name).ok()
 }
 
-fn xft_scale(conn: &RustConnection, root: Window) -> f64 {
-    let Some(text) = conn
-        .get_property(
-            false,
-            root,
-            AtomEnum::RESOURCE_MANAGER,
-            AtomEnum::STRING,
-            0,
-            1 << 16,
-        )
-        .ok()
-        .and_then(|c| c.reply().ok())
-        .map(|r| String::from_utf8_lossy(&r.value).into_owned())
-    else {
-        return 1.0;
+/// The device scale: the XSETTINGS `Gdk/WindowScalingFactor` of the
+/// settings manager of this screen, 1.0 without one (`Xft.dpi` is a font
+/// setting, not the scale).
+fn settings_scale(conn: &RustConnection, screen_num: usize) -> f64 {
+    let read = || -> Option<f64> {
+        let selection = intern(conn, &format!("_XSETTINGS_S{screen_num}")).ok()?;
+        let owner = conn
+            .get_selection_owner(selection)
+            .ok()?
+            .reply()
+            .ok()?
+            .owner;
+        if owner == x11rb::NONE {
+            return None;
+        }
+        let property = intern(conn, "_XSETTINGS_SETTINGS").ok()?;
+        let reply = conn
+            .get_property(false, owner, property, AtomEnum::ANY, 0, 1 << 16)
+            .ok()?
+            .reply()
+            .ok()?;
+        crate::xsettings::window_scale(&reply.value)
     };
-    text.lines()
-        .find_map(|l| l.strip_prefix("Xft.dpi:"))
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|dpi| *dpi >= 48.0 && *dpi <= 480.0)
-        .map_or(1.0, |dpi| dpi / 96.0)
+    read().unwrap_or(1.0)
 }
 
 fn window_list_prop(conn: &RustConnection, root: Window, atom: u32) -> Option<Vec<u32>> {

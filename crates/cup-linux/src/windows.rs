@@ -1,0 +1,238 @@
+//! Joining AT-SPI frames with X11 top-level windows (pure logic, tested
+//! with fixtures): by pid and title, then pid and overlap, then pid alone;
+//! X11 windows without a pid by title. Ordered top-most first; the
+//! foreground window is the X11 active one, else the frame in the ACTIVE
+//! state, else the top-most with a frame.
+
+use std::collections::HashSet;
+
+use atspi::{Role as AtspiRole, State as AtspiState, StateSet};
+use cup::WindowHandle;
+use cup_protocol::{Rect, WindowInfo};
+
+use crate::atspi_calls::ObjRef;
+use crate::x11::{X11State, X11Window};
+
+/// A top-level AT-SPI window of an application.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// The frame object.
+    pub obj: ObjRef,
+    /// Role (frame, window, dialog, ...).
+    pub role: AtspiRole,
+    /// Name (title).
+    pub name: String,
+    /// States.
+    pub states: StateSet,
+    /// Screen extents as the toolkit reports them.
+    pub extents: Option<Rect>,
+    /// Process id of the application.
+    pub pid: Option<u32>,
+}
+
+/// Joins AT-SPI frames with X11 windows; the result is ordered top-most
+/// first, with the foreground window flagged.
+pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
+    // X11 lists bottom to top; agents care about the top first.
+    let xws: Vec<&X11Window> = x11.windows.iter().rev().collect();
+    let mut used = vec![false; frames.len()];
+    let mut hits: Vec<Option<usize>> = vec![None; xws.len()];
+    // Strongest evidence first, over all windows, so that a helper surface
+    // of a process never takes the frame its titled window matches.
+    let passes: [&dyn Fn(&X11Window, &Frame) -> bool; 4] = [
+        &|xw, f| xw.pid.is_some() && f.pid == xw.pid && f.name == xw.title,
+        &|xw, f| {
+            xw.pid.is_some() && f.pid == xw.pid && f.extents.is_some_and(|e| overlaps(&e, &xw.rect))
+        },
+        &|xw, f| xw.pid.is_some() && f.pid == xw.pid,
+        // No pid on the X window: the same title.
+        &|xw, f| xw.pid.is_none() && !xw.title.is_empty() && f.name == xw.title,
+    ];
+    for pass in passes {
+        for (k, xw) in xws.iter().enumerate() {
+            if hits[k].is_some() {
+                continue;
+            }
+            if let Some(i) = (0..frames.len()).find(|&i| !used[i] && pass(xw, &frames[i])) {
+                used[i] = true;
+                hits[k] = Some(i);
+            }
+        }
+    }
+    let mut out: Vec<(Option<usize>, Option<&X11Window>)> =
+        hits.into_iter().zip(xws.into_iter().map(Some)).collect();
+    for (i, _) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        out.push((Some(i), None));
+    }
+    // Untitled X11 windows without a frame of a process that has framed
+    // windows are its helpers (Chromium's popup surfaces), not windows.
+    let framed_pids: HashSet<u32> = out
+        .iter()
+        .filter_map(|(f, _)| f.and_then(|i| frames[i].pid))
+        .collect();
+    out.retain(|(f, xw)| {
+        !(f.is_none()
+            && xw.is_some_and(|w| {
+                w.title.trim().is_empty() && w.pid.is_some_and(|p| framed_pids.contains(&p))
+            }))
+    });
+
+    let fg = out
+        .iter()
+        .position(|(_, xw)| xw.is_some_and(|w| Some(w.id) == x11.active))
+        .or_else(|| {
+            out.iter()
+                .position(|(f, _)| f.is_some_and(|i| frames[i].states.contains(AtspiState::Active)))
+        })
+        .or_else(|| out.iter().position(|(f, _)| f.is_some()))
+        .or(if out.is_empty() { None } else { Some(0) });
+
+    out.into_iter()
+        .enumerate()
+        .map(|(k, (frame, xw))| {
+            let f = frame.map(|i| &frames[i]);
+            let title = f
+                .map(|f| f.name.clone())
+                .filter(|t| !t.is_empty())
+                .or_else(|| xw.map(|w| w.title.clone()))
+                .unwrap_or_default();
+            WindowHandle {
+                info: WindowInfo {
+                    title,
+                    pid: f
+                        .and_then(|f| f.pid)
+                        .or_else(|| xw.and_then(|w| w.pid))
+                        .map(i64::from),
+                    foreground: Some(k) == fg,
+                    bounds: xw.map(|w| w.rect).or_else(|| f.and_then(|f| f.extents)),
+                    ..WindowInfo::default()
+                },
+                native: match (f, xw) {
+                    (Some(f), _) => f.obj.key(),
+                    (None, Some(w)) => format!("x11:{}", w.id),
+                    (None, None) => String::new(),
+                },
+            }
+        })
+        .collect()
+}
+
+fn overlaps(a: &Rect, b: &Rect) -> bool {
+    !a.intersect(b).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(bus: &str, name: &str, pid: u32, active: bool) -> Frame {
+        let mut states = StateSet::empty();
+        states.insert(AtspiState::Showing);
+        states.insert(AtspiState::Visible);
+        if active {
+            states.insert(AtspiState::Active);
+        }
+        Frame {
+            obj: ObjRef::new(bus, "/org/a11y/atspi/accessible/1"),
+            role: AtspiRole::Frame,
+            name: name.into(),
+            states,
+            extents: Some(Rect::new(0, 0, 100, 100)),
+            pid: Some(pid),
+        }
+    }
+
+    fn xwin(id: u32, title: &str, pid: Option<u32>) -> X11Window {
+        X11Window {
+            id,
+            title: title.into(),
+            pid,
+            rect: Rect::new(0, 0, 100, 100),
+        }
+    }
+
+    fn state(windows: Vec<X11Window>, active: Option<u32>) -> X11State {
+        X11State {
+            width: 1920,
+            height: 1080,
+            scale: 1.0,
+            monitors: Vec::new(),
+            windows,
+            active,
+            managed: active.is_some(),
+        }
+    }
+
+    #[test]
+    fn joined_by_pid_and_title_top_most_first() {
+        let frames = vec![
+            frame(":1.2", "Editor", 10, false),
+            frame(":1.3", "Files", 11, false),
+        ];
+        let x = state(
+            vec![xwin(1, "Editor", Some(10)), xwin(2, "Files", Some(11))],
+            Some(1),
+        );
+        let w = join_windows(&frames, &x);
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[0].info.title, "Files");
+        assert_eq!(w[0].native, ":1.3:/org/a11y/atspi/accessible/1");
+        assert!(w[1].info.foreground, "the X11 active window");
+        assert!(!w[0].info.foreground);
+    }
+
+    #[test]
+    fn one_pid_with_several_application_objects() {
+        // Two AT-SPI applications (two bus names) of the same process.
+        let frames = vec![
+            frame(":1.2", "Main", 10, false),
+            frame(":1.5", "Tool", 10, false),
+        ];
+        let x = state(
+            vec![xwin(1, "Main", Some(10)), xwin(2, "Tool", Some(10))],
+            None,
+        );
+        let w = join_windows(&frames, &x);
+        let natives: Vec<&str> = w.iter().map(|w| w.native.as_str()).collect();
+        assert_eq!(
+            natives,
+            vec![
+                ":1.5:/org/a11y/atspi/accessible/1",
+                ":1.2:/org/a11y/atspi/accessible/1"
+            ]
+        );
+    }
+
+    #[test]
+    fn without_a_window_manager_the_active_frame_is_foreground() {
+        let frames = vec![frame(":1.2", "A", 10, true), frame(":1.3", "B", 11, false)];
+        let x = state(vec![xwin(1, "A", Some(10)), xwin(2, "B", Some(11))], None);
+        let w = join_windows(&frames, &x);
+        let fg: Vec<&str> = w
+            .iter()
+            .filter(|w| w.info.foreground)
+            .map(|w| w.info.title.as_str())
+            .collect();
+        assert_eq!(fg, vec!["A"]);
+    }
+
+    #[test]
+    fn untitled_helper_surfaces_of_a_framed_process_are_dropped() {
+        let frames = vec![frame(":1.2", "Browser", 10, true)];
+        let x = state(
+            vec![
+                xwin(1, "Browser", Some(10)),
+                xwin(2, "", Some(10)),
+                xwin(3, "xterm", Some(20)),
+            ],
+            None,
+        );
+        let w = join_windows(&frames, &x);
+        let titles: Vec<&str> = w.iter().map(|w| w.info.title.as_str()).collect();
+        assert_eq!(titles, vec!["xterm", "Browser"]);
+        assert!(
+            w[0].native.starts_with("x11:"),
+            "a window without a tree is still listed"
+        );
+    }
+}
