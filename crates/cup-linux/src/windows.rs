@@ -30,6 +30,9 @@ pub struct Frame {
     pub pid: Option<u32>,
 }
 
+/// A rule that pairs an X11 window with a frame.
+type Matcher = dyn Fn(&X11Window, &Frame) -> bool;
+
 /// Joins AT-SPI frames with X11 windows; the result is ordered top-most
 /// first, with the foreground window flagged.
 pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
@@ -39,7 +42,7 @@ pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
     let mut hits: Vec<Option<usize>> = vec![None; xws.len()];
     // Strongest evidence first, over all windows, so that a helper surface
     // of a process never takes the frame its titled window matches.
-    let passes: [&dyn Fn(&X11Window, &Frame) -> bool; 4] = [
+    let passes: [&Matcher; 4] = [
         &|xw, f| xw.pid.is_some() && f.pid == xw.pid && f.name == xw.title,
         &|xw, f| {
             xw.pid.is_some() && f.pid == xw.pid && f.extents.is_some_and(|e| overlaps(&e, &xw.rect))
