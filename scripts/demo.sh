@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job, live: builds cup and renders the CUP spec's example envelope
-# as compact text, then searches it. Safe to run again.
+# The main job, live: builds cup, starts a private headless desktop (Xvfb,
+# D-Bus, AT-SPI), launches gtk3-widget-factory in it, and captures it as
+# CUP compact text. Installs what it needs; safe to run again; the desktop
+# is stopped at the end even on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,15 +10,30 @@ if ! command -v cargo >/dev/null 2>&1; then
     echo "scripts/demo.sh: cargo not found; install the Rust toolchain (rustup) first" >&2
     exit 2
 fi
+if [ "$(id -u)" -eq 0 ]; then
+    scripts/install-deps.sh >/dev/null
+else
+    sudo scripts/install-deps.sh >/dev/null
+fi
 cargo build --release --locked -p cup-cli
 cup=target/release/cup
-example=crates/cup-protocol/data/example.json
 
-echo "\$ cup render $example"
-"$cup" render "$example"
+state="$(mktemp -u "${TMPDIR:-/tmp}/cup-demo-XXXXXX.json")"
+trap '"$cup" sandbox stop --state "$state" 2>/dev/null || true' EXIT
+
+echo "\$ eval \"\$(cup sandbox start)\""
+eval "$("$cup" sandbox start --state "$state")"
+echo "\$ cup sandbox run -- gtk3-widget-factory"
+"$cup" sandbox run --state "$state" -- gtk3-widget-factory
 echo
-echo "\$ cup find $example \"the explorer tree\""
-"$cup" find "$example" "the explorer tree"
+echo "\$ cup snapshot --scope overview"
+"$cup" snapshot --scope overview
 echo
-echo "\$ cup validate $example"
-"$cup" validate "$example"
+echo "\$ cup snapshot            # the foreground window, compact"
+"$cup" snapshot
+echo
+echo "\$ cup snapshot --json > window.json && cup find window.json --role checkbox"
+json="$(mktemp "${TMPDIR:-/tmp}/cup-demo-XXXXXX.json")"
+"$cup" snapshot --json > "$json"
+"$cup" find "$json" --role checkbox || true
+rm -f "$json"
