@@ -6,16 +6,9 @@
 #![allow(clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cup_sandbox::{LaunchOptions, Sandbox, SandboxError, SandboxOptions, MARKER_ENV};
-
-/// Env var that turns `helper_start_and_save` into the "other process"
-/// of the save/attach/stop round trip.
-const HELPER_STATE: &str = "CUP_SANDBOX_TEST_STATE_FILE";
-/// What the helper process does: `start` or `launch`.
-const HELPER_MODE: &str = "CUP_SANDBOX_TEST_HELPER";
 
 fn start() -> Sandbox {
     start_with(SandboxOptions::default())
@@ -218,111 +211,8 @@ fn drop_cleans_up_after_a_panic() {
     assert!(marked_processes(&id).is_empty());
 }
 
-/// Not a test of its own: run by `save_attach_stop_from_file` as a separate
-/// process. With `start`, it starts a sandbox, saves it and exits without
-/// stopping it, as `cup sandbox start` does; with `launch`, it attaches,
-/// launches gtk3-widget-factory, saves and exits, as `cup sandbox run` does.
-#[test]
-#[ignore = "helper process of save_attach_stop_from_file"]
-fn helper_process() {
-    let (Some(path), Ok(mode)) = (std::env::var_os(HELPER_STATE), std::env::var(HELPER_MODE))
-    else {
-        return;
-    };
-    match mode.as_str() {
-        "start" => {
-            let mut sandbox = start();
-            sandbox.save(&path).expect("save");
-            sandbox.detach();
-        }
-        "launch" => {
-            let sandbox = Sandbox::attach(&path).expect("attach");
-            launch(&sandbox, "gtk3-widget-factory", &[]);
-            sandbox.save(&path).expect("save again");
-            // Attached: dropping it leaves everything running.
-        }
-        other => panic!("unknown helper mode {other}"),
-    }
-}
-
-/// Runs `helper_process` in a new process of this test binary.
-fn run_helper(mode: &str, state_file: &Path) {
-    let output = Command::new(std::env::current_exe().expect("test binary"))
-        .args(["--exact", "helper_process", "--ignored", "--test-threads=1"])
-        .env(HELPER_STATE, state_file)
-        .env(HELPER_MODE, mode)
-        .output()
-        .expect("run the helper");
-    assert!(
-        output.status.success(),
-        "helper {mode} failed: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-#[test]
-fn save_attach_stop_from_file() {
-    let scratch = scratch_dir("state-file");
-    let state_file = scratch.join("nested").join("sandbox.json");
-    // Start in another process that exits, as `cup sandbox start` does.
-    run_helper("start", &state_file);
-    let mode = std::fs::metadata(&state_file)
-        .expect("state file")
-        .permissions();
-    assert_eq!(
-        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
-        0o600
-    );
-
-    let sandbox = Sandbox::attach(&state_file).expect("attach");
-    let infrastructure = sandbox.pids();
-    assert_eq!(infrastructure.len(), 5);
-    for &pid in &infrastructure {
-        assert!(
-            proc_state(pid).is_some_and(|s| s != 'Z'),
-            "pid {pid} not running"
-        );
-    }
-    assert!(sandbox.apps().is_empty());
-    let dir = sandbox.state_dir().to_owned();
-    let id = sandbox.id().to_owned();
-    drop(sandbox); // attached: dropping leaves it running
-
-    // Launch into it from a third process, as `cup sandbox run` does.
-    run_helper("launch", &state_file);
-    let again = Sandbox::attach(&state_file).expect("attach again");
-    let apps = again.apps();
-    assert_eq!(apps.len(), 1, "apps {apps:?}");
-    let app = apps[0].clone();
-    assert_eq!(app.program, "gtk3-widget-factory");
-    for &pid in infrastructure.iter().chain([&app.pid]) {
-        assert!(
-            proc_state(pid).is_some_and(|s| s != 'Z'),
-            "pid {pid} died on drop"
-        );
-    }
-    drop(again);
-
-    let t = Instant::now();
-    Sandbox::stop_from_file(&state_file).expect("stop from file");
-    let stop_time = t.elapsed();
-    // All were reparented to PID 1 when the helpers exited; it reaps them.
-    assert_all_gone(&infrastructure, "after stop_from_file");
-    assert_all_gone(&[app.pid], "app after stop_from_file");
-    assert!(!dir.exists(), "{} still exists", dir.display());
-    assert!(!state_file.exists(), "state file not removed");
-    assert!(marked_processes(&id).is_empty());
-    eprintln!("timings: stop_from_file {stop_time:?}");
-
-    // Nothing to attach to or stop any more: errors that say so.
-    match Sandbox::attach(&state_file) {
-        Err(SandboxError::StateFile { reason, .. }) => assert!(reason.contains("not found")),
-        other => panic!("attach after stop: {other:?}"),
-    }
-    assert!(Sandbox::stop_from_file(&state_file).is_err());
-    let _ = std::fs::remove_dir_all(&scratch);
-}
+// Saving, attaching and stopping across processes is tested through the
+// real `cup sandbox start|run|stop` commands: crates/cup-cli/tests/sandbox.rs.
 
 #[test]
 fn launch_of_a_program_that_never_registers_times_out_and_kills_it() {
