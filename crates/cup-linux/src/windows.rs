@@ -2,7 +2,7 @@
 //! with fixtures): by pid and title, then pid and overlap, then pid alone;
 //! X11 windows without a pid by title. Ordered top-most first; the
 //! foreground window is the X11 active one, else the frame in the ACTIVE
-//! state, else the top-most with a frame.
+//! state, else the FOCUSED one, else the top-most with a frame.
 
 use std::collections::HashSet;
 
@@ -86,6 +86,11 @@ pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
         .or_else(|| {
             out.iter()
                 .position(|(f, _)| f.is_some_and(|i| frames[i].states.contains(AtspiState::Active)))
+        })
+        .or_else(|| {
+            out.iter().position(|(f, _)| {
+                f.is_some_and(|i| frames[i].states.contains(AtspiState::Focused))
+            })
         })
         .or_else(|| out.iter().position(|(f, _)| f.is_some()))
         .or(if out.is_empty() { None } else { Some(0) });
