@@ -4,7 +4,10 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use cup_protocol::{Node, PlatformId, Rect, WindowInfo};
+use cup_protocol::keys::Combo;
+use cup_protocol::{Action, Node, PlatformId, Rect, WindowInfo};
+
+use crate::action::{ActionParams, ActionResult, Target};
 
 /// One monitor.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,6 +100,55 @@ pub enum AdapterError {
     /// Nothing matches the request.
     #[error("{0}")]
     NotFound(String),
+    /// The platform cannot do this (yet).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The request is malformed (bad parameters).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// What a screenshot shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShotTarget {
+    /// Every monitor.
+    Screen,
+    /// One monitor (index in [`ScreenInfo::monitors`]).
+    Monitor(usize),
+    /// A rectangle in screen pixels.
+    Region(Rect),
+    /// One window (its [`WindowHandle::native`] reference, or a title).
+    Window(String),
+}
+
+/// A screenshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shot {
+    /// PNG bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Left edge on the screen.
+    pub x: i64,
+    /// Top edge on the screen.
+    pub y: i64,
+}
+
+/// A launched application.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launched {
+    /// What was matched and started (the entry's name).
+    pub name: String,
+    /// Process id.
+    pub pid: u32,
+    /// Its window, once visible.
+    pub window: Option<WindowHandle>,
+}
+
+fn unsupported(what: &str) -> AdapterError {
+    AdapterError::Unsupported(format!("{what} is not supported on this platform yet"))
 }
 
 /// A platform: screens, windows and trees.
@@ -120,4 +172,37 @@ pub trait Adapter: Send + Sync {
         windows: &[WindowHandle],
         limits: &CaptureLimits,
     ) -> Result<Capture, AdapterError>;
+
+    /// Performs `action` on `target` and reports the effect it observed.
+    /// `refs` maps every id of the snapshot to its native reference (to name
+    /// changes around the target by id).
+    async fn act(
+        &self,
+        target: &Target<'_>,
+        action: Action,
+        params: &ActionParams,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let _ = (target, action, params, refs);
+        Err(unsupported("acting on elements"))
+    }
+
+    /// Presses a key combo on the focused window.
+    async fn press(&self, combo: &Combo) -> Result<ActionResult, AdapterError> {
+        let _ = combo;
+        Err(unsupported("pressing keys"))
+    }
+
+    /// Takes a PNG screenshot.
+    async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
+        let _ = target;
+        Err(unsupported("screenshots"))
+    }
+
+    /// Launches an installed application by (fuzzy) name and waits for its
+    /// window.
+    async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {
+        let _ = name;
+        Err(unsupported("launching apps"))
+    }
 }

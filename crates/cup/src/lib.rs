@@ -5,12 +5,17 @@
 //! translate native trees into CUP; everything they have in common lives
 //! here.
 
+pub mod action;
 pub mod adapter;
+pub mod execute;
 pub mod session;
 
+pub use action::{ActionParams, ActionResult, Change, Direction, Effect, Target};
 pub use adapter::{
-    Adapter, AdapterError, Capture, CaptureLimits, Monitor, Partial, ScreenInfo, WindowHandle,
+    Adapter, AdapterError, Capture, CaptureLimits, Launched, Monitor, Partial, ScreenInfo, Shot,
+    ShotTarget, WindowHandle,
 };
+pub use execute::ActionError;
 pub use session::{Session, SessionError, Snapshot, SnapshotRequest};
 
 pub use cup_protocol as protocol;

@@ -67,13 +67,16 @@ pub enum SessionError {
     /// Bad page request.
     #[error(transparent)]
     Page(#[from] compact::PageError),
+    /// An action that could not start (unknown verb or id, bad params).
+    #[error(transparent)]
+    Action(#[from] crate::execute::ActionError),
 }
 
 /// A session on one adapter.
 pub struct Session {
-    adapter: Box<dyn Adapter>,
-    last: Option<Snapshot>,
-    page_cursors: HashMap<String, usize>,
+    pub(crate) adapter: Box<dyn Adapter>,
+    pub(crate) last: Option<Snapshot>,
+    pub(crate) page_cursors: HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for Session {

@@ -1,0 +1,152 @@
+//! Actions: what an agent asks for, and what it gets back — including the
+//! effect the adapter actually observed. No "success" without evidence:
+//! `effect` is `confirmed` only when a change was seen.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// What the adapter saw after an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// A change was observed on the target or around it.
+    Confirmed,
+    /// Nothing observable changed within the settle time.
+    NoChange,
+    /// The effect could not be observed (e.g. the target is gone or the
+    /// change is not exposed).
+    Unverified,
+}
+
+impl fmt::Display for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Effect::Confirmed => "confirmed",
+            Effect::NoChange => "no_change",
+            Effect::Unverified => "unverified",
+        })
+    }
+}
+
+/// One observed difference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Change {
+    /// What changed: an element id of the snapshot (`e12`), `focus`,
+    /// `windows`, or a native reference for elements outside the snapshot.
+    pub target: String,
+    /// `states`, `value`, `name`, `text`, `focus`, `windows`, `children`.
+    pub field: String,
+    /// Before the action (absent when unknown or new).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// After the action (absent when gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+}
+
+/// The result of an action, press, open_app or batch step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionResult {
+    /// The action ran and (for element actions) its effect was not
+    /// `no_change`.
+    pub success: bool,
+    /// What happened, e.g. `Toggled (checked)`.
+    pub message: String,
+    /// Why it failed, with what to do next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// What was observed.
+    pub effect: Effect,
+    /// The observed differences.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Change>,
+}
+
+impl ActionResult {
+    /// A result from what was observed: `no_change` is not a success.
+    pub fn observed(message: impl Into<String>, effect: Effect, changes: Vec<Change>) -> Self {
+        ActionResult {
+            success: effect != Effect::NoChange,
+            message: message.into(),
+            error: (effect == Effect::NoChange)
+                .then(|| "no change was observed; the element may ignore this action (check its states) — take a snapshot to see".to_owned()),
+            effect,
+            changes,
+        }
+    }
+
+    /// A failure before anything was done.
+    pub fn failed(error: impl Into<String>) -> Self {
+        ActionResult {
+            success: false,
+            message: String::new(),
+            error: Some(error.into()),
+            effect: Effect::Unverified,
+            changes: Vec::new(),
+        }
+    }
+}
+
+/// A scroll direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Up.
+    Up,
+    /// Down.
+    Down,
+    /// Left.
+    Left,
+    /// Right.
+    Right,
+}
+
+impl FromStr for Direction {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "up" => Ok(Direction::Up),
+            "down" => Ok(Direction::Down),
+            "left" => Ok(Direction::Left),
+            "right" => Ok(Direction::Right),
+            _ => Err(format!(
+                "direction must be up, down, left or right, got {s:?}"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Up => "up",
+            Direction::Down => "down",
+            Direction::Left => "left",
+            Direction::Right => "right",
+        })
+    }
+}
+
+/// Parameters of an element action.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActionParams {
+    /// Text for `type` and `setvalue`.
+    pub value: Option<String>,
+    /// Direction for `scroll`.
+    pub direction: Option<Direction>,
+    /// Wheel steps for `scroll` (default 3).
+    pub amount: Option<u32>,
+}
+
+/// The element an action targets, as the latest snapshot knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    /// Its id in the snapshot.
+    pub id: &'a str,
+    /// The adapter's native reference.
+    pub native: &'a str,
+    /// The node (role, name, states, actions, bounds).
+    pub node: &'a cup_protocol::Node,
+}

@@ -1,0 +1,338 @@
+//! The session's actions: element actions with validation, key presses,
+//! screenshots, app launch and batches. Every failure is a one-line error
+//! that says what to do next.
+
+use std::time::Duration;
+
+use cup_protocol::keys::parse_combo;
+use cup_protocol::{Action, Node};
+use serde_json::Value;
+
+use crate::action::{ActionParams, ActionResult, Direction, Effect, Target};
+use crate::adapter::{Launched, Shot, ShotTarget};
+use crate::session::{Session, SessionError};
+
+/// Verbs done with the pointer at the element's centre when the toolkit has
+/// no equivalent: allowed on any element that has bounds.
+const POINTER_VERBS: [Action; 4] = [
+    Action::DoubleClick,
+    Action::RightClick,
+    Action::LongPress,
+    Action::Scroll,
+];
+
+/// Errors of actions that could not even start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ActionError {
+    /// Not one of the 15 CUP verbs.
+    #[error("unknown action '{0}'; valid: {valid}", valid = valid_actions())]
+    UnknownAction(String),
+    /// The id is not in the latest snapshot.
+    #[error("element '{id}' is not in the current snapshot ({count} elements, ids e0..e{last}); take a new snapshot and use its ids")]
+    UnknownId {
+        /// The id asked for.
+        id: String,
+        /// Elements in the snapshot.
+        count: usize,
+        /// Highest id number.
+        last: usize,
+    },
+    /// The element does not offer this verb.
+    #[error("{id} ({role} \"{name}\") does not support {action}; it supports: {supported}")]
+    Unsupported {
+        /// The id.
+        id: String,
+        /// Its role.
+        role: String,
+        /// Its name.
+        name: String,
+        /// The verb asked for.
+        action: String,
+        /// What it offers.
+        supported: String,
+    },
+    /// A required parameter is missing or wrong.
+    #[error("{0}")]
+    BadParams(String),
+}
+
+fn valid_actions() -> String {
+    Action::ALL
+        .iter()
+        .map(|a| a.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Session {
+    /// Performs `action` (a CUP verb name) on element `id` of the latest
+    /// snapshot and reports the observed effect.
+    pub async fn action(
+        &mut self,
+        id: &str,
+        action: &str,
+        params: &ActionParams,
+    ) -> Result<ActionResult, SessionError> {
+        let verb = Action::from_name(action.trim())
+            .ok_or_else(|| ActionError::UnknownAction(action.to_owned()))?;
+        let last = self.last.as_ref().ok_or(SessionError::NoSnapshot)?;
+        let node = find_node(&last.envelope.tree, id).ok_or_else(|| {
+            let count = last.envelope.node_count();
+            ActionError::UnknownId {
+                id: id.to_owned(),
+                count,
+                last: count.saturating_sub(1),
+            }
+        })?;
+        check_params(verb, params)?;
+        check_supported(id, node, verb)?;
+        let native = last.refs.get(id).cloned().unwrap_or_default();
+        let target = Target {
+            id,
+            native: &native,
+            node,
+        };
+        Ok(self.adapter.act(&target, verb, params, &last.refs).await?)
+    }
+
+    /// Presses a key combo (`ctrl+s`, `alt+f4`, `shift`).
+    pub async fn press(&mut self, combo: &str) -> Result<ActionResult, SessionError> {
+        let parsed = parse_combo(combo)
+            .map_err(|e| ActionError::BadParams(format!("keys {combo:?}: {e}")))?;
+        Ok(self.adapter.press(&parsed).await?)
+    }
+
+    /// A PNG screenshot.
+    pub async fn screenshot(&mut self, target: &ShotTarget) -> Result<Shot, SessionError> {
+        Ok(self.adapter.screenshot(target).await?)
+    }
+
+    /// Launches an installed app by name and waits for its window.
+    pub async fn open_app(&mut self, name: &str) -> Result<Launched, SessionError> {
+        if name.trim().is_empty() {
+            return Err(ActionError::BadParams(
+                "app name must not be empty; give part of its name, e.g. \"calculator\"".into(),
+            )
+            .into());
+        }
+        Ok(self.adapter.open_app(name.trim()).await?)
+    }
+
+    /// Runs steps in order and stops at the first failure (whose result is
+    /// included). Each step is an object with `action` and its parameters:
+    /// an element verb with `element_id` (and `value`, `direction`),
+    /// `press` with `keys`, `wait` with `ms` (50–5000), `open_app` with
+    /// `name`, `snapshot` (with `scope`). The Gen-1 names `execute`,
+    /// `press_keys`, `launch_app`, `capture` are accepted.
+    pub async fn batch(&mut self, steps: &[Value]) -> Vec<ActionResult> {
+        let mut results = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            let result = match self.batch_step(step).await {
+                Ok(r) => r,
+                Err(e) => ActionResult::failed(format!("step {}: {e}", i + 1)),
+            };
+            let failed = !result.success;
+            results.push(result);
+            if failed {
+                break;
+            }
+        }
+        results
+    }
+
+    async fn batch_step(&mut self, step: &Value) -> Result<ActionResult, SessionError> {
+        let obj = step.as_object().ok_or_else(|| {
+            ActionError::BadParams(format!(
+                "a step must be an object like {{\"action\":\"click\",\"element_id\":\"e3\"}}, got {step}"
+            ))
+        })?;
+        let text = |key: &str| obj.get(key).and_then(Value::as_str).map(str::to_owned);
+        let action = text("action")
+            .ok_or_else(|| ActionError::BadParams("a step needs \"action\"".into()))?;
+        match action.as_str() {
+            "wait" => {
+                let ms = obj
+                    .get("ms")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(500)
+                    .clamp(50, 5000);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                Ok(ActionResult {
+                    success: true,
+                    message: format!("Waited {ms}ms"),
+                    error: None,
+                    effect: Effect::Unverified,
+                    changes: Vec::new(),
+                })
+            }
+            "press" | "press_keys" => {
+                let keys = text("keys").or_else(|| text("combo")).ok_or_else(|| {
+                    ActionError::BadParams("press needs \"keys\", e.g. \"ctrl+s\"".into())
+                })?;
+                self.press(&keys).await
+            }
+            "open_app" | "launch_app" => {
+                let name = text("name")
+                    .or_else(|| text("app"))
+                    .ok_or_else(|| ActionError::BadParams("open_app needs \"name\"".into()))?;
+                let launched = self.open_app(&name).await?;
+                Ok(ActionResult {
+                    success: launched.window.is_some(),
+                    message: format!("{} launched (pid {})", launched.name, launched.pid),
+                    error: launched
+                        .window
+                        .is_none()
+                        .then(|| "no window appeared in time; take a snapshot to check".to_owned()),
+                    effect: if launched.window.is_some() {
+                        Effect::Confirmed
+                    } else {
+                        Effect::NoChange
+                    },
+                    changes: Vec::new(),
+                })
+            }
+            "snapshot" | "capture" => {
+                let scope = text("scope").unwrap_or_else(|| "foreground".into());
+                let req = crate::SnapshotRequest {
+                    scope: scope
+                        .parse()
+                        .map_err(|e| ActionError::BadParams(format!("snapshot scope: {e}")))?,
+                    app: text("app"),
+                    ..crate::SnapshotRequest::default()
+                };
+                let snap = self.snapshot(&req).await?;
+                Ok(ActionResult {
+                    success: true,
+                    message: snap.text.clone(),
+                    error: None,
+                    effect: Effect::Unverified,
+                    changes: Vec::new(),
+                })
+            }
+            verb => {
+                let verb = if verb == "execute" {
+                    text("verb")
+                        .or_else(|| text("type_action"))
+                        .ok_or_else(|| {
+                            ActionError::BadParams("execute needs the verb in \"verb\"".into())
+                        })?
+                } else {
+                    verb.to_owned()
+                };
+                let id = text("element_id").ok_or_else(|| {
+                    ActionError::BadParams(format!("element action '{verb}' needs \"element_id\""))
+                })?;
+                let params = ActionParams {
+                    value: text("value"),
+                    direction: text("direction")
+                        .map(|d| d.parse::<Direction>())
+                        .transpose()
+                        .map_err(ActionError::BadParams)?,
+                    amount: obj
+                        .get("amount")
+                        .and_then(Value::as_u64)
+                        .and_then(|a| u32::try_from(a).ok()),
+                };
+                self.action(&id, &verb, &params).await
+            }
+        }
+    }
+}
+
+fn find_node<'a>(tree: &'a [Node], id: &str) -> Option<&'a Node> {
+    tree.iter()
+        .flat_map(|root| root.iter())
+        .find(|n| n.id == id)
+}
+
+fn check_params(verb: Action, params: &ActionParams) -> Result<(), ActionError> {
+    match verb {
+        Action::Type | Action::SetValue if params.value.is_none() => Err(ActionError::BadParams(
+            format!("action '{verb}' needs a value (the text to put in the element)"),
+        )),
+        Action::Scroll if params.direction.is_none() => Err(ActionError::BadParams(
+            "action 'scroll' needs a direction: up, down, left or right".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn check_supported(id: &str, node: &Node, verb: Action) -> Result<(), ActionError> {
+    let listed = node.actions.contains(&verb);
+    let by_pointer = POINTER_VERBS.contains(&verb) && node.bounds.is_some();
+    if listed || by_pointer || verb == Action::Focus {
+        return Ok(());
+    }
+    let mut supported: Vec<&str> = node.actions.iter().map(|a| a.name()).collect();
+    if node.bounds.is_some() {
+        supported.extend(
+            POINTER_VERBS
+                .iter()
+                .filter(|v| !node.actions.contains(v))
+                .map(|v| v.name()),
+        );
+    }
+    supported.push("focus");
+    supported.dedup();
+    Err(ActionError::Unsupported {
+        id: id.to_owned(),
+        role: node.role.name().to_owned(),
+        name: node.name.clone(),
+        action: verb.name().to_owned(),
+        supported: supported.join(", "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cup_protocol::Role;
+
+    #[test]
+    fn params_are_checked() {
+        let none = ActionParams::default();
+        assert!(check_params(Action::Type, &none).is_err());
+        assert!(check_params(Action::SetValue, &none).is_err());
+        assert!(check_params(Action::Scroll, &none).is_err());
+        assert!(check_params(Action::Click, &none).is_ok());
+        let value = ActionParams {
+            value: Some(String::new()),
+            ..ActionParams::default()
+        };
+        assert!(check_params(Action::Type, &value).is_ok());
+    }
+
+    #[test]
+    fn unsupported_verbs_list_what_is_supported() {
+        let mut node = Node::new("e5", Role::Text, "label");
+        let err = check_supported("e5", &node, Action::Toggle)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            err,
+            "e5 (text \"label\") does not support toggle; it supports: focus"
+        );
+        node.actions = vec![Action::Click];
+        node.bounds = Some(cup_protocol::Rect::new(0, 0, 10, 10));
+        assert!(check_supported("e5", &node, Action::RightClick).is_ok());
+        let err = check_supported("e5", &node, Action::Expand)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.ends_with("it supports: click, doubleclick, rightclick, longpress, scroll, focus"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_action_lists_the_verbs() {
+        let e = ActionError::UnknownAction("press_button".into()).to_string();
+        assert!(
+            e.starts_with("unknown action 'press_button'; valid: click, collapse,"),
+            "{e}"
+        );
+    }
+}
