@@ -29,6 +29,14 @@ pub enum Command {
     Page(PageArgs),
     /// Capture the live UI: compact text (or the envelope with --json).
     Snapshot(SnapshotArgs),
+    /// Act on an element of the last `cup snapshot` and report the effect observed.
+    Action(ActionArgs),
+    /// Press a key combo (ctrl+s, alt+f4, shift, kp_enter, ...).
+    Press(PressArgs),
+    /// Launch an installed app by name and wait for its window.
+    Open(OpenArgs),
+    /// Run a JSON list of steps (actions, press, wait, open_app, snapshot), stopping at the first failure.
+    Batch(BatchArgs),
     /// A private headless desktop (Xvfb, D-Bus, AT-SPI) for apps, tests and agents in containers.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
@@ -45,6 +53,54 @@ pub enum SandboxCommand {
     Env(SandboxStateArg),
     /// Stop the sandbox: end only the processes it started, remove its files.
     Stop(SandboxStateArg),
+}
+
+/// `cup action`.
+#[derive(Debug, Args)]
+pub struct ActionArgs {
+    /// Element id from the last `cup snapshot` (e.g. e12).
+    pub id: String,
+    /// click, toggle, type, setvalue, select, expand, collapse, scroll, increment, decrement, focus, dismiss, rightclick, doubleclick, longpress.
+    pub verb: String,
+    /// Text for type / setvalue.
+    #[arg(long)]
+    pub value: Option<String>,
+    /// up, down, left or right (scroll).
+    #[arg(long)]
+    pub direction: Option<String>,
+    /// Wheel steps for scroll.
+    #[arg(long)]
+    pub amount: Option<u32>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cup press`.
+#[derive(Debug, Args)]
+pub struct PressArgs {
+    /// The combo, e.g. ctrl+shift+p.
+    pub combo: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cup open`.
+#[derive(Debug, Args)]
+pub struct OpenArgs {
+    /// Part of the app's name ("widget factory", "calculator").
+    pub name: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cup batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// JSON file with a list of steps, or - for standard input.
+    pub file: PathBuf,
 }
 
 /// Where the sandbox's state is kept.

@@ -7,6 +7,7 @@
 mod cli;
 mod commands;
 mod input;
+mod last;
 mod output;
 mod platform;
 

@@ -6,19 +6,24 @@
 //! X11 active window; without one (no window manager), the frame in the
 //! ACTIVE state, else the top-most visible window.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use atspi::zbus::Connection;
 use atspi::{Role as AtspiRole, State as AtspiState};
-use cup::{Adapter, AdapterError, Capture, CaptureLimits, Monitor, ScreenInfo, WindowHandle};
+use cup::{
+    ActionParams, ActionResult, Adapter, AdapterError, Capture, CaptureLimits, Monitor, ScreenInfo,
+    Target, WindowHandle,
+};
+use cup_protocol::Action;
 use cup_protocol::{PlatformId, Rect, WindowInfo};
 use tokio::sync::OnceCell;
 
+use crate::act::{self, events::EventLog, fallback::Fallback};
 use crate::atspi_calls::{self as calls, ObjRef};
-use crate::capture::{self, AppFacts, Target};
+use crate::capture::{self, AppFacts, Target as CaptureTarget};
 use crate::env::Desktop;
 use crate::links::Links;
 use crate::mapping::MapContext;
@@ -36,6 +41,7 @@ pub struct LinuxAdapter {
     desktop: Desktop,
     unresponsive: Mutex<HashSet<u32>>,
     links: OnceCell<Links>,
+    events: OnceCell<EventLog>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
 }
@@ -77,6 +83,20 @@ impl LinuxAdapter {
     pub async fn links(&self) -> Result<&Links, AdapterError> {
         self.links
             .get_or_try_init(|| async { crate::bus::connect(&self.desktop).await.map(Links::new) })
+            .await
+    }
+
+    /// The log of AT-SPI events (subscribed on first use).
+    pub async fn events(&self) -> Result<&EventLog, AdapterError> {
+        let links = self.links().await?;
+        self.events
+            .get_or_try_init(|| async {
+                EventLog::start(links.bus()).await.map_err(|e| {
+                    AdapterError::Platform(format!(
+                        "cannot listen to AT-SPI events: {e}; check the accessibility bus"
+                    ))
+                })
+            })
             .await
     }
 
@@ -193,6 +213,37 @@ impl Adapter for LinuxAdapter {
             }))
     }
 
+    async fn act(
+        &self,
+        target: &Target<'_>,
+        action: Action,
+        params: &ActionParams,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let links = self.links().await?;
+        let events = self.events().await?;
+        let bus = target.native.split_once(":/").map_or("", |(b, _)| b);
+        let gtk4 = self.facts.toolkit(bus).is_some_and(|(name, version)| {
+            name.eq_ignore_ascii_case("gtk") && version.starts_with('4')
+        });
+        let origin = if gtk4 {
+            target.window.bounds.map_or((0, 0), |b| (b.x, b.y))
+        } else {
+            (0, 0)
+        };
+        let ctx = act::Context {
+            links,
+            events,
+            fallback: Fallback {
+                input: None,
+                origin,
+                snapshot_bounds: target.node.bounds,
+                offscreen: target.node.states.contains(&cup_protocol::State::Offscreen),
+            },
+        };
+        act::act(&ctx, target, action, params, refs).await
+    }
+
     async fn capture(
         &self,
         windows: &[WindowHandle],
@@ -207,9 +258,9 @@ impl Adapter for LinuxAdapter {
         if monitors.is_empty() {
             monitors = self.x11().await?.monitors.iter().map(|m| m.rect).collect();
         }
-        let targets: Vec<Target> = windows
+        let targets: Vec<CaptureTarget> = windows
             .iter()
-            .map(|w| Target {
+            .map(|w| CaptureTarget {
                 frame: if w.native.starts_with("x11:") {
                     None
                 } else {

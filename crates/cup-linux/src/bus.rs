@@ -77,23 +77,39 @@ pub async fn connect(desktop: &Desktop) -> Result<Connection, AdapterError> {
     Ok(conn)
 }
 
-/// Registers an event listener with the AT-SPI registry. Toolkit bridges
+/// Registers event listeners with the AT-SPI registry. Toolkit bridges
 /// (GTK's atk-bridge) switch on their object cache (`Cache.GetItems`, one
 /// call for a whole tree) only once some client listens to events; the
 /// registration lasts as long as this connection. Best effort: without a
 /// registry the capture still works, by walking.
 async fn announce_listener(conn: &Connection) {
-    let body = ("object:children-changed", Vec::<String>::new(), "");
-    let call = conn.call_method(
-        Some("org.a11y.atspi.Registry"),
-        "/org/a11y/atspi/registry",
-        Some("org.a11y.atspi.Registry"),
-        "RegisterEvent",
-        &body,
-    );
-    match tokio::time::timeout(CALL_TIMEOUT, call).await {
-        Ok(Ok(_)) => {}
-        Ok(Err(e)) => tracing::debug!(error = %e, "RegisterEvent failed; captures will walk"),
-        Err(_) => tracing::debug!("RegisterEvent timed out; captures will walk"),
-    }
+    let calls = LISTENED.iter().map(|event| async move {
+        let body = (*event, Vec::<String>::new(), "");
+        let call = conn.call_method(
+            Some("org.a11y.atspi.Registry"),
+            "/org/a11y/atspi/registry",
+            Some("org.a11y.atspi.Registry"),
+            "RegisterEvent",
+            &body,
+        );
+        match tokio::time::timeout(CALL_TIMEOUT, call).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::debug!(event, error = %e, "RegisterEvent failed"),
+            Err(_) => tracing::debug!(event, "RegisterEvent timed out"),
+        }
+    });
+    futures::future::join_all(calls).await;
 }
+
+/// The events cup listens to: what actions observe (states, names, values,
+/// text, children, windows, focus). Listening also switches GTK's cache on.
+const LISTENED: &[&str] = &[
+    "object:children-changed",
+    "object:state-changed",
+    "object:property-change:accessible-name",
+    "object:property-change:accessible-value",
+    "object:text-changed",
+    "window:create",
+    "window:destroy",
+    "focus:",
+];

@@ -69,6 +69,14 @@ pub struct AppFacts {
     toolkits: Mutex<HashMap<String, (String, String)>>,
 }
 
+impl AppFacts {
+    /// Toolkit name and version of the app on `bus`, when a capture learned
+    /// them.
+    pub fn toolkit(&self, bus: &str) -> Option<(String, String)> {
+        self.toolkits.lock().ok()?.get(bus).cloned()
+    }
+}
+
 struct Walk<'a> {
     links: &'a Links,
     deadline: Instant,

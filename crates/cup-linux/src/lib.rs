@@ -5,7 +5,9 @@
 //! windows. Mapping logic lives apart from the IPC in [`mapping`], so it is
 //! tested with fixtures on any OS.
 
+pub mod act;
 pub mod adapter;
+pub mod atspi_actions;
 pub mod atspi_calls;
 pub mod bus;
 pub mod capture;
@@ -13,6 +15,7 @@ pub mod env;
 pub mod links;
 pub mod mapping;
 pub mod raw;
+pub mod screenshot;
 pub mod windows;
 pub mod x11;
 pub mod xsettings;

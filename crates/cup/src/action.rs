@@ -49,8 +49,8 @@ pub struct Change {
 /// The result of an action, press, open_app or batch step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionResult {
-    /// The action ran and (for element actions) its effect was not
-    /// `no_change`.
+    /// The action was delivered (and not refused by the toolkit); whether
+    /// it changed anything is `effect`.
     pub success: bool,
     /// What happened, e.g. `Toggled (checked)`.
     pub message: String,
@@ -66,12 +66,12 @@ pub struct ActionResult {
 
 impl ActionResult {
     /// A result from what was observed: `no_change` is not a success.
+    /// The action was delivered; `effect` says what was seen.
     pub fn observed(message: impl Into<String>, effect: Effect, changes: Vec<Change>) -> Self {
         ActionResult {
-            success: effect != Effect::NoChange,
+            success: true,
             message: message.into(),
-            error: (effect == Effect::NoChange)
-                .then(|| "no change was observed; the element may ignore this action (check its states) — take a snapshot to see".to_owned()),
+            error: None,
             effect,
             changes,
         }
@@ -149,4 +149,6 @@ pub struct Target<'a> {
     pub native: &'a str,
     /// The node (role, name, states, actions, bounds).
     pub node: &'a cup_protocol::Node,
+    /// The window root the node belongs to.
+    pub window: &'a cup_protocol::Node,
 }

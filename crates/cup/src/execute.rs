@@ -77,7 +77,7 @@ impl Session {
         let verb = Action::from_name(action.trim())
             .ok_or_else(|| ActionError::UnknownAction(action.to_owned()))?;
         let last = self.last.as_ref().ok_or(SessionError::NoSnapshot)?;
-        let node = find_node(&last.envelope.tree, id).ok_or_else(|| {
+        let (window, node) = find_node(&last.envelope.tree, id).ok_or_else(|| {
             let count = last.envelope.node_count();
             ActionError::UnknownId {
                 id: id.to_owned(),
@@ -92,6 +92,7 @@ impl Session {
             id,
             native: &native,
             node,
+            window,
         };
         Ok(self.adapter.act(&target, verb, params, &last.refs).await?)
     }
@@ -240,10 +241,10 @@ impl Session {
     }
 }
 
-fn find_node<'a>(tree: &'a [Node], id: &str) -> Option<&'a Node> {
+/// The window root and the node with this id.
+fn find_node<'a>(tree: &'a [Node], id: &str) -> Option<(&'a Node, &'a Node)> {
     tree.iter()
-        .flat_map(|root| root.iter())
-        .find(|n| n.id == id)
+        .find_map(|root| root.iter().find(|n| n.id == id).map(|n| (root, n)))
 }
 
 fn check_params(verb: Action, params: &ActionParams) -> Result<(), ActionError> {

@@ -123,6 +123,14 @@ impl Session {
         self.last.as_ref()
     }
 
+    /// Makes `snapshot` (kept from an earlier process, e.g. by the CLI) the
+    /// latest one, so its ids can be acted on. Adapters check that each
+    /// element is still the same before acting.
+    pub fn restore(&mut self, snapshot: Snapshot) {
+        self.page_cursors.clear();
+        self.last = Some(snapshot);
+    }
+
     /// Captures and keeps a snapshot.
     pub async fn snapshot(&mut self, req: &SnapshotRequest) -> Result<&Snapshot, SessionError> {
         let snapshot = self.take_snapshot(req).await?;

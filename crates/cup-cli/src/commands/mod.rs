@@ -1,5 +1,6 @@
 //! The subcommands.
 
+mod act;
 mod find;
 mod page;
 mod render;
@@ -46,6 +47,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Find(args) => find::run(&args),
         Command::Page(args) => page::run(&args),
         Command::Snapshot(args) => snapshot::run(&args),
+        Command::Action(args) => act::action(&args),
+        Command::Press(args) => act::press(&args),
+        Command::Open(args) => act::open(&args),
+        Command::Batch(args) => act::batch(&args),
         #[cfg(target_os = "linux")]
         Command::Sandbox(command) => sandbox::run(&command),
         #[cfg(not(target_os = "linux"))]

@@ -44,6 +44,7 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
             code: 1,
             message: e.to_string(),
         })?;
+    crate::last::save(snap);
     if args.json {
         let mut json = serde_json::to_string_pretty(&snap.envelope)
             .map_err(|e| Failure::usage(format!("cannot serialize the envelope: {e}")))?;

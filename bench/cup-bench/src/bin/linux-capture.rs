@@ -1,0 +1,284 @@
+//! `linux-capture`: the Linux capture benchmark of issue 3.
+//!
+//! For each app (gtk3-widget-factory, gtk4-demo, Chromium via AT-SPI), on a
+//! private headless desktop of its own, captures the same window with cup
+//! (in process, release build), the Python CUP SDK 0.1.0 (in process) and
+//! the Cua Driver 0.37.0 (`get_window_state` over MCP stdio, screenshot
+//! off): 1 warm-up, then N timed runs each. Prints min and median times,
+//! node counts, output tokens (o200k) and the issue's targets.
+//!
+//! ```text
+//! bench/peers/setup.sh && cargo run --release -p cup-bench --bin linux-capture [-- --runs 7 --apps gtk3,gtk4,chromium --dump DIR]
+//! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use cup_bench::apps::{self, AppSpec};
+use cup_bench::peers::{cua_driver, cup_inproc, python_sdk};
+use cup_bench::report::{self, Row, Status, Tool};
+use cup_protocol::Scope;
+use cup_sandbox::{Sandbox, SandboxOptions};
+
+const USAGE: &str = "\
+usage: linux-capture [--runs N] [--apps gtk3,gtk4,chromium] [--dump DIR]
+
+Captures the same window with cup (in process), the Python CUP SDK 0.1.0 and
+the Cua Driver 0.37.0 on a private headless desktop per app; 1 warm-up, then
+N timed runs each (default 7). Install the peers first: bench/peers/setup.sh
+
+  --runs N     timed runs per tool and scope (default 7; the issue wants >= 5)
+  --apps LIST  comma-separated subset of gtk3, gtk4, chromium (default all)
+  --dump DIR   also write each tool's last output text to DIR";
+
+#[derive(Debug)]
+struct Options {
+    runs: usize,
+    apps: Vec<AppSpec>,
+    dump: Option<PathBuf>,
+}
+
+/// The hidden child mode: measure cup in this process and print JSON.
+#[derive(Debug)]
+struct MeasureOptions {
+    scope: Scope,
+    runs: usize,
+    wait_for: Option<String>,
+}
+
+enum Mode {
+    Bench(Options),
+    Measure(MeasureOptions),
+    Help,
+}
+
+fn parse_args(args: &[String]) -> anyhow::Result<Mode> {
+    let mut runs = 7;
+    let mut apps = apps::ALL.to_vec();
+    let mut dump = None;
+    let mut measure = false;
+    let mut scope = Scope::Foreground;
+    let mut wait_for = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().with_context(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Mode::Help),
+            "--runs" => {
+                runs = value()?.parse().context("--runs needs a whole number")?;
+                if runs == 0 {
+                    bail!("--runs must be at least 1");
+                }
+            }
+            "--apps" => {
+                apps = value()?
+                    .split(',')
+                    .filter(|k| !k.is_empty())
+                    .map(|k| {
+                        apps::by_key(k)
+                            .with_context(|| format!("unknown app '{k}' (gtk3, gtk4, chromium)"))
+                    })
+                    .collect::<anyhow::Result<_>>()?;
+            }
+            "--dump" => dump = Some(PathBuf::from(value()?)),
+            cup_inproc::MEASURE_FLAG => measure = true,
+            "--scope" => {
+                scope = value()?
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("--scope: {e}"))?;
+            }
+            "--wait-for" => wait_for = Some(value()?.clone()),
+            other => bail!("unknown argument '{other}'\n\n{USAGE}"),
+        }
+    }
+    Ok(if measure {
+        Mode::Measure(MeasureOptions {
+            scope,
+            runs,
+            wait_for,
+        })
+    } else {
+        Mode::Bench(Options { runs, apps, dump })
+    })
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the tokio runtime")
+}
+
+/// Child mode: prints one JSON measurement of cup.
+fn measure_cup(options: &MeasureOptions) -> anyhow::Result<()> {
+    let measurement = runtime()?
+        .block_on(cup_inproc::measure(
+            options.scope,
+            options.runs,
+            options.wait_for.as_deref(),
+        ))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    println!("{}", serde_json::to_string(&measurement)?);
+    Ok(())
+}
+
+fn failed_rows(app: AppSpec, reason: &str) -> Vec<Row> {
+    [Tool::Cup, Tool::PythonSdk, Tool::CuaDriver]
+        .into_iter()
+        .flat_map(|tool| {
+            [Scope::Foreground, Scope::Overview].map(|scope| Row {
+                app,
+                tool,
+                scope,
+                outcome: Err(reason.to_owned()),
+            })
+        })
+        .collect()
+}
+
+/// Everything for one app, on a desktop of its own.
+fn bench_app(rt: &tokio::runtime::Runtime, app: AppSpec, runs: usize) -> Vec<Row> {
+    eprintln!("== {}: starting a private desktop", app.label);
+    let sandbox = match Sandbox::start(SandboxOptions::default()) {
+        Ok(s) => s,
+        Err(e) => return failed_rows(app, &format!("the private desktop did not start: {e}")),
+    };
+    let rows = bench_in(rt, &sandbox, app, runs);
+    if let Err(e) = sandbox.stop() {
+        eprintln!("warning: stopping the private desktop: {e}");
+    }
+    rows
+}
+
+fn bench_in(
+    rt: &tokio::runtime::Runtime,
+    sandbox: &Sandbox,
+    app: AppSpec,
+    runs: usize,
+) -> Vec<Row> {
+    let scratch = sandbox.state_dir().join("bench");
+    let args = match std::fs::create_dir_all(&scratch).and_then(|()| app.args(&scratch)) {
+        Ok(args) => args,
+        Err(e) => return failed_rows(app, &format!("cannot prepare {}: {e}", scratch.display())),
+    };
+    eprintln!(
+        "== {}: launching {} on {}",
+        app.label,
+        app.program,
+        sandbox.display()
+    );
+    let launched = match sandbox.launch(app.program, &args) {
+        Ok(a) => a,
+        Err(e) => return failed_rows(app, &format!("{} did not start: {e}", app.program)),
+    };
+    let row = |tool, scope, outcome| Row {
+        app,
+        tool,
+        scope,
+        outcome,
+    };
+    let mut rows = Vec::new();
+    eprintln!("== {}: cup", app.label);
+    rows.push(row(
+        Tool::Cup,
+        Scope::Foreground,
+        rt.block_on(cup_inproc::run(
+            sandbox,
+            Scope::Foreground,
+            runs,
+            app.wait_for(),
+        )),
+    ));
+    rows.push(row(
+        Tool::Cup,
+        Scope::Overview,
+        rt.block_on(cup_inproc::run(sandbox, Scope::Overview, runs, None)),
+    ));
+    eprintln!("== {}: Python SDK", app.label);
+    for scope in [Scope::Foreground, Scope::Overview] {
+        rows.push(row(
+            Tool::PythonSdk,
+            scope,
+            rt.block_on(python_sdk::run(sandbox, scope, runs)),
+        ));
+    }
+    eprintln!("== {}: Cua Driver", app.label);
+    let cua = rt.block_on(cua_driver::run(sandbox, launched.a11y_pid, runs, &scratch));
+    rows.push(row(Tool::CuaDriver, Scope::Foreground, cua.window_state));
+    rows.push(row(Tool::CuaDriver, Scope::Overview, cua.list_windows));
+    // The table groups the foreground rows, then the overview rows.
+    rows.sort_by_key(|r| r.scope == Scope::Overview);
+    rows
+}
+
+fn dump(dir: &PathBuf, rows: &[Row]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for row in rows {
+        if let Ok(m) = &row.outcome {
+            let tool = match row.tool {
+                Tool::Cup => "cup",
+                Tool::PythonSdk => "python-sdk",
+                Tool::CuaDriver => "cua-driver",
+            };
+            let path = dir.join(format!("{}-{}-{tool}.txt", row.app.key, row.scope));
+            std::fs::write(&path, &m.text)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn bench(options: &Options) -> anyhow::Result<bool> {
+    let rt = runtime()?;
+    let mut rows = Vec::new();
+    for app in &options.apps {
+        rows.extend(bench_app(&rt, *app, options.runs));
+    }
+    if let Some(dir) = &options.dump {
+        dump(dir, &rows)?;
+    }
+    println!();
+    println!(
+        "Linux capture, {} timed runs after 1 warm-up per tool; each app on its own private desktop \
+         (Xvfb 1920x1080, no window manager). cup and the Python SDK in process, Cua over MCP stdio \
+         (screenshot off). Tokens: o200k_base of the text returned on the last run.",
+        options.runs
+    );
+    println!();
+    print!("{}", report::table(&rows));
+    println!();
+    let checks = report::checks(&rows, &options.apps);
+    print!("{}", report::check_lines(&checks));
+    let missing_peer = rows
+        .iter()
+        .any(|r| matches!(&r.outcome, Err(e) if e.contains(cup_bench::SETUP_HINT)));
+    if missing_peer {
+        println!();
+        println!("Some peers are not installed: {}.", cup_bench::SETUP_HINT);
+    }
+    Ok(checks.iter().all(|c| c.status == Status::Pass))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match parse_args(&args) {
+        Ok(Mode::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Mode::Measure(options)) => measure_cup(&options).map(|()| true),
+        Ok(Mode::Bench(options)) => bench(&options),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("linux-capture: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

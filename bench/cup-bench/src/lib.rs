@@ -1,0 +1,41 @@
+//! # cup-bench
+//!
+//! Side-by-side benchmarks of cup against its peers. The `linux-capture`
+//! binary captures the same window on a private headless desktop
+//! ([`cup_sandbox`]) with cup (in process, release build), the reference
+//! Python CUP SDK (in process, `bench/peers/python_sdk_capture.py`) and the
+//! Cua Driver (`get_window_state` over MCP stdio), and prints min and median
+//! times, node counts, output sizes in tokens and the targets.
+//!
+//! Peers are installed by `bench/peers/setup.sh` into `target/bench-peers`.
+
+pub mod apps;
+pub mod measurement;
+pub mod peers;
+pub mod report;
+pub mod stats;
+pub mod tokens;
+
+use std::path::PathBuf;
+
+/// The workspace root (two levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .nth(2)
+        .map_or_else(|| here.clone(), PathBuf::from)
+}
+
+/// Where `bench/peers/setup.sh` installs the peers: `$CUP_BENCH_PEERS`, else
+/// `target/bench-peers` in the workspace.
+pub fn peers_dir() -> PathBuf {
+    std::env::var_os("CUP_BENCH_PEERS")
+        .filter(|v| !v.is_empty())
+        .map_or_else(
+            || workspace_root().join("target").join("bench-peers"),
+            PathBuf::from,
+        )
+}
+
+/// The hint printed with every peer that is not installed.
+pub const SETUP_HINT: &str = "run bench/peers/setup.sh (as root) first";

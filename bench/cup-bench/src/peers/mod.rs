@@ -1,0 +1,51 @@
+//! The tools under test: cup (in a child process of this binary, in process
+//! there), the Python CUP SDK (in process, in a child Python) and the Cua
+//! Driver (over MCP stdio).
+
+pub mod cua_driver;
+pub mod cup_inproc;
+pub mod python_sdk;
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::measurement::{self, Measurement};
+
+/// The last lines of a child's stderr, for error reports.
+pub(crate) fn tail(stderr: &[u8], lines: usize) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    all[all.len().saturating_sub(lines)..].join(" | ")
+}
+
+/// Runs a measuring child to completion (killed after `timeout`) and parses
+/// the measurement it prints as its last stdout line.
+pub(crate) async fn run_json(
+    what: &str,
+    command: std::process::Command,
+    timeout: Duration,
+) -> Result<Measurement, String> {
+    let mut command = tokio::process::Command::from(command);
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let child = command
+        .spawn()
+        .map_err(|e| format!("{what} did not start: {e}"))?;
+    let output = tokio::time::timeout(timeout, child.wait_with_output())
+        .await
+        .map_err(|_| format!("{what} did not finish within {} s", timeout.as_secs()))?
+        .map_err(|e| format!("{what}: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(format!(
+            "{what} failed ({}): {}",
+            output.status,
+            tail(&output.stderr, 3)
+        ));
+    }
+    measurement::parse_last_line(&stdout)
+        .map_err(|e| format!("{what}: {e}; stderr: {}", tail(&output.stderr, 3)))
+}

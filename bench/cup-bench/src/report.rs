@@ -1,0 +1,382 @@
+//! The report: one table row per app, tool and scope, then the issue's
+//! targets as PASS/FAIL lines.
+
+use std::fmt::Write as _;
+
+use cup_protocol::Scope;
+
+use crate::apps::AppSpec;
+use crate::measurement::{Measurement, Outcome};
+use crate::stats::{summarize, Summary};
+use crate::tokens;
+
+/// A tool under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// cup, in process (release build).
+    Cup,
+    /// The Python CUP SDK 0.1.0, in process.
+    PythonSdk,
+    /// The Cua Driver 0.37.0 over MCP stdio.
+    CuaDriver,
+}
+
+impl Tool {
+    /// The tool's name in the table, for a scope.
+    pub fn label(self, scope: Scope) -> &'static str {
+        match (self, scope) {
+            (Tool::Cup, _) => "cup",
+            (Tool::PythonSdk, _) => "Python SDK",
+            (Tool::CuaDriver, Scope::Overview) => "Cua list_windows",
+            (Tool::CuaDriver, _) => "Cua get_window_state",
+        }
+    }
+}
+
+/// One measured (or failed) combination.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The app.
+    pub app: AppSpec,
+    /// The tool.
+    pub tool: Tool,
+    /// Foreground or overview.
+    pub scope: Scope,
+    /// What it measured.
+    pub outcome: Outcome,
+}
+
+impl Row {
+    fn summary(&self) -> Option<Summary> {
+        self.outcome
+            .as_ref()
+            .ok()
+            .and_then(|m| summarize(&m.times_ms))
+    }
+
+    /// Element lines the agent reads in the text: CUP compact lines
+    /// (`[eN] ...`) or Cua markdown rows (`- ...`); foreground only.
+    fn shown(&self) -> Option<usize> {
+        let m = self.outcome.as_ref().ok()?;
+        if self.scope == Scope::Overview {
+            return None;
+        }
+        let marker = match self.tool {
+            Tool::CuaDriver => "- ",
+            Tool::Cup | Tool::PythonSdk => "[e",
+        };
+        Some(
+            m.text
+                .lines()
+                .filter(|l| l.trim_start().starts_with(marker))
+                .count(),
+        )
+    }
+
+    fn tokens(&self) -> Option<usize> {
+        self.outcome
+            .as_ref()
+            .ok()
+            .and_then(|m| tokens::count(&m.text).ok())
+    }
+}
+
+fn nodes_cell(m: &Measurement) -> String {
+    let mut timed: Vec<u64> = m.nodes_per_run.iter().flatten().copied().collect();
+    timed.sort_unstable();
+    timed.dedup();
+    let unit = if m.counts_elements { " el" } else { "" };
+    match timed.as_slice() {
+        [] => "?".to_owned(),
+        [n] => format!("{n}{unit}"),
+        [first, .., last] => format!("{first}..{last}{unit} (varies)"),
+    }
+}
+
+fn find<'a>(rows: &'a [Row], app: &AppSpec, tool: Tool, scope: Scope) -> Option<&'a Row> {
+    rows.iter()
+        .find(|r| r.app.key == app.key && r.tool == tool && r.scope == scope)
+}
+
+/// The table (Markdown), and below it every failure with its reason and
+/// the notes of the measurements.
+pub fn table(rows: &[Row]) -> String {
+    let header = [
+        "app",
+        "scope",
+        "tool",
+        "min ms",
+        "median ms",
+        "nodes",
+        "shown",
+        "tokens",
+        "peer/cup",
+    ];
+    let mut cells: Vec<[String; 9]> = Vec::new();
+    let mut footnotes: Vec<String> = Vec::new();
+    for row in rows {
+        let scope = row.scope.to_string();
+        let base = [
+            row.app.label.to_owned(),
+            scope,
+            row.tool.label(row.scope).to_owned(),
+        ];
+        let [a, s, t] = base;
+        match &row.outcome {
+            Err(reason) => {
+                footnotes.push(format!(
+                    "[{}] {} / {} / {}: FAILED: {reason}",
+                    footnotes.len() + 1,
+                    row.app.label,
+                    row.scope,
+                    row.tool.label(row.scope)
+                ));
+                let mark = format!("FAILED [{}]", footnotes.len());
+                cells.push([
+                    a,
+                    s,
+                    t,
+                    mark,
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                ]);
+            }
+            Ok(m) => {
+                let summary = row.summary();
+                let ratio = match (row.tool, summary) {
+                    (Tool::Cup, _) => "-".to_owned(),
+                    (_, Some(peer)) => find(rows, &row.app, Tool::Cup, row.scope)
+                        .and_then(Row::summary)
+                        .filter(|cup| cup.median > 0.0)
+                        .map_or("-".to_owned(), |cup| {
+                            format!("{:.1}x", peer.median / cup.median)
+                        }),
+                    (_, None) => "-".to_owned(),
+                };
+                let mut min = summary.map_or("-".to_owned(), |s| format!("{:.1}", s.min));
+                for note in &m.notes {
+                    footnotes.push(format!(
+                        "[{}] {} / {} / {}: {note}",
+                        footnotes.len() + 1,
+                        row.app.label,
+                        row.scope,
+                        row.tool.label(row.scope)
+                    ));
+                    let _ = write!(min, " [{}]", footnotes.len());
+                }
+                cells.push([
+                    a,
+                    s,
+                    t,
+                    min,
+                    summary.map_or("-".to_owned(), |s| format!("{:.1}", s.median)),
+                    nodes_cell(m),
+                    row.shown().map_or("-".to_owned(), |n| n.to_string()),
+                    row.tokens().map_or("?".to_owned(), |n| n.to_string()),
+                    ratio,
+                ]);
+            }
+        }
+    }
+    let mut widths = header.map(str::len);
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let numeric = |i: usize| i >= 3;
+    let line = |cols: &[String]| {
+        let mut out = String::from("|");
+        for (i, (c, w)) in cols.iter().zip(widths).enumerate() {
+            let pad = w.saturating_sub(c.chars().count());
+            if numeric(i) {
+                let _ = write!(out, " {}{c} |", " ".repeat(pad));
+            } else {
+                let _ = write!(out, " {c}{} |", " ".repeat(pad));
+            }
+        }
+        out.push('\n');
+        out
+    };
+    let mut out = line(&header.map(str::to_owned));
+    out.push('|');
+    for (i, w) in widths.iter().enumerate() {
+        if numeric(i) {
+            let _ = write!(out, "{}:|", "-".repeat(w + 1));
+        } else {
+            let _ = write!(out, "{}|", "-".repeat(w + 2));
+        }
+    }
+    out.push('\n');
+    for row in &cells {
+        out.push_str(&line(row));
+    }
+    if !footnotes.is_empty() {
+        out.push('\n');
+        for f in footnotes {
+            out.push_str(&f);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The result of one target check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Met.
+    Pass,
+    /// Not met (or cup failed).
+    Fail,
+    /// A peer needed for the comparison has no result.
+    Unchecked,
+}
+
+/// One target of the issue, checked.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// Met or not.
+    pub status: Status,
+    /// What was checked and the numbers.
+    pub text: String,
+}
+
+fn check(pass: bool, text: String) -> Check {
+    Check {
+        status: if pass { Status::Pass } else { Status::Fail },
+        text,
+    }
+}
+
+fn median_of(rows: &[Row], app: &AppSpec, tool: Tool, scope: Scope) -> Result<f64, String> {
+    match find(rows, app, tool, scope).map(|r| (&r.outcome, r.summary())) {
+        None => Err("not measured".to_owned()),
+        Some((Err(_), _)) => Err("failed".to_owned()),
+        Some((Ok(_), None)) => Err("no timings".to_owned()),
+        Some((Ok(_), Some(s))) => Ok(s.median),
+    }
+}
+
+fn latency(rows: &[Row], app: &AppSpec, scope: Scope, limit_ms: f64) -> Check {
+    let what = format!("{} {scope}: cup median <= {limit_ms:.0} ms", app.label);
+    match median_of(rows, app, Tool::Cup, scope) {
+        Ok(median) => check(median <= limit_ms, format!("{what}: {median:.1} ms")),
+        Err(e) => check(false, format!("{what}: cup {e}")),
+    }
+}
+
+/// The issue's targets for the apps that were run.
+pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
+    let mut out = Vec::new();
+    for app in apps {
+        match app.key {
+            "gtk3" => {
+                out.push(latency(rows, app, Scope::Foreground, 40.0));
+                let what = format!(
+                    "{} foreground: cup median <= 1/10 of the faster peer's",
+                    app.label
+                );
+                let peers: Vec<(Tool, f64)> = [Tool::PythonSdk, Tool::CuaDriver]
+                    .into_iter()
+                    .filter_map(|t| {
+                        median_of(rows, app, t, Scope::Foreground)
+                            .ok()
+                            .map(|m| (t, m))
+                    })
+                    .collect();
+                let fastest = peers.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
+                match (median_of(rows, app, Tool::Cup, Scope::Foreground), fastest) {
+                    (Err(e), _) => out.push(check(false, format!("{what}: cup {e}"))),
+                    (Ok(_), None) => out.push(Check {
+                        status: Status::Unchecked,
+                        text: format!("{what}: no peer measured ({})", crate::SETUP_HINT),
+                    }),
+                    (Ok(cup), Some((tool, peer))) => {
+                        let mut text = format!(
+                            "{what}: {cup:.2} ms vs {} {peer:.1} ms (limit {:.2} ms; {:.2}x faster)",
+                            tool.label(Scope::Foreground),
+                            peer / 10.0,
+                            peer / cup
+                        );
+                        if peers.len() < 2 {
+                            text.push_str("; only one peer measured");
+                        }
+                        out.push(check(cup <= peer / 10.0, text));
+                    }
+                }
+            }
+            "gtk4" => out.push(latency(rows, app, Scope::Foreground, 120.0)),
+            "chromium" => {
+                out.push(latency(rows, app, Scope::Foreground, 200.0));
+                let what = format!("{} foreground: same node count on every run", app.label);
+                out.push(
+                    match find(rows, app, Tool::Cup, Scope::Foreground).map(|r| &r.outcome) {
+                        Some(Ok(m)) => {
+                            let counts = m.distinct_nodes();
+                            check(
+                                counts.len() == 1,
+                                format!(
+                                    "{what} (warm-up + {} runs): {}",
+                                    m.times_ms.len(),
+                                    counts
+                                        .iter()
+                                        .map(u64::to_string)
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                            )
+                        }
+                        _ => check(false, format!("{what}: cup failed")),
+                    },
+                );
+            }
+            _ => {}
+        }
+        out.push(latency(rows, app, Scope::Overview, 20.0));
+        let what = format!(
+            "{} foreground: cup's compact output not larger than the Python SDK's (o200k tokens)",
+            app.label
+        );
+        let tokens_of = |tool| find(rows, app, tool, Scope::Foreground).and_then(Row::tokens);
+        out.push(match (tokens_of(Tool::Cup), tokens_of(Tool::PythonSdk)) {
+            (None, _) => check(false, format!("{what}: cup failed")),
+            (Some(_), None) => Check {
+                status: Status::Unchecked,
+                text: format!("{what}: Python SDK not measured ({})", crate::SETUP_HINT),
+            },
+            (Some(cup), Some(py)) => {
+                let shown = |tool| {
+                    find(rows, app, tool, Scope::Foreground)
+                        .and_then(Row::shown)
+                        .map_or("?".to_owned(), |n| n.to_string())
+                };
+                check(
+                    cup <= py,
+                    format!(
+                        "{what}: {cup} tokens ({} element lines) vs {py} tokens ({} element lines)",
+                        shown(Tool::Cup),
+                        shown(Tool::PythonSdk)
+                    ),
+                )
+            }
+        });
+    }
+    out
+}
+
+/// The check lines, e.g. `PASS  gtk4-demo foreground: ...`.
+pub fn check_lines(checks: &[Check]) -> String {
+    let mut out = String::new();
+    for c in checks {
+        let tag = match c.status {
+            Status::Pass => "PASS     ",
+            Status::Fail => "FAIL     ",
+            Status::Unchecked => "UNCHECKED",
+        };
+        let _ = writeln!(out, "{tag} {}", c.text);
+    }
+    out
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Installs the peers of the Linux capture benchmark (bench/cup-bench,
+# `linux-capture`) into target/bench-peers. Idempotent: skips what is there.
+# Run as root on Debian 12:  bench/peers/setup.sh
+#
+#  1. Debian packages the Python CUP SDK needs (python3-venv, python3-gi,
+#     gir1.2-atspi-2.0, python3-pip), only those missing.
+#  2. A venv from Debian's /usr/bin/python3 with --system-site-packages (so
+#     it finds `gi`), with computeruseprotocol==0.1.0 and the pinned extras
+#     its Linux adapter imports.
+#  3. The Cua Driver 0.37.0 wheel (pip download, no install), unzipped; its
+#     Linux binary is cua_driver/bin/cua-driver.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+PEERS="$ROOT/target/bench-peers"
+VENV="$PEERS/venv"
+PY_SDK="computeruseprotocol==0.1.0"
+# Extra pinned packages for the SDK's Linux adapter. None are needed: it
+# reads AT-SPI through gi (Debian's python3-gi + gir1.2-atspi-2.0) and X11
+# through ctypes (libX11); 0.1.0 declares no dependencies.
+PY_EXTRAS=()
+CUA_VERSION="0.37.0"
+CUA_DIR="$PEERS/cua-driver-$CUA_VERSION"
+CUA_BIN="$CUA_DIR/cua_driver/bin/cua-driver"
+
+step() { printf 'setup: %s\n' "$*"; }
+
+mkdir -p "$PEERS"
+
+# 1. Debian packages.
+missing=()
+for pkg in python3-venv python3-gi gir1.2-atspi-2.0 python3-pip unzip; do
+    if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+        missing+=("$pkg")
+    fi
+done
+if ((${#missing[@]})); then
+    if [[ $(id -u) -ne 0 ]]; then
+        echo "setup: error: missing Debian packages ${missing[*]}; run this script as root (or apt-get install them)" >&2
+        exit 1
+    fi
+    step "apt-get install ${missing[*]}"
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+else
+    step "Debian packages present (python3-venv python3-gi gir1.2-atspi-2.0 python3-pip unzip)"
+fi
+
+# 2. The Python SDK in a venv that sees Debian's gi.
+if [[ -x "$VENV/bin/python" ]]; then
+    step "venv exists: $VENV"
+else
+    step "creating venv $VENV (/usr/bin/python3 --system-site-packages)"
+    /usr/bin/python3 -m venv --system-site-packages "$VENV"
+fi
+want=("$PY_SDK" "${PY_EXTRAS[@]}")
+if "$VENV/bin/python" - "${want[@]}" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+for spec in sys.argv[1:]:
+    name, _, ver = spec.partition("==")
+    if version(name) != ver:
+        sys.exit(1)
+import gi
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: F401
+import cup.platforms.linux  # noqa: F401
+PY
+then
+    step "Python SDK present: ${want[*]}"
+else
+    step "pip install ${want[*]}"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${want[@]}"
+fi
+
+# 3. The Cua Driver binary from its PyPI wheel.
+if [[ -x "$CUA_BIN" ]]; then
+    step "Cua Driver present: $CUA_BIN"
+else
+    wheel_dir="$PEERS/wheels"
+    mkdir -p "$wheel_dir"
+    wheel=$(ls "$wheel_dir"/cua_driver-"$CUA_VERSION"-*.whl 2>/dev/null | head -n1 || true)
+    if [[ -z "$wheel" ]]; then
+        step "pip download --no-deps cua-driver==$CUA_VERSION"
+        "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps \
+            --only-binary=:all: --platform manylinux_2_31_x86_64 \
+            --dest "$wheel_dir" "cua-driver==$CUA_VERSION"
+        wheel=$(ls "$wheel_dir"/cua_driver-"$CUA_VERSION"-*.whl | head -n1)
+    fi
+    step "unzipping $(basename "$wheel")"
+    rm -rf "$CUA_DIR.tmp"
+    unzip -q -o "$wheel" -d "$CUA_DIR.tmp"
+    chmod +x "$CUA_DIR.tmp/cua_driver/bin/cua-driver"
+    rm -rf "$CUA_DIR"
+    mv "$CUA_DIR.tmp" "$CUA_DIR"
+fi
+step "cua-driver: $("$CUA_BIN" --version 2>/dev/null | head -n1 || echo 'does not run')"
+step "done; now: cargo run --release -p cup-bench --bin linux-capture"

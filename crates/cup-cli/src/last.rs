@@ -1,0 +1,111 @@
+//! The latest snapshot of this desktop, kept between `cup` invocations so
+//! `cup action e12 click` acts on the ids `cup snapshot` printed. Before
+//! acting, the adapter re-resolves the id's element and refuses when it is
+//! no longer the same one (role, name, reference).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use cup::Snapshot;
+use cup_protocol::Envelope;
+use serde::{Deserialize, Serialize};
+
+use crate::commands::Failure;
+
+const FORMAT: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    format: u32,
+    /// Which desktop it came from (display and buses).
+    desktop: String,
+    envelope: Envelope,
+    refs: HashMap<String, String>,
+    notes: Vec<String>,
+}
+
+/// A key for the current desktop: the display and the buses.
+fn desktop_key() -> String {
+    let var = |n: &str| std::env::var(n).unwrap_or_default();
+    format!(
+        "{}|{}|{}",
+        var("DISPLAY"),
+        var("DBUS_SESSION_BUS_ADDRESS"),
+        var("AT_SPI_BUS_ADDRESS")
+    )
+}
+
+fn path() -> PathBuf {
+    if let Some(p) = std::env::var_os("CUP_SNAPSHOT_STATE").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let uid = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|v| v.split_whitespace().next().map(str::to_owned))
+        })
+        .unwrap_or_else(|| "0".into());
+    std::env::temp_dir().join(format!("cup-last-snapshot-{uid}.json"))
+}
+
+/// Keeps `snap` for later invocations (best effort: a failure only loses
+/// the ability to act on its ids from another process).
+pub fn save(snap: &Snapshot) {
+    let stored = Stored {
+        format: FORMAT,
+        desktop: desktop_key(),
+        envelope: snap.envelope.clone(),
+        refs: snap.refs.clone(),
+        notes: snap.notes.clone(),
+    };
+    let path = path();
+    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+    let write = |bytes: Vec<u8>| -> std::io::Result<()> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        // The snapshot shows what is on screen: readable by its owner only.
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        file.write_all(&bytes)?;
+        std::fs::rename(&tmp, &path)
+    };
+    let written = serde_json::to_vec(&stored)
+        .map_err(std::io::Error::other)
+        .and_then(write);
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        tracing::warn!(path = %path.display(), error = %e, "cannot keep the snapshot for cup action");
+    }
+}
+
+/// The snapshot kept by the last `cup snapshot` on this desktop.
+pub fn load() -> Result<Snapshot, Failure> {
+    let path = path();
+    let bytes = std::fs::read(&path).map_err(|_| {
+        Failure::usage("no snapshot to act on; run `cup snapshot` first and use its ids")
+    })?;
+    let stored: Stored = serde_json::from_slice(&bytes).map_err(|e| {
+        Failure::usage(format!(
+            "the kept snapshot {} is unreadable ({e}); run `cup snapshot` again",
+            path.display()
+        ))
+    })?;
+    if stored.format != FORMAT || stored.desktop != desktop_key() {
+        return Err(Failure::usage(
+            "the kept snapshot is from another desktop or cup version; run `cup snapshot` again",
+        ));
+    }
+    let text = String::new();
+    Ok(Snapshot {
+        envelope: stored.envelope,
+        refs: stored.refs,
+        notes: stored.notes,
+        text,
+    })
+}

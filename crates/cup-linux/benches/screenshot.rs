@@ -1,0 +1,3 @@
+//! Screenshot benchmark (work in progress).
+
+fn main() {}

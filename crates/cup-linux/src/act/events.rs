@@ -1,0 +1,263 @@
+//! AT-SPI events seen while an action runs: a log fed by one subscription
+//! per adapter (state, property, text, children, window and focus events of
+//! every app), read by sequence number, and turned into changes around the
+//! target.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use atspi::zbus;
+use cup::Change;
+use futures::StreamExt;
+use tokio::sync::Notify;
+use zbus::zvariant::OwnedValue;
+use zbus::{Connection, MatchRule, MessageStream};
+
+/// Events kept (older ones are dropped).
+const CAPACITY: usize = 4096;
+
+/// The event interfaces cup listens to.
+const INTERFACES: [&str; 3] = [
+    "org.a11y.atspi.Event.Object",
+    "org.a11y.atspi.Event.Window",
+    "org.a11y.atspi.Event.Focus",
+];
+
+/// One AT-SPI event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// Sender (the app's unique bus name).
+    pub bus: String,
+    /// Object path of the source.
+    pub path: String,
+    /// Signal member: `StateChanged`, `PropertyChange`, `TextChanged`,
+    /// `ChildrenChanged`, `Create`, `Destroy`, `Activate`, `Focus`, ...
+    pub member: String,
+    /// Event detail, e.g. `checked`, `accessible-name`, `insert`, `add`.
+    pub kind: String,
+    /// First detail number (1 = state set, 0 = cleared; children index).
+    pub detail1: i32,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    next: u64,
+    events: VecDeque<(u64, Event)>,
+}
+
+/// The log of events; cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct EventLog {
+    inner: Arc<Mutex<Inner>>,
+    notify: Arc<Notify>,
+}
+
+impl EventLog {
+    /// Subscribes on `conn` (the accessibility bus) and starts feeding the
+    /// log in the background.
+    pub async fn start(conn: &Connection) -> Result<EventLog, zbus::Error> {
+        let mut streams = Vec::new();
+        for iface in INTERFACES {
+            let rule = MatchRule::builder()
+                .msg_type(zbus::message::Type::Signal)
+                .interface(iface)?
+                .build();
+            streams.push(MessageStream::for_match_rule(rule, conn, Some(CAPACITY)).await?);
+        }
+        let log = EventLog::default();
+        let feed = log.clone();
+        tokio::spawn(async move {
+            let mut all = futures::stream::select_all(streams);
+            while let Some(Ok(msg)) = all.next().await {
+                if let Some(event) = parse(&msg) {
+                    feed.push(event);
+                }
+            }
+        });
+        Ok(log)
+    }
+
+    fn push(&self, event: Event) {
+        if let Ok(mut inner) = self.inner.lock() {
+            let seq = inner.next;
+            inner.next += 1;
+            inner.events.push_back((seq, event));
+            while inner.events.len() > CAPACITY {
+                inner.events.pop_front();
+            }
+        }
+        self.notify.notify_waiters();
+    }
+
+    /// The sequence number of the next event.
+    pub fn mark(&self) -> u64 {
+        self.inner.lock().map(|i| i.next).unwrap_or(0)
+    }
+
+    /// Events since `mark`.
+    pub fn since(&self, mark: u64) -> Vec<Event> {
+        self.inner
+            .lock()
+            .map(|i| {
+                i.events
+                    .iter()
+                    .filter(|(seq, _)| *seq >= mark)
+                    .map(|(_, e)| e.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Waits until an event arrives or `until`.
+    pub async fn wait(&self, until: tokio::time::Instant) {
+        let _ = tokio::time::timeout_at(until, self.notify.notified()).await;
+    }
+}
+
+fn parse(msg: &zbus::Message) -> Option<Event> {
+    let header = msg.header();
+    let bus = header.sender()?.to_string();
+    let path = header.path()?.to_string();
+    let member = header.member()?.to_string();
+    type Body = (String, i32, i32, OwnedValue, HashMap<String, OwnedValue>);
+    let (kind, detail1) = match msg.body().deserialize::<Body>() {
+        Ok((kind, d1, _, _, _)) => (kind, d1),
+        Err(_) => (String::new(), 0),
+    };
+    Some(Event {
+        bus,
+        path,
+        member,
+        kind,
+        detail1,
+    })
+}
+
+/// States whose change is evidence of an action's effect.
+const EVIDENT_STATES: &[&str] = &[
+    "checked",
+    "pressed",
+    "indeterminate",
+    "expanded",
+    "selected",
+    "focused",
+    "sensitive",
+    "enabled",
+    "showing",
+    "visible",
+    "active",
+];
+
+/// The changes that `events` show in the app `bus`; `name_of` turns a
+/// native reference (`bus:path`) into an element id when the snapshot has
+/// it. Repeated events of one kind on one element are folded into one
+/// change.
+pub fn changes(events: &[Event], bus: &str, name_of: &dyn Fn(&str) -> String) -> Vec<Change> {
+    let mut out: Vec<Change> = Vec::new();
+    let mut add = |target: String, field: &str, after: String| {
+        if let Some(c) = out
+            .iter_mut()
+            .find(|c| c.target == target && c.field == field)
+        {
+            if field == "states" {
+                // Fold state deltas: the last word about each state wins.
+                let state = after.trim_start_matches(['+', '-']);
+                let mut words: Vec<String> = c
+                    .after
+                    .as_deref()
+                    .unwrap_or_default()
+                    .split(',')
+                    .filter(|w| !w.is_empty() && w.trim_start_matches(['+', '-']) != state)
+                    .map(str::to_owned)
+                    .collect();
+                words.push(after);
+                c.after = Some(words.join(","));
+            } else if c.after.as_deref() != Some(after.as_str()) {
+                c.after = Some(after);
+            }
+            return;
+        }
+        out.push(Change {
+            target,
+            field: field.to_owned(),
+            before: None,
+            after: Some(after),
+        });
+    };
+    for e in events.iter().filter(|e| e.bus == bus) {
+        let who = name_of(&format!("{}:{}", e.bus, e.path));
+        match (e.member.as_str(), e.kind.as_str()) {
+            ("StateChanged", state) if EVIDENT_STATES.contains(&state) => {
+                let sign = if e.detail1 != 0 { '+' } else { '-' };
+                if state == "focused" && e.detail1 != 0 {
+                    add("focus".into(), "focus", who.clone());
+                }
+                add(who, "states", format!("{sign}{state}"));
+            }
+            ("PropertyChange", "accessible-name") => add(who, "name", "changed".into()),
+            ("PropertyChange", "accessible-value") => add(who, "value", "changed".into()),
+            ("TextChanged", _) => add(who, "text", "changed".into()),
+            ("ChildrenChanged", kind) if kind.starts_with("add") => {
+                add(who, "children", "added".into());
+            }
+            ("ChildrenChanged", kind) if kind.starts_with("remove") => {
+                add(who, "children", "removed".into());
+            }
+            ("Create", _) => add(who, "windows", "opened".into()),
+            ("Destroy", _) => add(who, "windows", "closed".into()),
+            ("Focus", _) => add("focus".into(), "focus", who),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(path: &str, member: &str, kind: &str, d1: i32) -> Event {
+        Event {
+            bus: ":1.5".into(),
+            path: path.into(),
+            member: member.into(),
+            kind: kind.into(),
+            detail1: d1,
+        }
+    }
+
+    #[test]
+    fn events_become_folded_changes_by_id() {
+        let events = vec![
+            ev("/a/1", "StateChanged", "checked", 1),
+            ev("/a/2", "StateChanged", "checked", 0),
+            ev("/a/3", "TextChanged", "insert", 0),
+            ev("/a/3", "TextChanged", "insert", 1),
+            ev("/a/9", "StateChanged", "armed", 1),
+            ev("/a/4", "Create", "", 0),
+            Event {
+                bus: ":1.9".into(),
+                ..ev("/other", "StateChanged", "checked", 1)
+            },
+        ];
+        let name_of = |r: &str| match r {
+            ":1.5:/a/1" => "e3".to_owned(),
+            ":1.5:/a/2" => "e4".to_owned(),
+            other => other.to_owned(),
+        };
+        let c = changes(&events, ":1.5", &name_of);
+        let summary: Vec<(String, String, String)> = c
+            .into_iter()
+            .map(|c| (c.target, c.field, c.after.unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("e3".into(), "states".into(), "+checked".into()),
+                ("e4".into(), "states".into(), "-checked".into()),
+                (":1.5:/a/3".into(), "text".into(), "changed".into()),
+                (":1.5:/a/4".into(), "windows".into(), "opened".into()),
+            ]
+        );
+    }
+}

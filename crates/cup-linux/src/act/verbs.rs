@@ -1,0 +1,287 @@
+//! How each CUP verb is done over AT-SPI, and when the pointer or keyboard
+//! must step in (see [`super::fallback`]).
+
+use atspi::zbus::Connection;
+use cup::{ActionParams, AdapterError, Direction};
+use cup_protocol::keys::{parse_combo, Combo};
+use cup_protocol::Action;
+
+use super::fallback::Fallback;
+use crate::atspi_actions as act;
+use crate::atspi_calls::{self as calls, ObjRef};
+use crate::mapping::raw_action_index;
+use crate::raw::{AtspiState, Interface, InterfaceSet, StateSet};
+
+/// What was done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Performed {
+    /// E.g. `Clicked`, `Typed "abc"`, `Already expanded`.
+    pub message: String,
+    /// The toolkit refused (e.g. the element is disabled).
+    pub refused: bool,
+    /// Nothing was to be done (already in the asked state).
+    pub already: bool,
+}
+
+impl Performed {
+    fn done(message: impl Into<String>) -> Self {
+        Performed {
+            message: message.into(),
+            refused: false,
+            already: false,
+        }
+    }
+    fn accepted(message: impl Into<String>, accepted: bool) -> Self {
+        Performed {
+            message: message.into(),
+            refused: !accepted,
+            already: false,
+        }
+    }
+    fn already(message: impl Into<String>) -> Self {
+        Performed {
+            message: message.into(),
+            refused: false,
+            already: true,
+        }
+    }
+}
+
+/// The element acted on.
+#[derive(Debug)]
+pub struct Element<'a> {
+    /// Connection to its app.
+    pub conn: &'a Connection,
+    /// The object.
+    pub obj: &'a ObjRef,
+    /// Interfaces.
+    pub interfaces: InterfaceSet,
+    /// States before the action.
+    pub states: StateSet,
+}
+
+fn platform(e: atspi::zbus::Error, what: &str) -> AdapterError {
+    AdapterError::Platform(format!(
+        "{what} failed over AT-SPI: {e}; take a new snapshot and try again"
+    ))
+}
+
+async fn names(el: &Element<'_>) -> Vec<String> {
+    if el.interfaces.contains(Interface::Action) {
+        calls::action_names(el.conn, el.obj)
+            .await
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Runs the first raw action that means `verb`; `None` when there is none.
+async fn raw(
+    el: &Element<'_>,
+    verb: Action,
+    label: &str,
+) -> Result<Option<Performed>, AdapterError> {
+    let names = names(el).await;
+    let Some(index) = raw_action_index(&names, verb) else {
+        return Ok(None);
+    };
+    let ok = act::do_action(el.conn, el.obj, index)
+        .await
+        .map_err(|e| platform(e, label))?;
+    Ok(Some(Performed::accepted(
+        format!("{label} (action \"{}\")", names[index]),
+        ok,
+    )))
+}
+
+fn combo(text: &str) -> Combo {
+    parse_combo(text).unwrap_or_default()
+}
+
+/// Performs `verb` on `el`.
+pub async fn perform(
+    el: &Element<'_>,
+    verb: Action,
+    params: &ActionParams,
+    input: &Fallback<'_>,
+) -> Result<Performed, AdapterError> {
+    let has = |s: AtspiState| el.states.contains(s);
+    match verb {
+        Action::Click => match raw(el, Action::Click, "Clicked").await? {
+            Some(p) => Ok(p),
+            None => input
+                .click(el, 1, 1)
+                .await
+                .map(|()| Performed::done("Clicked (pointer)")),
+        },
+        Action::Toggle => match raw(el, Action::Toggle, "Toggled").await? {
+            Some(p) => Ok(p),
+            None => match raw(el, Action::Click, "Toggled").await? {
+                Some(p) => Ok(p),
+                None => input
+                    .click(el, 1, 1)
+                    .await
+                    .map(|()| Performed::done("Toggled (pointer)")),
+            },
+        },
+        Action::Expand | Action::Collapse => {
+            let expanding = verb == Action::Expand;
+            if has(AtspiState::Expanded) == expanding
+                && (has(AtspiState::Expandable) || has(AtspiState::Expanded))
+            {
+                return Ok(Performed::already(if expanding {
+                    "Already expanded"
+                } else {
+                    "Already collapsed"
+                }));
+            }
+            let label = if expanding { "Expanded" } else { "Collapsed" };
+            match raw(el, verb, label).await? {
+                Some(p) => Ok(p),
+                None => match raw(el, Action::Click, label).await? {
+                    Some(p) => Ok(p),
+                    None => input
+                        .click(el, 1, 1)
+                        .await
+                        .map(|()| Performed::done(format!("{label} (pointer)"))),
+                },
+            }
+        }
+        Action::Select => {
+            if let Ok(parent) = act::parent(el.conn, el.obj).await {
+                if let Ok(index) = act::index_in_parent(el.conn, el.obj).await {
+                    if let Ok(ok) = act::select_child(el.conn, &parent, index).await {
+                        if ok {
+                            return Ok(Performed::done("Selected"));
+                        }
+                    }
+                }
+            }
+            match raw(el, Action::Select, "Selected").await? {
+                Some(p) => Ok(p),
+                None => match raw(el, Action::Click, "Selected").await? {
+                    Some(p) => Ok(p),
+                    None => input
+                        .click(el, 1, 1)
+                        .await
+                        .map(|()| Performed::done("Selected (pointer)")),
+                },
+            }
+        }
+        Action::Focus => {
+            let ok = act::grab_focus(el.conn, el.obj)
+                .await
+                .map_err(|e| platform(e, "focus"))?;
+            Ok(Performed::accepted("Focused", ok))
+        }
+        Action::Type | Action::SetValue => {
+            let value = params.value.clone().unwrap_or_default();
+            if el.interfaces.contains(Interface::Value)
+                && !el.interfaces.contains(Interface::EditableText)
+            {
+                let number: f64 = value.trim().parse().map_err(|_| {
+                    AdapterError::Invalid(format!(
+                        "this element takes a number; {value:?} is not one"
+                    ))
+                })?;
+                act::set_value(el.conn, el.obj, number)
+                    .await
+                    .map_err(|e| platform(e, "setting the value"))?;
+                return Ok(Performed::done(format!("Set value to {value}")));
+            }
+            let label = if verb == Action::Type {
+                "Typed"
+            } else {
+                "Set value to"
+            };
+            if el.interfaces.contains(Interface::EditableText) {
+                let ok = act::set_text(el.conn, el.obj, &value)
+                    .await
+                    .map_err(|e| platform(e, "replacing the text"))?;
+                return Ok(Performed::accepted(format!("{label} {value:?}"), ok));
+            }
+            // No EditableText: focus, select all, type with the keyboard.
+            let _ = act::grab_focus(el.conn, el.obj).await;
+            input.keys(&combo("ctrl+a")).await?;
+            input.type_text(&value).await?;
+            Ok(Performed::done(format!("{label} {value:?} (keyboard)")))
+        }
+        Action::Increment | Action::Decrement => {
+            let up = verb == Action::Increment;
+            let label = if up { "Incremented" } else { "Decremented" };
+            if let Some(p) = raw(el, verb, label).await? {
+                return Ok(p);
+            }
+            if !el.interfaces.contains(Interface::Value) {
+                return Err(AdapterError::Unsupported(format!(
+                    "this element has neither an {verb} action nor a value to change"
+                )));
+            }
+            let value = crate::atspi_calls::value(el.conn, el.obj)
+                .await
+                .map_err(|e| platform(e, "reading the value"))?;
+            let step = if value.increment > 0.0 {
+                value.increment
+            } else {
+                1.0
+            };
+            let next = if up {
+                value.current + step
+            } else {
+                value.current - step
+            };
+            let next = if value.maximum > value.minimum {
+                next.clamp(value.minimum, value.maximum)
+            } else {
+                next
+            };
+            act::set_value(el.conn, el.obj, next)
+                .await
+                .map_err(|e| platform(e, "setting the value"))?;
+            Ok(Performed::done(format!("{label} to {next}")))
+        }
+        Action::Dismiss => {
+            let names = names(el).await;
+            let close = names.iter().position(|n| {
+                let n = n.to_ascii_lowercase();
+                n == "close" || n == "dismiss" || n == "cancel"
+            });
+            if let Some(i) = close {
+                let ok = act::do_action(el.conn, el.obj, i)
+                    .await
+                    .map_err(|e| platform(e, "dismiss"))?;
+                return Ok(Performed::accepted(
+                    format!("Dismissed (action \"{}\")", names[i]),
+                    ok,
+                ));
+            }
+            let _ = act::grab_focus(el.conn, el.obj).await;
+            input.keys(&combo("escape")).await?;
+            Ok(Performed::done("Dismissed (Escape)"))
+        }
+        Action::RightClick => match raw(el, Action::RightClick, "Right-clicked").await? {
+            Some(p) => Ok(p),
+            None => input
+                .click(el, 3, 1)
+                .await
+                .map(|()| Performed::done("Right-clicked (pointer)")),
+        },
+        Action::DoubleClick => input
+            .click(el, 1, 2)
+            .await
+            .map(|()| Performed::done("Double-clicked (pointer)")),
+        Action::LongPress => input
+            .long_press(el)
+            .await
+            .map(|()| Performed::done("Long-pressed (pointer)")),
+        Action::Scroll => {
+            let direction = params.direction.unwrap_or(Direction::Down);
+            let amount = params.amount.unwrap_or(3).clamp(1, 50);
+            input.scroll(el, direction, amount).await?;
+            Ok(Performed::done(format!(
+                "Scrolled {direction} ×{amount} (wheel)"
+            )))
+        }
+    }
+}

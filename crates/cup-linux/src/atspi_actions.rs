@@ -1,0 +1,94 @@
+//! The AT-SPI calls that change things: actions, focus, text, values,
+//! selection. Each has the connection's per-call deadline.
+
+use atspi::zbus;
+use zbus::zvariant::Value;
+use zbus::Connection;
+
+use crate::atspi_calls::{call, CallResult, ObjRef};
+
+const ACTION: &str = "org.a11y.atspi.Action";
+const COMPONENT: &str = "org.a11y.atspi.Component";
+const EDITABLE: &str = "org.a11y.atspi.EditableText";
+const TEXT: &str = "org.a11y.atspi.Text";
+const VALUE: &str = "org.a11y.atspi.Value";
+const SELECTION: &str = "org.a11y.atspi.Selection";
+
+/// `Action.DoAction(index)`: `true` when the toolkit accepted it.
+pub async fn do_action(conn: &Connection, obj: &ObjRef, index: usize) -> CallResult<bool> {
+    let index = i32::try_from(index).unwrap_or(i32::MAX);
+    call(conn, obj, ACTION, "DoAction", &(index,)).await
+}
+
+/// `Component.GrabFocus`.
+pub async fn grab_focus(conn: &Connection, obj: &ObjRef) -> CallResult<bool> {
+    call(conn, obj, COMPONENT, "GrabFocus", &()).await
+}
+
+/// `Component.ScrollTo(type)`; 4 = `ATSPI_SCROLL_ANYWHERE`.
+pub async fn scroll_into_view(conn: &Connection, obj: &ObjRef) -> CallResult<bool> {
+    call(conn, obj, COMPONENT, "ScrollTo", &(4u32,)).await
+}
+
+/// `Text.CharacterCount`.
+pub async fn char_count(conn: &Connection, obj: &ObjRef) -> CallResult<i32> {
+    crate::atspi_calls::property::<i32>(conn, obj, TEXT, "CharacterCount").await
+}
+
+/// Replaces the whole text: `EditableText.SetTextContents`, else
+/// `DeleteText` + `InsertText`.
+pub async fn set_text(conn: &Connection, obj: &ObjRef, text: &str) -> CallResult<bool> {
+    if let Ok(true) = call::<_, bool>(conn, obj, EDITABLE, "SetTextContents", &(text,)).await {
+        return Ok(true);
+    }
+    let count = char_count(conn, obj).await.unwrap_or(i32::MAX);
+    let _: bool = call(conn, obj, EDITABLE, "DeleteText", &(0i32, count)).await?;
+    let length = i32::try_from(text.chars().count()).unwrap_or(i32::MAX);
+    call(conn, obj, EDITABLE, "InsertText", &(0i32, text, length)).await
+}
+
+/// Sets `Value.CurrentValue`.
+pub async fn set_value(conn: &Connection, obj: &ObjRef, value: f64) -> CallResult<()> {
+    let reply = conn
+        .call_method(
+            Some(obj.bus.as_str()),
+            obj.path.as_str(),
+            Some("org.freedesktop.DBus.Properties"),
+            "Set",
+            &(VALUE, "CurrentValue", Value::from(value)),
+        )
+        .await?;
+    drop(reply);
+    Ok(())
+}
+
+/// `Accessible.GetIndexInParent`.
+pub async fn index_in_parent(conn: &Connection, obj: &ObjRef) -> CallResult<i32> {
+    call(
+        conn,
+        obj,
+        "org.a11y.atspi.Accessible",
+        "GetIndexInParent",
+        &(),
+    )
+    .await
+}
+
+/// The parent (`Accessible.Parent` property).
+pub async fn parent(conn: &Connection, obj: &ObjRef) -> CallResult<ObjRef> {
+    let value: zbus::zvariant::OwnedValue = call(
+        conn,
+        obj,
+        "org.freedesktop.DBus.Properties",
+        "Get",
+        &("org.a11y.atspi.Accessible", "Parent"),
+    )
+    .await?;
+    let (bus, path): (String, zbus::zvariant::OwnedObjectPath) = value.try_into()?;
+    Ok(ObjRef::new(bus, path.as_str()))
+}
+
+/// `Selection.SelectChild(index)` on `parent`.
+pub async fn select_child(conn: &Connection, parent: &ObjRef, index: i32) -> CallResult<bool> {
+    call(conn, parent, SELECTION, "SelectChild", &(index,)).await
+}

@@ -1,0 +1,1 @@
+//! X11 screenshots (work in progress).
