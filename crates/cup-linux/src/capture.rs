@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use atspi::{Interface, InterfaceSet, Role as AtspiRole, State as AtspiState, StateSet};
 use cup::{Capture, CaptureLimits, Partial};
 use cup_protocol::Node;
+use futures::channel::mpsc::UnboundedSender;
 use futures::stream::{self, StreamExt};
 use tokio::time::{timeout_at, Instant};
 
@@ -84,11 +85,28 @@ struct Walk<'a> {
     nodes: Vec<Skel>,
     truncated: usize,
     timed_out: bool,
+    /// Detail reads start as soon as a node joins the tree, while the
+    /// structure is still being read.
+    queue: Option<UnboundedSender<Job>>,
+    queued: usize,
 }
 
 impl Walk<'_> {
     fn room(&self) -> bool {
         self.nodes.len() < self.limits.max_nodes
+    }
+
+    /// Node `i` is in the tree: queue its detail reads.
+    fn accept(&mut self, i: usize) {
+        let Some(queue) = &self.queue else { return };
+        for want in wants(&self.nodes[i]) {
+            if queue
+                .unbounded_send((i, self.nodes[i].obj.clone(), want))
+                .is_ok()
+            {
+                self.queued += 1;
+            }
+        }
     }
 }
 
@@ -110,6 +128,8 @@ pub async fn capture(
         nodes: Vec::new(),
         truncated: 0,
         timed_out: false,
+        queue: None,
+        queued: 0,
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut hung: Vec<u32> = Vec::new();
@@ -152,57 +172,71 @@ pub async fn capture(
     }
     let toolkits = facts.toolkits.lock().map(|m| m.clone()).unwrap_or_default();
 
-    for target in targets {
-        let Some(frame) = &target.frame else {
-            roots.push(None);
-            if let Some(pid) = target.pid.filter(|p| unresponsive.contains(p)) {
-                hung.push(pid);
+    let (queue, jobs) = futures::channel::mpsc::unbounded::<Job>();
+    walk.queue = Some(queue.clone());
+    let reads = jobs
+        .map(|job| read_one(links, deadline, job))
+        .buffer_unordered(CONCURRENCY)
+        .collect::<Vec<_>>();
+    let walking = async {
+        for target in targets {
+            let Some(frame) = &target.frame else {
+                roots.push(None);
+                if let Some(pid) = target.pid.filter(|p| unresponsive.contains(p)) {
+                    hung.push(pid);
+                    notes.push(format!(
+                        "window '{}' (pid {pid}) did not answer over AT-SPI within {} ms (busy or hung); its tree is missing — try again, or check the app",
+                        target.title,
+                        crate::adapter::FRAMES_TIMEOUT.as_millis()
+                    ));
+                    continue;
+                }
                 notes.push(format!(
-                    "window '{}' (pid {pid}) did not answer over AT-SPI within {} ms (busy or hung); its tree is missing — try again, or check the app",
+                    "window '{}'{} exposes no accessibility tree; the app may not support AT-SPI",
                     target.title,
-                    crate::adapter::FRAMES_TIMEOUT.as_millis()
+                    target
+                        .pid
+                        .map(|p| format!(" (pid {p})"))
+                        .unwrap_or_default()
                 ));
                 continue;
+            };
+            let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
+            let offset = if toolkit.eq_ignore_ascii_case("gtk") && version.starts_with('4') {
+                target.origin
+            } else {
+                (0, 0)
+            };
+            let first = walk.nodes.len();
+            let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
+            for node in &mut walk.nodes[first..] {
+                node.toolkit_version.clone_from(&version);
             }
-            notes.push(format!(
-                "window '{}'{} exposes no accessibility tree; the app may not support AT-SPI",
-                target.title,
-                target
-                    .pid
-                    .map(|p| format!(" (pid {p})"))
-                    .unwrap_or_default()
-            ));
-            continue;
-        };
-        let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
-        let offset = if toolkit.eq_ignore_ascii_case("gtk") && version.starts_with('4') {
-            target.origin
-        } else {
-            (0, 0)
-        };
-        let first = walk.nodes.len();
-        let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
-        for node in &mut walk.nodes[first..] {
-            node.toolkit_version.clone_from(&version);
-        }
-        roots.push(root);
-        if toolkit.eq_ignore_ascii_case("chromium") {
-            if let Some(r) = root {
-                if !subtree(&walk.nodes, r).any(|i| walk.nodes[i].role == AtspiRole::DocumentWeb) {
-                    notes.push(format!(
-                        "'{}' is a Chromium/Electron window that exposes no web content over AT-SPI; restart it with --force-renderer-accessibility (or capture the page with --platform web)",
-                        target.title
-                    ));
+            roots.push(root);
+            if toolkit.eq_ignore_ascii_case("chromium") {
+                if let Some(r) = root {
+                    if !subtree(&walk.nodes, r)
+                        .any(|i| walk.nodes[i].role == AtspiRole::DocumentWeb)
+                    {
+                        notes.push(format!(
+                            "'{}' is a Chromium/Electron window that exposes no web content over AT-SPI; restart it with --force-renderer-accessibility (or capture the page with --platform web)",
+                            target.title
+                        ));
+                    }
                 }
             }
         }
-    }
-
-    let structured = started.elapsed();
-    let details = read_details(links, &walk.nodes, deadline).await;
+        // No more nodes: the reads finish what is queued.
+        walk.queue = None;
+        drop(queue);
+        started.elapsed()
+    };
+    let (structured, results) = futures::join!(walking, reads);
+    let details = collect_details(walk.nodes.len(), results);
     let timed_out_details = details.iter().filter(|d| d.timed_out).count();
     tracing::debug!(
         nodes = walk.nodes.len(),
+        reads = walk.queued,
         structure_ms = structured.as_secs_f64() * 1e3,
         details_ms = (started.elapsed() - structured).as_secs_f64() * 1e3,
         "capture phases"
@@ -378,6 +412,7 @@ async fn structure(
             .next()
             .flatten()?,
     };
+    walk.accept(root);
     grow(walk, vec![root], &cache, offset, toolkit).await;
     Some(root)
 }
@@ -517,6 +552,7 @@ async fn grow(
                     Some(n) => {
                         walk.nodes[n].depth = depth;
                         walk.nodes[n].parent_selectable = selectable;
+                        walk.accept(n);
                         children.push(n);
                     }
                     None => walk.truncated += 1,
@@ -611,69 +647,75 @@ enum Got {
     Attributes(HashMap<String, String>),
 }
 
-async fn read_details(links: &Links, nodes: &[Skel], deadline: Instant) -> Vec<Details> {
-    #[derive(Clone, Copy)]
-    enum Want {
-        Extents,
-        Actions,
-        Value,
-        Text,
-        Attributes,
+/// One optional read of a node.
+#[derive(Debug, Clone, Copy)]
+enum Want {
+    Extents,
+    Actions,
+    Value,
+    Text,
+    Attributes,
+}
+
+/// The reads the mapping of node `n` uses.
+fn wants(n: &Skel) -> Vec<Want> {
+    let mut out = Vec::with_capacity(3);
+    if n.interfaces.contains(Interface::Component)
+        && !mapping::bounds_unused(n.role, &n.name, n.interfaces)
+    {
+        out.push(Want::Extents);
     }
-    let mut jobs = Vec::new();
-    for (i, n) in nodes.iter().enumerate().filter(|(_, n)| !n.dropped) {
-        if n.interfaces.contains(Interface::Component) {
-            jobs.push((i, Want::Extents));
-        }
-        if n.interfaces.contains(Interface::Action)
-            && mapping::needs_actions(n.role, n.states, &n.toolkit)
-        {
-            jobs.push((i, Want::Actions));
-        }
-        if n.interfaces.contains(Interface::Value) {
-            jobs.push((i, Want::Value));
-        }
-        if mapping::needs_text(n.role, n.interfaces)
-            && (n.name.trim().is_empty()
-                || mapping::kinds::is_text_input(mapping::native_role(n.role)))
-        {
-            jobs.push((i, Want::Text));
-        }
-        if mapping::needs_attributes(n.role, &n.toolkit) {
-            jobs.push((i, Want::Attributes));
-        }
+    if n.interfaces.contains(Interface::Action)
+        && mapping::needs_actions(n.role, n.states, &n.toolkit)
+    {
+        out.push(Want::Actions);
     }
-    tracing::debug!(calls = jobs.len(), "detail reads");
-    let results: Vec<(usize, Option<Got>)> = stream::iter(jobs.into_iter().map(|(i, want)| {
-        let obj = &nodes[i].obj;
-        async move {
-            let conn = &links.to(&obj.bus);
-            let got = match want {
-                Want::Extents => timeout_at(deadline, calls::extents(conn, obj, 0))
-                    .await
-                    .map(|r| Got::Extents(r.ok())),
-                Want::Actions => timeout_at(deadline, calls::action_names(conn, obj))
-                    .await
-                    .map(|r| Got::Actions(r.unwrap_or_default())),
-                Want::Value => timeout_at(deadline, calls::value(conn, obj))
-                    .await
-                    .map(|r| Got::Value(r.ok())),
-                Want::Text => timeout_at(deadline, calls::text(conn, obj, TEXT_MAX))
-                    .await
-                    .map(|r| Got::Text(r.ok())),
-                Want::Attributes => timeout_at(deadline, calls::attributes(conn, obj))
-                    .await
-                    .map(|r| Got::Attributes(r.unwrap_or_default())),
-            };
-            (i, got.ok())
-        }
-    }))
-    .buffer_unordered(CONCURRENCY)
-    .collect()
-    .await;
-    let mut out = vec![Details::default(); nodes.len()];
+    if n.interfaces.contains(Interface::Value) {
+        out.push(Want::Value);
+    }
+    if mapping::needs_text(n.role, n.interfaces)
+        && (n.name.trim().is_empty() || mapping::kinds::is_text_input(mapping::native_role(n.role)))
+    {
+        out.push(Want::Text);
+    }
+    if mapping::needs_attributes(n.role, &n.toolkit) {
+        out.push(Want::Attributes);
+    }
+    out
+}
+
+/// A queued read: node index, object, what to read.
+type Job = (usize, ObjRef, Want);
+
+/// Runs one read under the deadline.
+async fn read_one(links: &Links, deadline: Instant, (i, obj, want): Job) -> (usize, Option<Got>) {
+    let conn = &links.to(&obj.bus);
+    let obj = &obj;
+    let got = match want {
+        Want::Extents => timeout_at(deadline, calls::extents(conn, obj, 0))
+            .await
+            .map(|r| Got::Extents(r.ok())),
+        Want::Actions => timeout_at(deadline, calls::action_names(conn, obj))
+            .await
+            .map(|r| Got::Actions(r.unwrap_or_default())),
+        Want::Value => timeout_at(deadline, calls::value(conn, obj))
+            .await
+            .map(|r| Got::Value(r.ok())),
+        Want::Text => timeout_at(deadline, calls::text(conn, obj, TEXT_MAX))
+            .await
+            .map(|r| Got::Text(r.ok())),
+        Want::Attributes => timeout_at(deadline, calls::attributes(conn, obj))
+            .await
+            .map(|r| Got::Attributes(r.unwrap_or_default())),
+    };
+    (i, got.ok())
+}
+
+/// Details per node from the reads' results.
+fn collect_details(count: usize, results: Vec<(usize, Option<Got>)>) -> Vec<Details> {
+    let mut out = vec![Details::default(); count];
     for (i, got) in results {
-        let d = &mut out[i];
+        let Some(d) = out.get_mut(i) else { continue };
         match got {
             None => d.timed_out = true,
             Some(Got::Extents(e)) => d.extents = e,

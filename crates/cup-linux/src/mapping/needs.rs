@@ -1,6 +1,8 @@
 //! What the capture should spend extra D-Bus calls on, per node: the
 //! mapping only reads attributes and text where a rule uses them.
 
+use cup_protocol::Role;
+
 use super::kinds;
 use super::role::native_role;
 use crate::raw::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
@@ -36,6 +38,21 @@ pub fn needs_attributes(role: AtspiRole, toolkit: &str) -> bool {
         )
 }
 
+/// Whether a node's bounds serve nothing, so the capture may skip reading
+/// them: unnamed structural containers without actions (GTK's fillers and
+/// panels, which the compact format hoists away; scroll panes and
+/// viewports excepted, their bounds clip their children) and separators.
+pub fn bounds_unused(role: AtspiRole, name: &str, interfaces: InterfaceSet) -> bool {
+    if matches!(role, AtspiRole::ScrollPane | AtspiRole::Viewport) {
+        return false;
+    }
+    let cup = native_role(role);
+    cup == Role::Separator
+        || (cup == Role::Generic
+            && name.trim().is_empty()
+            && !interfaces.contains(Interface::Action))
+}
+
 /// Whether to read the Action interface's names: always, except in web
 /// content, where every node offers "press" and "showContextMenu" and
 /// [`super::map_actions`] keeps a click only on interactive roles and
@@ -62,6 +79,17 @@ pub fn needs_text(role: AtspiRole, interfaces: InterfaceSet) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_of_plain_fillers_and_separators_are_not_read() {
+        let none = InterfaceSet::empty();
+        assert!(bounds_unused(AtspiRole::Filler, "", none));
+        assert!(bounds_unused(AtspiRole::Separator, "", none));
+        assert!(!bounds_unused(AtspiRole::Filler, "Toolbar area", none));
+        assert!(!bounds_unused(AtspiRole::ScrollPane, "", none));
+        assert!(!bounds_unused(AtspiRole::Viewport, "", none));
+        assert!(!bounds_unused(AtspiRole::Button, "", none));
+    }
 
     #[test]
     fn web_toolkits() {
