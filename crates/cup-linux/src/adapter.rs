@@ -244,6 +244,10 @@ impl Adapter for LinuxAdapter {
         act::act(&ctx, target, action, params, refs).await
     }
 
+    async fn open_app(&self, name: &str) -> Result<cup::Launched, AdapterError> {
+        crate::apps::open(self, name).await
+    }
+
     async fn capture(
         &self,
         windows: &[WindowHandle],
