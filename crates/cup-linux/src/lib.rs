@@ -13,6 +13,7 @@ pub mod atspi_calls;
 pub mod bus;
 pub mod capture;
 pub mod env;
+pub mod input;
 pub mod links;
 pub mod mapping;
 pub mod raw;

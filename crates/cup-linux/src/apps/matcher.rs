@@ -40,10 +40,10 @@ fn normal(text: &str) -> String {
 fn longest_block(a: &[char], b: &[char]) -> (usize, usize, usize) {
     let mut best = (0, 0, 0);
     let mut prev = vec![0usize; b.len() + 1];
-    for i in 0..a.len() {
+    for (i, ca) in a.iter().enumerate() {
         let mut row = vec![0usize; b.len() + 1];
-        for j in 0..b.len() {
-            if a[i] == b[j] {
+        for (j, cb) in b.iter().enumerate() {
+            if ca == cb {
                 row[j + 1] = prev[j] + 1;
                 if row[j + 1] > best.2 {
                     best = (i + 1 - row[j + 1], j + 1 - row[j + 1], row[j + 1]);
