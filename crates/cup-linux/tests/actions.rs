@@ -1,0 +1,252 @@
+//! Element actions on real apps, each checked by an independent snapshot:
+//! the effect the action reports must be the one the next capture shows.
+
+mod support;
+
+use cup::{ActionParams, Direction, Effect, Session, SnapshotRequest};
+use cup_protocol::{Node, Role, Scope, State};
+use support::{has, nodes, request, snapshot, Desk};
+
+async fn fresh(session: &mut Session) -> cup::Snapshot {
+    snapshot(session, &request(Scope::Foreground)).await
+}
+
+fn first<'a>(snap: &'a cup::Snapshot, pred: impl Fn(&Node) -> bool) -> &'a Node {
+    nodes(snap)
+        .into_iter()
+        .find(|n| pred(n))
+        .unwrap_or_else(|| panic!("no such element in:\n{}", snap.text))
+}
+
+fn value(text: &str) -> ActionParams {
+    ActionParams {
+        value: Some(text.to_owned()),
+        ..ActionParams::default()
+    }
+}
+
+async fn act(
+    session: &mut Session,
+    id: &str,
+    verb: &str,
+    params: &ActionParams,
+) -> cup::ActionResult {
+    session
+        .action(id, verb, params)
+        .await
+        .unwrap_or_else(|e| panic!("{verb} on {id}: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn toggle_type_replace_and_spin() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+
+    // Toggle an unchecked, enabled check button: {chk} appears.
+    let snap = fresh(&mut session).await;
+    let check = first(&snap, |n| {
+        n.role == Role::Checkbox && n.name == "checkbutton" && n.states.is_empty()
+    })
+    .id
+    .clone();
+    let r = act(&mut session, &check, "toggle", &ActionParams::default()).await;
+    assert!(r.success, "{r:?}");
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    assert!(
+        r.changes.iter().any(
+            |c| c.target == check && c.after.as_deref().is_some_and(|a| a.contains("+checked"))
+        ),
+        "{r:?}"
+    );
+    let snap = fresh(&mut session).await;
+    let again = first(&snap, |n| n.id == check);
+    assert!(
+        has(again, State::Checked),
+        "the next snapshot shows it checked: {again:?}"
+    );
+
+    // Type Unicode into an entry and read it back exactly.
+    let entry = first(&snap, |n| {
+        n.role == Role::TextBox && n.value.as_deref() == Some("entry") && !has(n, State::Disabled)
+    })
+    .id
+    .clone();
+    let text = "héllo ✓ 日本 \"q\"";
+    let r = act(&mut session, &entry, "type", &value(text)).await;
+    assert!(r.success && r.effect == Effect::Confirmed, "{r:?}");
+    assert!(r.message.contains("reads back exactly"), "{r:?}");
+    let snap = fresh(&mut session).await;
+    assert_eq!(first(&snap, |n| n.id == entry).value.as_deref(), Some(text));
+
+    // Replace it.
+    let r = act(&mut session, &entry, "setvalue", &value("replaced")).await;
+    assert!(r.success && r.effect == Effect::Confirmed, "{r:?}");
+    let snap = fresh(&mut session).await;
+    assert_eq!(
+        first(&snap, |n| n.id == entry).value.as_deref(),
+        Some("replaced")
+    );
+
+    // Increment a spin button (50 → 51).
+    let spin = first(&snap, |n| {
+        n.role == Role::SpinButton && !has(n, State::Disabled) && n.value.as_deref() == Some("50")
+    })
+    .id
+    .clone();
+    let r = act(&mut session, &spin, "increment", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    let snap = fresh(&mut session).await;
+    assert_eq!(first(&snap, |n| n.id == spin).value.as_deref(), Some("51"));
+    let r = act(&mut session, &spin, "decrement", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disabled_button_reports_no_change_and_bad_requests_say_why() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    let snap = fresh(&mut session).await;
+    let disabled = first(&snap, |n| {
+        n.role == Role::Checkbox
+            && has(n, State::Disabled)
+            && !has(n, State::Checked)
+            && !has(n, State::Mixed)
+    })
+    .id
+    .clone();
+    let r = act(&mut session, &disabled, "click", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::NoChange, "{r:?}");
+    assert!(r.changes.is_empty(), "{r:?}");
+
+    let err = |r: Result<cup::ActionResult, cup::SessionError>| {
+        r.err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    let e = err(session
+        .action("e99999", "click", &ActionParams::default())
+        .await);
+    assert!(e.contains("not in the current snapshot"), "{e}");
+    let e = err(session
+        .action(&disabled, "jump", &ActionParams::default())
+        .await);
+    assert!(e.starts_with("unknown action 'jump'"), "{e}");
+    let label = first(&snap, |n| n.role == Role::Text && n.actions.is_empty())
+        .id
+        .clone();
+    let e = err(session
+        .action(&label, "toggle", &ActionParams::default())
+        .await);
+    assert!(e.contains("does not support toggle; it supports:"), "{e}");
+    let e = err(session
+        .action(&disabled, "type", &ActionParams::default())
+        .await);
+    assert!(e.contains("needs a value"), "{e}");
+    let scroll = ActionParams {
+        direction: None,
+        ..ActionParams::default()
+    };
+    let e = err(session.action(&disabled, "scroll", &scroll).await);
+    assert!(e.contains("needs a direction"), "{e}");
+    let _ = Direction::Down;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn combo_box_item_and_tree_row() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    let snap = fresh(&mut session).await;
+
+    // Open the "Left" combo box: a menu window appears; pick "Middle".
+    let combo = first(&snap, |n| n.role == Role::Combobox && n.name == "Left")
+        .id
+        .clone();
+    let r = act(&mut session, &combo, "click", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    let full = SnapshotRequest {
+        scope: Scope::Full,
+        ..SnapshotRequest::default()
+    };
+    let snap = snapshot(&mut session, &full).await;
+    let item = first(&snap, |n| {
+        n.role == Role::MenuItem && n.name == "Middle" && !has(n, State::Offscreen)
+    })
+    .id
+    .clone();
+    let r = act(&mut session, &item, "click", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    let snap = fresh(&mut session).await;
+    assert!(
+        nodes(&snap)
+            .iter()
+            .filter(|n| n.role == Role::Combobox && n.name == "Middle")
+            .count()
+            >= 2,
+        "the first combo now shows Middle too:\n{}",
+        snap.text
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tree_row_expands_and_collapses() {
+    let desk = Desk::start();
+    desk.launch("gtk3-demo", &[]);
+    let mut session = desk.session();
+    let snap = fresh(&mut session).await;
+    let row = first(&snap, |n| {
+        n.role == Role::Cell && n.name == "Benchmark" && has(n, State::Collapsed)
+    })
+    .id
+    .clone();
+    let r = act(&mut session, &row, "expand", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.after.as_deref().is_some_and(|a| a.contains("+expanded"))),
+        "{r:?}"
+    );
+    let snap = fresh(&mut session).await;
+    assert!(has(first(&snap, |n| n.id == row), State::Expanded));
+    assert!(
+        nodes(&snap).iter().any(|n| n.name == "Fishbowl"),
+        "a child row shows:\n{}",
+        snap.text
+    );
+    let r = act(&mut session, &row, "expand", &ActionParams::default()).await;
+    assert!(
+        r.success && r.message == "Already expanded" && r.effect == Effect::NoChange,
+        "{r:?}"
+    );
+    let r = act(&mut session, &row, "collapse", &ActionParams::default()).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_app_launches_the_widget_factory() {
+    let desk = Desk::start();
+    let mut session = desk.session();
+    let launched = session
+        .open_app("widget factory")
+        .await
+        .unwrap_or_else(|e| panic!("open_app: {e}"));
+    let window = launched
+        .window
+        .clone()
+        .unwrap_or_else(|| panic!("no window: {launched:?}"));
+    assert_eq!(window.info.title, "gtk3-widget-factory");
+    let snap = fresh(&mut session).await;
+    assert_eq!(snap.envelope.tree[0].name, "gtk3-widget-factory");
+    let e = session
+        .open_app("no such application anywhere")
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("no installed app matches"), "{e}");
+    // The launched app belongs to this test's desktop: end it with it.
+    let _ = std::process::Command::new("kill")
+        .arg(launched.pid.to_string())
+        .status();
+}
