@@ -11,7 +11,7 @@ async fn fresh(session: &mut Session) -> cup::Snapshot {
     snapshot(session, &request(Scope::Foreground)).await
 }
 
-fn first<'a>(snap: &'a cup::Snapshot, pred: impl Fn(&Node) -> bool) -> &'a Node {
+fn first(snap: &cup::Snapshot, pred: impl Fn(&Node) -> bool) -> &Node {
     nodes(snap)
         .into_iter()
         .find(|n| pred(n))
