@@ -21,15 +21,21 @@ use cup_protocol::Action;
 use cup_protocol::{PlatformId, Rect, WindowInfo};
 use tokio::sync::OnceCell;
 
-use crate::act::{self, events::EventLog, fallback::Fallback};
+use crate::act::{
+    self,
+    events::EventLog,
+    fallback::{Fallback, InputOps},
+};
 use crate::atspi_calls::{self as calls, ObjRef};
 use crate::capture::{self, AppFacts, Target as CaptureTarget};
 use crate::env::Desktop;
+use crate::input::Input;
 use crate::links::Links;
 use crate::mapping::MapContext;
 use crate::windows::join_windows;
 pub use crate::windows::Frame;
 use crate::x11::{self, X11State};
+use cup_protocol::keys::Combo;
 
 /// How long an application gets to list its windows before it counts as
 /// busy or hung (its windows then come from X11 alone).
@@ -42,6 +48,7 @@ pub struct LinuxAdapter {
     unresponsive: Mutex<HashSet<u32>>,
     links: OnceCell<Links>,
     events: OnceCell<EventLog>,
+    input: OnceCell<Result<Input, String>>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
 }
@@ -84,6 +91,25 @@ impl LinuxAdapter {
         self.links
             .get_or_try_init(|| async { crate::bus::connect(&self.desktop).await.map(Links::new) })
             .await
+    }
+
+    /// Synthetic input on this desktop's display (opened on first use).
+    pub async fn input(&self) -> Result<&Input, AdapterError> {
+        let opened = self
+            .input
+            .get_or_init(|| async {
+                let Some(display) = self.desktop.display.clone() else {
+                    return Err(
+                        "no X11 display (DISPLAY is unset); start one with `cup sandbox start`"
+                            .to_owned(),
+                    );
+                };
+                Input::open(&display).await.map_err(|e| e.to_string())
+            })
+            .await;
+        opened
+            .as_ref()
+            .map_err(|e| AdapterError::Unavailable(e.clone()))
     }
 
     /// The log of AT-SPI events (subscribed on first use).
@@ -235,7 +261,7 @@ impl Adapter for LinuxAdapter {
             links,
             events,
             fallback: Fallback {
-                input: None,
+                input: self.input().await.ok().map(|i| i as &dyn InputOps),
                 origin,
                 snapshot_bounds: target.node.bounds,
                 offscreen: target.node.states.contains(&cup_protocol::State::Offscreen),
@@ -246,6 +272,25 @@ impl Adapter for LinuxAdapter {
 
     async fn open_app(&self, name: &str) -> Result<cup::Launched, AdapterError> {
         crate::apps::open(self, name).await
+    }
+
+    async fn press(
+        &self,
+        combo: &Combo,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let input = self.input().await?;
+        let ctx = act::Context {
+            links: self.links().await?,
+            events: self.events().await?,
+            fallback: Fallback {
+                input: Some(input as &dyn InputOps),
+                origin: (0, 0),
+                snapshot_bounds: None,
+                offscreen: false,
+            },
+        };
+        act::press(&ctx, combo, refs).await
     }
 
     async fn capture(

@@ -109,6 +109,7 @@ const LISTENED: &[&str] = &[
     "object:property-change:accessible-name",
     "object:property-change:accessible-value",
     "object:text-changed",
+    "object:text-selection-changed",
     "window:create",
     "window:destroy",
     "focus:",

@@ -250,3 +250,90 @@ async fn open_app_launches_the_widget_factory() {
         .arg(launched.pid.to_string())
         .status();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keyboard_pointer_and_scroll() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    let snap = fresh(&mut session).await;
+
+    // ctrl+a in the focused entry selects its text: an observed effect.
+    let focused = first(&snap, |n| n.role == Role::TextBox && has(n, State::Focused))
+        .id
+        .clone();
+    let r = session
+        .press("ctrl+a")
+        .await
+        .unwrap_or_else(|e| panic!("press: {e}"));
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    assert!(r.changes.iter().any(|c| c.target == focused), "{r:?}");
+    // Then typing over the selection with the keyboard replaces it.
+    let input = cup_linux::input::Input::open(desk.desktop().display.as_deref().unwrap_or(":0"))
+        .await
+        .unwrap_or_else(|e| panic!("input: {e}"));
+    input
+        .type_text("kb ✓")
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    let snap = fresh(&mut session).await;
+    assert_eq!(
+        first(&snap, |n| n.id == focused).value.as_deref(),
+        Some("kb ✓")
+    );
+
+    // Drag the first enabled horizontal slider's knob to the right: its value rises.
+    let slider = first(&snap, |n| {
+        n.role == Role::Slider
+            && !has(n, State::Disabled)
+            && n.attributes
+                .orientation
+                .is_some_and(|o| o == cup_protocol::Orientation::Horizontal)
+    })
+    .clone();
+    let b = slider
+        .bounds
+        .unwrap_or_else(|| panic!("slider without bounds"));
+    let before: f64 = slider
+        .value
+        .as_deref()
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or(0.0);
+    let y = b.y + i64::try_from(b.h / 2).unwrap_or(0);
+    let from = cup_linux::input::Point::new(b.x + i64::try_from(b.w / 2).unwrap_or(0), y);
+    let to = cup_linux::input::Point::new(b.x + i64::try_from(b.w).unwrap_or(0) - 4, y);
+    input
+        .drag(
+            &[from, to],
+            cup_linux::input::Button::Left,
+            std::time::Duration::from_millis(150),
+            None,
+            &[],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("drag: {e}"));
+    let snap = fresh(&mut session).await;
+    let after: f64 = first(&snap, |n| n.id == slider.id)
+        .value
+        .as_deref()
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or(0.0);
+    assert!(after > before, "slider value {before} -> {after}");
+
+    // Scroll the text view's scroll pane down: its scroll bar moves.
+    let pane = first(&snap, |n| {
+        n.actions.contains(&cup_protocol::Action::Scroll)
+            && n.children.iter().any(|c| c.role == Role::TextBox)
+    })
+    .id
+    .clone();
+    let down = ActionParams {
+        direction: Some(Direction::Down),
+        amount: Some(5),
+        ..ActionParams::default()
+    };
+    let r = act(&mut session, &pane, "scroll", &down).await;
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+}

@@ -187,9 +187,14 @@ pub trait Adapter: Send + Sync {
         Err(unsupported("acting on elements"))
     }
 
-    /// Presses a key combo on the focused window.
-    async fn press(&self, combo: &Combo) -> Result<ActionResult, AdapterError> {
-        let _ = combo;
+    /// Presses a key combo on the focused window and reports what changed
+    /// (`refs` names changed elements by their snapshot ids).
+    async fn press(
+        &self,
+        combo: &Combo,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let _ = (combo, refs);
         Err(unsupported("pressing keys"))
     }
 

@@ -101,7 +101,12 @@ impl Session {
     pub async fn press(&mut self, combo: &str) -> Result<ActionResult, SessionError> {
         let parsed = parse_combo(combo)
             .map_err(|e| ActionError::BadParams(format!("keys {combo:?}: {e}")))?;
-        Ok(self.adapter.press(&parsed).await?)
+        let refs = self
+            .last
+            .as_ref()
+            .map(|l| l.refs.clone())
+            .unwrap_or_default();
+        Ok(self.adapter.press(&parsed, &refs).await?)
     }
 
     /// A PNG screenshot.
@@ -227,9 +232,9 @@ impl Session {
                 let params = ActionParams {
                     value: text("value"),
                     direction: text("direction")
-                        .map(|d| d.parse::<Direction>())
+                        .map(|d| d.trim().to_ascii_lowercase().parse::<Direction>())
                         .transpose()
-                        .map_err(ActionError::BadParams)?,
+                        .map_err(|e| ActionError::BadParams(format!("direction: {e}")))?,
                     amount: obj
                         .get("amount")
                         .and_then(Value::as_u64)

@@ -66,7 +66,7 @@ pub fn action(args: &ActionArgs) -> Result<ExitCode, Failure> {
         direction: args
             .direction
             .as_deref()
-            .map(str::parse::<Direction>)
+            .map(|d| d.trim().to_ascii_lowercase().parse::<Direction>())
             .transpose()
             .map_err(|e| Failure::usage(format!("--direction: {e}")))?,
         amount: args.amount,

@@ -148,11 +148,15 @@ const EVIDENT_STATES: &[&str] = &[
     "active",
 ];
 
-/// The changes that `events` show in the app `bus`; `name_of` turns a
+/// The changes that `events` show in the app `bus` (or in every app); `name_of` turns a
 /// native reference (`bus:path`) into an element id when the snapshot has
 /// it. Repeated events of one kind on one element are folded into one
 /// change.
-pub fn changes(events: &[Event], bus: &str, name_of: &dyn Fn(&str) -> String) -> Vec<Change> {
+pub fn changes(
+    events: &[Event],
+    bus: Option<&str>,
+    name_of: &dyn Fn(&str) -> String,
+) -> Vec<Change> {
     let mut out: Vec<Change> = Vec::new();
     let mut add = |target: String, field: &str, after: String| {
         if let Some(c) = out
@@ -184,7 +188,7 @@ pub fn changes(events: &[Event], bus: &str, name_of: &dyn Fn(&str) -> String) ->
             after: Some(after),
         });
     };
-    for e in events.iter().filter(|e| e.bus == bus) {
+    for e in events.iter().filter(|e| bus.is_none_or(|b| e.bus == b)) {
         let who = name_of(&format!("{}:{}", e.bus, e.path));
         match (e.member.as_str(), e.kind.as_str()) {
             ("StateChanged", state) if EVIDENT_STATES.contains(&state) => {
@@ -197,6 +201,7 @@ pub fn changes(events: &[Event], bus: &str, name_of: &dyn Fn(&str) -> String) ->
             ("PropertyChange", "accessible-name") => add(who, "name", "changed".into()),
             ("PropertyChange", "accessible-value") => add(who, "value", "changed".into()),
             ("TextChanged", _) => add(who, "text", "changed".into()),
+            ("TextSelectionChanged", _) => add(who, "selection", "changed".into()),
             ("ChildrenChanged", kind) if kind.starts_with("add") => {
                 add(who, "children", "added".into());
             }
@@ -245,7 +250,7 @@ mod tests {
             ":1.5:/a/2" => "e4".to_owned(),
             other => other.to_owned(),
         };
-        let c = changes(&events, ":1.5", &name_of);
+        let c = changes(&events, Some(":1.5"), &name_of);
         let summary: Vec<(String, String, String)> = c
             .into_iter()
             .map(|c| (c.target, c.field, c.after.unwrap_or_default()))

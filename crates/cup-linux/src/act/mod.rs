@@ -12,6 +12,7 @@
 //! 5. The result carries the deltas on the target and around it; `effect`
 //!    is `confirmed` only when something changed.
 
+pub mod device;
 pub mod events;
 pub mod fallback;
 pub mod probe;
@@ -101,7 +102,7 @@ pub async fn act(
     let (after, changes) = loop {
         let after = probe::read(&conn, &obj, plan).await;
         let mut changes = probe::diff(target.id, &before, &after);
-        let around = events::changes(&ctx.events.since(mark), &obj.bus, &name_of);
+        let around = events::changes(&ctx.events.since(mark), Some(&obj.bus), &name_of);
         merge(&mut changes, around);
         let now = Instant::now();
         if !changes.is_empty() || now >= deadline || performed.already || performed.refused {
@@ -115,7 +116,7 @@ pub async fn act(
                         break;
                     }
                 }
-                let around = events::changes(&ctx.events.since(mark), &obj.bus, &name_of);
+                let around = events::changes(&ctx.events.since(mark), Some(&obj.bus), &name_of);
                 merge(&mut changes, around);
             }
             break (after, changes);
@@ -190,6 +191,63 @@ fn same_element(
     }
     Ok(())
 }
+
+/// Presses `combo` and reports what changed anywhere (the focused app
+/// reacts; which one is not known in advance).
+pub async fn press(
+    ctx: &Context<'_>,
+    combo: &cup_protocol::keys::Combo,
+    refs: &HashMap<String, String>,
+) -> Result<ActionResult, AdapterError> {
+    let device = ctx.fallback.input.ok_or_else(|| {
+        AdapterError::Unavailable(
+            "no synthetic input on this display (XTest missing); keys cannot be pressed".into(),
+        )
+    })?;
+    let mark = ctx.events.mark();
+    device.keys(combo).await?;
+    let by_ref: HashMap<&str, &str> = refs
+        .iter()
+        .map(|(id, r)| (r.as_str(), id.as_str()))
+        .collect();
+    let name_of = |r: &str| {
+        by_ref
+            .get(r)
+            .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
+    };
+    let deadline = Instant::now() + PRESS_SETTLE;
+    loop {
+        let changes = events::changes(&ctx.events.since(mark), None, &name_of);
+        let now = Instant::now();
+        if !changes.is_empty() {
+            let quiet_until = now + QUIET;
+            loop {
+                let seen = ctx.events.mark();
+                ctx.events.wait(quiet_until).await;
+                if ctx.events.mark() == seen || Instant::now() >= quiet_until {
+                    break;
+                }
+            }
+            let changes = events::changes(&ctx.events.since(mark), None, &name_of);
+            return Ok(ActionResult::observed(
+                format!("Pressed {combo}"),
+                Effect::Confirmed,
+                changes,
+            ));
+        }
+        if now >= deadline {
+            return Ok(ActionResult::observed(
+                format!("Pressed {combo}"),
+                Effect::NoChange,
+                Vec::new(),
+            ));
+        }
+        ctx.events.wait(deadline).await;
+    }
+}
+
+/// How long a key press may take to show an effect.
+pub const PRESS_SETTLE: Duration = Duration::from_millis(400);
 
 fn plan_reads_text(facts: &probe::Facts) -> bool {
     facts.text.is_some()
