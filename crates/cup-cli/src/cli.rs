@@ -37,6 +37,8 @@ pub enum Command {
     Open(OpenArgs),
     /// Run a JSON list of steps (actions, press, wait, open_app, snapshot), stopping at the first failure.
     Batch(BatchArgs),
+    /// Save a PNG screenshot of the screen, one monitor, a window or a region.
+    Screenshot(ScreenshotArgs),
     /// A private headless desktop (Xvfb, D-Bus, AT-SPI) for apps, tests and agents in containers.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
@@ -94,6 +96,24 @@ pub struct OpenArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `cup screenshot`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("what").args(["window", "region", "monitor"])))]
+pub struct ScreenshotArgs {
+    /// A window: its title (or part of it) or its reference from `cup snapshot --json`.
+    #[arg(long)]
+    pub window: Option<String>,
+    /// A rectangle in screen pixels: x,y,w,h.
+    #[arg(long)]
+    pub region: Option<String>,
+    /// One monitor by index (0 = first).
+    #[arg(long)]
+    pub monitor: Option<usize>,
+    /// Output PNG file (- for standard output).
+    #[arg(short, long)]
+    pub output: PathBuf,
 }
 
 /// `cup batch`.

@@ -15,7 +15,7 @@ use atspi::zbus::Connection;
 use atspi::{Role as AtspiRole, State as AtspiState};
 use cup::{
     ActionParams, ActionResult, Adapter, AdapterError, Capture, CaptureLimits, Monitor, ScreenInfo,
-    Target, WindowHandle,
+    Shot, ShotTarget, Target, WindowHandle,
 };
 use cup_protocol::Action;
 use cup_protocol::{PlatformId, Rect, WindowInfo};
@@ -32,6 +32,7 @@ use crate::env::Desktop;
 use crate::input::Input;
 use crate::links::Links;
 use crate::mapping::MapContext;
+use crate::screenshot::Grabber;
 use crate::windows::join_windows;
 pub use crate::windows::Frame;
 use crate::x11::{self, X11State};
@@ -49,6 +50,7 @@ pub struct LinuxAdapter {
     links: OnceCell<Links>,
     events: OnceCell<EventLog>,
     input: OnceCell<Result<Input, String>>,
+    grabber: OnceCell<Result<Grabber, String>>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
 }
@@ -110,6 +112,80 @@ impl LinuxAdapter {
         opened
             .as_ref()
             .map_err(|e| AdapterError::Unavailable(e.clone()))
+    }
+
+    /// Screenshots of this desktop's display (connected on first use).
+    pub async fn grabber(&self) -> Result<&Grabber, AdapterError> {
+        let opened = self
+            .grabber
+            .get_or_init(|| async {
+                let Some(display) = self.desktop.display.clone() else {
+                    return Err(
+                        "no X11 display (DISPLAY is unset); start one with `cup sandbox start`"
+                            .to_owned(),
+                    );
+                };
+                Grabber::open(&display).await.map_err(|e| e.to_string())
+            })
+            .await;
+        opened
+            .as_ref()
+            .map_err(|e| AdapterError::Unavailable(e.clone()))
+    }
+
+    /// The screen rectangle a screenshot target stands for.
+    async fn shot_region(&self, target: &ShotTarget) -> Result<Rect, AdapterError> {
+        match target {
+            ShotTarget::Screen => Ok(self.grabber().await?.screen()),
+            ShotTarget::Region(r) => Ok(*r),
+            ShotTarget::Monitor(i) => {
+                let monitors = self.x11().await?.monitors;
+                monitors.get(*i).map(|m| m.rect).ok_or_else(|| {
+                    AdapterError::NotFound(format!(
+                        "there is no monitor {i}: the screen has {} (0 to {}); see `cup snapshot --scope overview`",
+                        monitors.len(),
+                        monitors.len().saturating_sub(1)
+                    ))
+                })
+            }
+            ShotTarget::Window(wanted) => {
+                let windows = self.windows().await?;
+                let lower = wanted.to_lowercase();
+                let found = windows
+                    .iter()
+                    .find(|w| w.native == *wanted)
+                    .or_else(|| {
+                        windows
+                            .iter()
+                            .find(|w| w.info.title.to_lowercase() == lower)
+                    })
+                    .or_else(|| {
+                        windows.iter().find(|w| {
+                            !lower.is_empty() && w.info.title.to_lowercase().contains(&lower)
+                        })
+                    });
+                let Some(w) = found else {
+                    let titles: Vec<String> = windows
+                        .iter()
+                        .map(|w| format!("{:?}", w.info.title))
+                        .collect();
+                    return Err(AdapterError::NotFound(format!(
+                        "no window matches {wanted:?}; open windows: {}",
+                        if titles.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            titles.join(", ")
+                        }
+                    )));
+                };
+                w.info.bounds.ok_or_else(|| {
+                    AdapterError::NotFound(format!(
+                        "window {:?} has no known position; use --region x,y,w,h",
+                        w.info.title
+                    ))
+                })
+            }
+        }
     }
 
     /// The log of AT-SPI events (subscribed on first use).
@@ -268,6 +344,26 @@ impl Adapter for LinuxAdapter {
             },
         };
         act::act(&ctx, target, action, params, refs).await
+    }
+
+    async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
+        let region = self.shot_region(target).await?;
+        let png = self
+            .grabber()
+            .await?
+            .png(region)
+            .await
+            .map_err(|e| match e {
+                crate::screenshot::ShotError::Region { .. } => AdapterError::Invalid(e.to_string()),
+                e => AdapterError::Platform(e.to_string()),
+            })?;
+        Ok(Shot {
+            png: png.bytes,
+            width: png.width,
+            height: png.height,
+            x: png.x,
+            y: png.y,
+        })
     }
 
     async fn open_app(&self, name: &str) -> Result<cup::Launched, AdapterError> {

@@ -6,6 +6,7 @@ mod page;
 mod render;
 #[cfg(target_os = "linux")]
 mod sandbox;
+mod screenshot;
 mod snapshot;
 mod validate;
 
@@ -51,6 +52,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Press(args) => act::press(&args),
         Command::Open(args) => act::open(&args),
         Command::Batch(args) => act::batch(&args),
+        Command::Screenshot(args) => screenshot::run(&args),
         #[cfg(target_os = "linux")]
         Command::Sandbox(command) => sandbox::run(&command),
         #[cfg(not(target_os = "linux"))]
