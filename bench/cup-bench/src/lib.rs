@@ -9,6 +9,7 @@
 //!
 //! Peers are installed by `bench/peers/setup.sh` into `target/bench-peers`.
 
+pub mod actions;
 pub mod apps;
 pub mod measurement;
 pub mod peers;

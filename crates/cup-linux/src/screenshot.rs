@@ -553,16 +553,60 @@ impl std::fmt::Debug for Grabber {
     }
 }
 
+/// How pixels travel from the X server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// A shared-memory segment (MIT-SHM `ShmGetImage`): one copy.
+    Shm,
+    /// The core protocol (`GetImage` in bands over the socket).
+    Core,
+}
+
+impl Transport {
+    /// The protocol's name, for logs and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Shm => "MIT-SHM",
+            Transport::Core => "GetImage",
+        }
+    }
+}
+
 impl Grabber {
-    /// Connects to `display`.
+    /// Connects to `display`; grabs use MIT-SHM when the server offers it
+    /// (falling back to `GetImage` for good if it fails once).
     pub async fn open(display: &str) -> Result<Grabber, ShotError> {
+        Grabber::open_with(display, true).await
+    }
+
+    /// Connects to `display`, with MIT-SHM allowed or not (a remote X
+    /// server cannot map our memory: `use_shm = false` skips the attempt).
+    pub async fn open_with(display: &str, use_shm: bool) -> Result<Grabber, ShotError> {
         let display = display.to_owned();
-        let link = run(move || Link::connect(&display)).await?;
+        let link = run(move || {
+            let mut link = Link::connect(&display)?;
+            if !use_shm {
+                link.shm = Some(false);
+            }
+            Ok(link)
+        })
+        .await?;
         Ok(Grabber {
             width: link.width,
             height: link.height,
             link: Arc::new(Mutex::new(link)),
         })
+    }
+
+    /// The transport grabs use now (decided at the first grab: before it,
+    /// the one that will be tried first).
+    pub fn transport(&self) -> Transport {
+        let link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
+        if link.shm == Some(false) {
+            Transport::Core
+        } else {
+            Transport::Shm
+        }
     }
 
     /// The screen size in pixels.
@@ -635,7 +679,7 @@ mod tests {
     #[test]
     fn bgrx_becomes_rgb() {
         let data = [3, 2, 1, 0, 30, 20, 10, 0];
-        let rgb = layout(32, true).to_rgb(&data, 2, 1).unwrap();
+        let rgb = layout(32, true).to_rgb(&data, 2, 1).expect("must work");
         assert_eq!(rgb, vec![1, 2, 3, 10, 20, 30]);
     }
 
@@ -643,7 +687,7 @@ mod tests {
     fn msb_first_and_24_bpp_with_padding() {
         // 24 bpp, 1 pixel a row, rows padded to 4 bytes.
         let data = [1, 2, 3, 0, 4, 5, 6, 0];
-        let rgb = layout(24, false).to_rgb(&data, 1, 2).unwrap();
+        let rgb = layout(24, false).to_rgb(&data, 1, 2).expect("must work");
         assert_eq!(rgb, vec![1, 2, 3, 4, 5, 6]);
     }
 
@@ -665,7 +709,7 @@ mod tests {
             blue_mask: 0x1f,
             ..l
         };
-        let rgb = l.to_rgb(&[0xff, 0xff, 0, 0], 1, 1).unwrap();
+        let rgb = l.to_rgb(&[0xff, 0xff, 0, 0], 1, 1).expect("must work");
         assert_eq!(rgb, vec![255, 255, 255]);
     }
 
@@ -678,10 +722,10 @@ mod tests {
     fn regions_are_clipped_or_refused() {
         let r = |x, y, w, h| Rect { x, y, w, h };
         assert_eq!(
-            clip_region(&r(1900, 1000, 100, 100), 1920, 1080).unwrap(),
+            clip_region(&r(1900, 1000, 100, 100), 1920, 1080).expect("must work"),
             r(1900, 1000, 20, 80)
         );
-        let e = clip_region(&r(3000, 0, 10, 10), 1920, 1080).unwrap_err();
+        let e = clip_region(&r(3000, 0, 10, 10), 1920, 1080).expect_err("must fail");
         assert!(e.to_string().contains("outside the screen"), "{e}");
         assert!(clip_region(&r(0, 0, 0, 10), 1920, 1080).is_err());
     }
@@ -695,11 +739,11 @@ mod tests {
             x: 5,
             y: 6,
         };
-        let png = encode_png(&pixels).unwrap();
+        let png = encode_png(&pixels).expect("must work");
         let dec = png::Decoder::new(std::io::Cursor::new(png.bytes));
-        let mut reader = dec.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
+        let mut reader = dec.read_info().expect("must work");
+        let mut buf = vec![0; reader.output_buffer_size().expect("must work")];
+        let info = reader.next_frame(&mut buf).expect("must work");
         assert_eq!((info.width, info.height), (4, 3));
         assert_eq!(&buf[..info.buffer_size()], &pixels.rgb[..]);
     }

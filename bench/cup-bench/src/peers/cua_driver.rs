@@ -35,7 +35,7 @@ pub fn binary() -> PathBuf {
 
 /// A running `cua-driver mcp`.
 #[derive(Debug)]
-struct McpClient {
+pub struct McpClient {
     child: Child,
     stdin: ChildStdin,
     stdout: Lines<BufReader<ChildStdout>>,
@@ -44,7 +44,12 @@ struct McpClient {
 }
 
 impl McpClient {
-    fn start(sandbox: &Sandbox, binary: &Path, home: &Path) -> Result<Self, String> {
+    /// Starts `binary mcp` in the sandbox with `home` as its scratch `HOME`.
+    ///
+    /// # Errors
+    ///
+    /// When the scratch directory or the process cannot be made.
+    pub fn start(sandbox: &Sandbox, binary: &Path, home: &Path) -> Result<Self, String> {
         std::fs::create_dir_all(home)
             .map_err(|e| format!("cannot create {}: {e}", home.display()))?;
         let log = home.join("cua-driver.stderr.log");
@@ -137,7 +142,12 @@ impl McpClient {
             .ok_or_else(|| format!("{method}: response without result"))
     }
 
-    async fn initialize(&mut self) -> Result<(), String> {
+    /// The MCP handshake.
+    ///
+    /// # Errors
+    ///
+    /// When the driver does not answer in time or answers with an error.
+    pub async fn initialize(&mut self) -> Result<(), String> {
         self.request(
             "initialize",
             json!({
@@ -152,7 +162,11 @@ impl McpClient {
     }
 
     /// `tools/call`; a result with `isError: true` is an error.
-    async fn call_tool(&mut self, name: &str, arguments: Value) -> Result<Value, String> {
+    ///
+    /// # Errors
+    ///
+    /// When the call fails, times out or reports `isError`.
+    pub async fn call_tool(&mut self, name: &str, arguments: Value) -> Result<Value, String> {
         let result = self
             .request("tools/call", json!({"name": name, "arguments": arguments}))
             .await?;
@@ -164,7 +178,7 @@ impl McpClient {
 
     /// Closes stdin (the driver exits at EOF) and reaps it; kills it if it
     /// is still running after 2 s.
-    async fn shutdown(mut self) {
+    pub async fn shutdown(mut self) {
         drop(self.stdin);
         if tokio::time::timeout(Duration::from_secs(2), self.child.wait())
             .await
@@ -177,7 +191,7 @@ impl McpClient {
 
 /// The text content blocks of a tool result, joined by newlines (what the
 /// model reads; image blocks are off with `include_screenshot: false`).
-fn text_of(result: &Value) -> String {
+pub fn text_of(result: &Value) -> String {
     result
         .get("content")
         .and_then(Value::as_array)
@@ -192,12 +206,13 @@ fn text_of(result: &Value) -> String {
         .unwrap_or_default()
 }
 
-fn structured<'a>(result: &'a Value, key: &str) -> Option<&'a Value> {
+/// A field of a tool result's `structuredContent`.
+pub fn structured<'a>(result: &'a Value, key: &str) -> Option<&'a Value> {
     result.get("structuredContent").and_then(|s| s.get(key))
 }
 
 /// The window of `pid` to read: on screen first, then the largest.
-fn pick_window(list: &Value, pid: u32) -> Option<u64> {
+pub fn pick_window(list: &Value, pid: u32) -> Option<u64> {
     let windows = structured(list, "windows")?.as_array()?;
     windows
         .iter()

@@ -58,15 +58,15 @@ pub fn run(args: &ScreenshotArgs) -> Result<ExitCode, Failure> {
                 args.output.display()
             ))
         })?;
-        println!(
-            "{}: {}x{} at {},{} ({} bytes)",
+        crate::output::print(&format!(
+            "{}: {}x{} at {},{} ({} bytes)\n",
             args.output.display(),
             shot.width,
             shot.height,
             shot.x,
             shot.y,
             shot.png.len()
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
