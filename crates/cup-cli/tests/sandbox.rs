@@ -2,33 +2,9 @@
 //! a real private desktop: each command is its own process, as a user (or
 //! an agent in a container) runs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn cup(args: &[&str], env: &[(String, String)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cup"));
-    command.args(args).env_remove("AT_SPI_BUS_ADDRESS");
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cup {args:?}: {e}"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// The `export NAME=VALUE` lines of `cup sandbox start|env`.
-fn exports(stdout: &str) -> Vec<(String, String)> {
-    stdout
-        .lines()
-        .filter_map(|l| l.strip_prefix("export "))
-        .filter_map(|l| l.split_once('='))
-        .map(|(k, v)| (k.to_owned(), v.trim_matches('\'').to_owned()))
-        .collect()
-}
+use common::{cup, exports, path_str, state_file, text};
 
 fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
@@ -54,32 +30,6 @@ fn marked(id: &str) -> Vec<u32> {
         })
         .filter(|pid| alive(*pid))
         .collect()
-}
-
-struct StateFile(PathBuf);
-
-impl Drop for StateFile {
-    fn drop(&mut self) {
-        // Clean up even when an assertion failed.
-        let _ = Command::new(env!("CARGO_BIN_EXE_cup"))
-            .args(["sandbox", "stop", "--state"])
-            .arg(&self.0)
-            .output();
-        if let Some(dir) = self.0.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
-}
-
-fn state_file(name: &str) -> StateFile {
-    let dir = std::env::temp_dir().join(format!("cup-cli-sandbox-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    StateFile(dir.join("nested").join("sandbox.json"))
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str()
-        .unwrap_or_else(|| panic!("non-UTF-8 temp path {}", p.display()))
 }
 
 #[test]

@@ -45,6 +45,57 @@ pub struct Change {
     pub after: Option<String>,
 }
 
+/// Changes of other elements listed one by one up to this many alike;
+/// past it they are grouped.
+const GROUP_OVER: usize = 3;
+
+/// Ids named in a group's target before "+N more".
+const GROUP_NAMES: usize = 3;
+
+/// Shortens a change list for a reader: changes of `target` (the acted-on
+/// element), of focus and of windows stay as they are, first; changes of
+/// other elements that are alike (same field, before and after) are
+/// grouped into one when there are more than three, e.g. a page switch
+/// that hides 80 elements gives one `e14 e15 e16 +77 more states:
+/// -showing`.
+pub fn condense(changes: Vec<Change>, target: Option<&str>) -> Vec<Change> {
+    let primary = |c: &Change| {
+        Some(c.target.as_str()) == target || c.target == "focus" || c.field == "windows"
+    };
+    let (mut out, others): (Vec<Change>, Vec<Change>) = changes.into_iter().partition(primary);
+    let mut groups: Vec<Vec<Change>> = Vec::new();
+    for c in others {
+        match groups.iter_mut().find(|g| {
+            g.first()
+                .is_some_and(|f| f.field == c.field && f.before == c.before && f.after == c.after)
+        }) {
+            Some(g) => g.push(c),
+            None => groups.push(vec![c]),
+        }
+    }
+    for group in groups {
+        if group.len() <= GROUP_OVER {
+            out.extend(group);
+            continue;
+        }
+        let names: Vec<&str> = group
+            .iter()
+            .take(GROUP_NAMES)
+            .map(|c| c.target.as_str())
+            .collect();
+        let Some(first) = group.first() else {
+            continue;
+        };
+        out.push(Change {
+            target: format!("{} +{} more", names.join(" "), group.len() - names.len()),
+            field: first.field.clone(),
+            before: first.before.clone(),
+            after: first.after.clone(),
+        });
+    }
+    out
+}
+
 /// The result of an action, press, open_app or batch step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionResult {
@@ -89,6 +140,61 @@ impl ActionResult {
 }
 
 pub use cup_protocol::Direction;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ch(target: &str, field: &str, after: &str) -> Change {
+        Change {
+            target: target.into(),
+            field: field.into(),
+            before: None,
+            after: Some(after.into()),
+        }
+    }
+
+    #[test]
+    fn alike_changes_of_others_are_grouped_after_the_target() {
+        let mut changes = vec![
+            ch("e2", "states", "-showing"),
+            ch("e9", "states", "+checked"),
+        ];
+        for i in 10..20 {
+            changes.push(ch(&format!("e{i}"), "states", "-showing"));
+        }
+        changes.push(ch("e30", "text", "changed"));
+        changes.push(ch("focus", "focus", "e31"));
+        let out = condense(changes, Some("e9"));
+        let rows: Vec<(String, String, String)> = out
+            .into_iter()
+            .map(|c| (c.target, c.field, c.after.unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                ("e9".into(), "states".into(), "+checked".into()),
+                ("focus".into(), "focus".into(), "e31".into()),
+                (
+                    "e2 e10 e11 +8 more".into(),
+                    "states".into(),
+                    "-showing".into()
+                ),
+                ("e30".into(), "text".into(), "changed".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn few_alike_changes_stay_apart() {
+        let changes = vec![
+            ch("e1", "states", "-showing"),
+            ch("e2", "states", "-showing"),
+            ch("e3", "states", "-showing"),
+        ];
+        assert_eq!(condense(changes.clone(), None), changes);
+    }
+}
 
 /// Parameters of an element action.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -94,7 +94,9 @@ impl Session {
             node,
             window,
         };
-        Ok(self.adapter.act(&target, verb, params, &last.refs).await?)
+        let mut result = self.adapter.act(&target, verb, params, &last.refs).await?;
+        result.changes = crate::action::condense(std::mem::take(&mut result.changes), Some(id));
+        Ok(result)
     }
 
     /// Presses a key combo (`ctrl+s`, `alt+f4`, `shift`).
@@ -106,7 +108,9 @@ impl Session {
             .as_ref()
             .map(|l| l.refs.clone())
             .unwrap_or_default();
-        Ok(self.adapter.press(&parsed, &refs).await?)
+        let mut result = self.adapter.press(&parsed, &refs).await?;
+        result.changes = crate::action::condense(std::mem::take(&mut result.changes), None);
+        Ok(result)
     }
 
     /// A PNG screenshot.

@@ -10,7 +10,7 @@ pub mod adapter;
 pub mod execute;
 pub mod session;
 
-pub use action::{ActionParams, ActionResult, Change, Direction, Effect, Target};
+pub use action::{condense, ActionParams, ActionResult, Change, Direction, Effect, Target};
 pub use adapter::{
     Adapter, AdapterError, Capture, CaptureLimits, Launched, Monitor, Partial, ScreenInfo, Shot,
     ShotTarget, WindowHandle,

@@ -1,0 +1,59 @@
+//! Helpers shared by the CLI's desktop tests: run the `cup` binary, read
+//! its `export` lines, and a sandbox state file that stops its desktop when
+//! dropped (even when an assertion failed).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn cup(args: &[&str], env: &[(String, String)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cup"));
+    command.args(args).env_remove("AT_SPI_BUS_ADDRESS");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cup {args:?}: {e}"))
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The `export NAME=VALUE` lines of `cup sandbox start|env`.
+pub fn exports(stdout: &str) -> Vec<(String, String)> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("export "))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.trim_matches('\'').to_owned()))
+        .collect()
+}
+
+pub struct StateFile(pub PathBuf);
+
+impl Drop for StateFile {
+    fn drop(&mut self) {
+        // Clean up even when an assertion failed.
+        let _ = Command::new(env!("CARGO_BIN_EXE_cup"))
+            .args(["sandbox", "stop", "--state"])
+            .arg(&self.0)
+            .output();
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+pub fn state_file(name: &str) -> StateFile {
+    let dir = std::env::temp_dir().join(format!("cup-cli-sandbox-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    StateFile(dir.join("nested").join("sandbox.json"))
+}
+
+pub fn path_str(p: &Path) -> &str {
+    p.to_str()
+        .unwrap_or_else(|| panic!("non-UTF-8 temp path {}", p.display()))
+}
