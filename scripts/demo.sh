@@ -37,3 +37,25 @@ json="$(mktemp "${TMPDIR:-/tmp}/cup-demo-XXXXXX.json")"
 "$cup" snapshot --json > "$json"
 "$cup" find "$json" --role checkbox || true
 rm -f "$json"
+echo
+# Acting: ids of the last `cup snapshot` work in later invocations; each
+# result says what was observed (confirmed / no_change / unverified).
+export CUP_SNAPSHOT_STATE="${state%.json}-last.json"
+trap '"$cup" sandbox stop --state "$state" 2>/dev/null || true; rm -f "$CUP_SNAPSHOT_STATE"' EXIT
+snapshot="$("$cup" snapshot)"
+id_of() { printf '%s\n' "$snapshot" | grep -F -- "$1" | grep -v -F -- "$2" | head -1 | sed 's/.*\[\(e[0-9]*\)\].*/\1/'; }
+check="$(id_of 'chk "checkbutton"' '{')"
+entry="$(id_of 'val="entry"' 'dis')"
+disabled="$(printf '%s\n' "$snapshot" | grep -F 'chk "checkbutton"' | grep -F '{dis}' | head -1 | sed 's/.*\[\(e[0-9]*\)\].*/\1/')"
+echo "\$ cup action $check click"
+"$cup" action "$check" click
+echo "\$ cup action $entry type --value 'héllo ✓ 日本'"
+"$cup" action "$entry" type --value 'héllo ✓ 日本'
+echo "\$ cup action $disabled click      # a disabled check button: nothing happens, and cup says so"
+"$cup" action "$disabled" click || true
+echo "\$ cup press ctrl+a"
+"$cup" press ctrl+a
+shot="${state%.json}.png"
+echo "\$ cup screenshot -o screen.png"
+"$cup" screenshot -o "$shot"
+rm -f "$shot"

@@ -337,3 +337,59 @@ async fn keyboard_pointer_and_scroll() {
     let r = act(&mut session, &pane, "scroll", &down).await;
     assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_in_order_with_gen1_names_stops_at_the_first_failure() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    let snap = fresh(&mut session).await;
+    let check = first(&snap, |n| {
+        n.role == Role::Checkbox && n.name == "checkbutton" && n.states.is_empty()
+    })
+    .id
+    .clone();
+    let steps: Vec<serde_json::Value> = serde_json::from_str(&format!(
+        r#"[
+            {{"action": "find_elements", "role": "checkbox", "name": "checkbutton", "state": "checked"}},
+            {{"action": "execute", "verb": "toggle", "element_id": "{check}"}},
+            {{"action": "wait", "ms": 10}},
+            {{"action": "press_keys", "keys": "ctrl+a"}},
+            {{"action": "capture", "scope": "overview"}},
+            {{"action": "click", "element_id": "e99999"}},
+            {{"action": "press", "keys": "a"}}
+        ]"#
+    ))
+    .unwrap_or_else(|e| panic!("steps: {e}"));
+    let results = session.batch_execute(&steps).await;
+    // Six ran; the seventh did not, because the sixth failed.
+    assert_eq!(results.len(), 6, "{results:#?}");
+    assert!(results[0].success, "{:?}", results[0]);
+    assert!(
+        results[0].message.contains("chk \"checkbutton\""),
+        "{}",
+        results[0].message
+    );
+    assert_eq!(results[1].effect, Effect::Confirmed, "{:?}", results[1]);
+    // Waits are held to 50-5000 ms, as the spec says.
+    assert_eq!(results[2].message, "Waited 50ms");
+    assert!(results[3].success, "{:?}", results[3]);
+    assert!(
+        results[4].message.contains("gtk3-widget-factory"),
+        "{}",
+        results[4].message
+    );
+    assert!(!results[5].success);
+    let error = results[5].error.clone().unwrap_or_default();
+    assert!(
+        error.starts_with("step 6: ") && error.contains("e99999"),
+        "{error}"
+    );
+    // The check button is checked now, as the toggle reported.
+    let after = fresh(&mut session).await;
+    let node = nodes(&after).into_iter().find(|n| n.id == check).cloned();
+    assert!(
+        node.as_ref().is_some_and(|n| has(n, State::Checked)),
+        "{node:?}"
+    );
+}

@@ -129,12 +129,55 @@ impl Session {
         Ok(self.adapter.open_app(name.trim()).await?)
     }
 
+    /// Gen-1 name of [`Session::action`].
+    pub async fn execute(
+        &mut self,
+        id: &str,
+        action: &str,
+        params: &ActionParams,
+    ) -> Result<ActionResult, SessionError> {
+        self.action(id, action, params).await
+    }
+
+    /// Gen-1 name of [`Session::press`].
+    pub async fn press_keys(&mut self, combo: &str) -> Result<ActionResult, SessionError> {
+        self.press(combo).await
+    }
+
+    /// Gen-1 name of [`Session::open_app`].
+    pub async fn launch_app(&mut self, name: &str) -> Result<Launched, SessionError> {
+        self.open_app(name).await
+    }
+
+    /// Gen-1 name of [`Session::batch`].
+    pub async fn batch_execute(&mut self, steps: &[Value]) -> Vec<ActionResult> {
+        self.batch(steps).await
+    }
+
+    /// Gen-1 name of [`Session::find`].
+    pub fn find_elements(
+        &self,
+        query: &cup_protocol::search::FindQuery,
+    ) -> Result<Vec<Node>, SessionError> {
+        self.find(query)
+    }
+
+    /// Gen-1 name of [`Session::snapshot`].
+    pub async fn capture(
+        &mut self,
+        req: &crate::SnapshotRequest,
+    ) -> Result<&crate::Snapshot, SessionError> {
+        self.snapshot(req).await
+    }
+
     /// Runs steps in order and stops at the first failure (whose result is
     /// included). Each step is an object with `action` and its parameters:
     /// an element verb with `element_id` (and `value`, `direction`),
     /// `press` with `keys`, `wait` with `ms` (50–5000), `open_app` with
-    /// `name`, `snapshot` (with `scope`). The Gen-1 names `execute`,
-    /// `press_keys`, `launch_app`, `capture` are accepted.
+    /// `name`, `snapshot` (with `scope`), `find` (with `query`, `role`,
+    /// `name`, `state`, `limit`: the matching lines in `message`). The
+    /// Gen-1 names `execute` (with `verb`), `press_keys`, `launch_app`,
+    /// `capture`, `find_elements` are accepted.
     pub async fn batch(&mut self, steps: &[Value]) -> Vec<ActionResult> {
         let mut results = Vec::new();
         for (i, step) in steps.iter().enumerate() {
@@ -199,6 +242,44 @@ impl Session {
                     } else {
                         Effect::NoChange
                     },
+                    changes: Vec::new(),
+                })
+            }
+            "find" | "find_elements" => {
+                let state = text("state")
+                    .map(|st| {
+                        cup_protocol::State::from_name(st.trim()).ok_or_else(|| {
+                            ActionError::BadParams(format!(
+                                "find: unknown state {st:?}; use a CUP state such as focused, checked, disabled"
+                            ))
+                        })
+                    })
+                    .transpose()?;
+                let query = cup_protocol::search::FindQuery {
+                    query: text("query"),
+                    role: text("role"),
+                    name: text("name"),
+                    state,
+                    limit: obj
+                        .get("limit")
+                        .and_then(Value::as_u64)
+                        .and_then(|l| usize::try_from(l).ok())
+                        .unwrap_or(0),
+                };
+                let found = self.find(&query)?;
+                let lines: Vec<String> = found
+                    .iter()
+                    .map(cup_protocol::compact::format_line)
+                    .collect();
+                Ok(ActionResult {
+                    success: true,
+                    message: if lines.is_empty() {
+                        "No matches".to_owned()
+                    } else {
+                        format!("{} matches:\n{}", lines.len(), lines.join("\n"))
+                    },
+                    error: None,
+                    effect: Effect::Unverified,
                     changes: Vec::new(),
                 })
             }

@@ -70,19 +70,19 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
     push(State::Disabled, known && operable && disabled);
     push(State::Focused, has(AtspiState::Focused));
     let checked = has(AtspiState::Checked) || (role == Role::Switch && has(AtspiState::Pressed));
-    let toggle_button = role == Role::Button && raw.role == AtspiRole::ToggleButton;
-    let mixed = (kinds::is_checkable(role) || toggle_button) && has(AtspiState::Indeterminate);
-    // GTK3 keeps CHECKED on an inconsistent toggle whose underlying value
-    // is on; mixed is a third state, not "checked and mixed".
-    push(
-        State::Checked,
-        kinds::is_checkable(role) && checked && !mixed,
-    );
+    push(State::Checked, kinds::is_checkable(role) && checked);
     push(
         State::Pressed,
-        role == Role::Button && (has(AtspiState::Pressed) || has(AtspiState::Checked)) && !mixed,
+        role == Role::Button && (has(AtspiState::Pressed) || has(AtspiState::Checked)),
     );
-    push(State::Mixed, mixed);
+    let toggle_button = role == Role::Button && raw.role == AtspiRole::ToggleButton;
+    // GTK3 keeps CHECKED on an inconsistent toggle whose value underneath
+    // is on (clicking it flips that value while it stays inconsistent), so
+    // both are reported: `{chk,mix}` and `{mix}` are different states.
+    push(
+        State::Mixed,
+        (kinds::is_checkable(role) || toggle_button) && has(AtspiState::Indeterminate),
+    );
     let expanded = has(AtspiState::Expanded);
     push(State::Expanded, expanded);
     push(
