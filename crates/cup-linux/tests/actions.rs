@@ -119,6 +119,10 @@ async fn disabled_button_reports_no_change_and_bad_requests_say_why() {
     let r = act(&mut session, &disabled, "click", &ActionParams::default()).await;
     assert_eq!(r.effect, Effect::NoChange, "{r:?}");
     assert!(r.changes.is_empty(), "{r:?}");
+    assert!(
+        r.message.contains("nothing changed") && r.message.contains("disabled"),
+        "{r:?}"
+    );
 
     let err = |r: Result<cup::ActionResult, cup::SessionError>| {
         r.err().map(|e| e.to_string()).unwrap_or_default()

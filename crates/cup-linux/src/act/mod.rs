@@ -136,7 +136,19 @@ pub async fn act(
     let elapsed = started.elapsed();
     tracing::debug!(verb = %verb, ?effect, settle_ms = elapsed.as_secs_f64() * 1e3, "action observed");
 
-    let mut result = ActionResult::observed(performed.message.clone(), effect, changes);
+    let mut message = performed.message.clone();
+    if effect == Effect::NoChange && !performed.already {
+        let why = if target.node.states.contains(&cup_protocol::State::Disabled) {
+            " (the element is disabled)"
+        } else {
+            ""
+        };
+        message.push_str(&format!(
+            "; nothing changed within {} ms{why}",
+            elapsed.as_millis()
+        ));
+    }
+    let mut result = ActionResult::observed(message, effect, changes);
     if performed.refused {
         result.success = false;
         result.error = Some(format!(
