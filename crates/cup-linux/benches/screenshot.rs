@@ -1,3 +1,0 @@
-//! Screenshot benchmark (work in progress).
-
-fn main() {}

@@ -1,0 +1,14 @@
+//! # cup-web
+//!
+//! The web adapter of cup: Chromium pages over the Chrome DevTools
+//! Protocol. One persistent WebSocket per browser ([`cdp::Cdp`]), the
+//! accessibility tree joined with the layout snapshot so every rendered
+//! node has bounds ([`capture`]), pure role/state/action mapping
+//! ([`mapping`]), and actions that report the effect they observed.
+
+pub mod cdp;
+pub mod endpoint;
+pub mod mapping;
+
+pub use cdp::{Cdp, CdpError};
+pub use endpoint::Endpoint;
