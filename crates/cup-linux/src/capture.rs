@@ -305,6 +305,7 @@ pub async fn capture(
         refs,
         partial,
         notes,
+        tools: Vec::new(),
     }
 }
 

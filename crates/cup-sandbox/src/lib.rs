@@ -31,11 +31,13 @@
 
 #![doc(html_no_source)]
 
+mod browser;
 mod bus;
 mod error;
 mod procfs;
 mod sandbox;
 
+pub use browser::{chromium_binary, Browser, BrowserOptions, BrowserState};
 pub use error::SandboxError;
 pub(crate) use sandbox::missing;
 pub use sandbox::{App, LaunchOptions, Sandbox, SandboxOptions, MARKER_ENV, REMOVED_ENV};

@@ -172,6 +172,15 @@ impl Cdp {
         })
     }
 
+    /// Whether the connection still stands.
+    pub fn is_open(&self) -> bool {
+        self.inner
+            .closed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none()
+    }
+
     /// The WebSocket URL.
     pub fn url(&self) -> &str {
         &self.url

@@ -161,12 +161,30 @@ async fn http_get(host: &str, port: u16, path: &str) -> Result<String, String> {
         .write_all(request.as_bytes())
         .await
         .map_err(|e| e.to_string())?;
+    // DevTools may keep the connection open: read until the body is as
+    // long as its Content-Length says.
     let mut raw = Vec::new();
-    stream
-        .take(4 << 20)
-        .read_to_end(&mut raw)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&chunk[..n]);
+        if raw.len() > 4 << 20 {
+            return Err("the answer is too large".into());
+        }
+        if let Some(end) = find(&raw, b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|len| raw.len() >= end + 4 + len) {
+                break;
+            }
+        }
+    }
     let text = String::from_utf8_lossy(&raw);
     let (head, body) = text
         .split_once("\r\n\r\n")
@@ -176,6 +194,10 @@ async fn http_get(host: &str, port: u16, path: &str) -> Result<String, String> {
         return Err(format!("{path} answered {status:?}"));
     }
     Ok(body.to_owned())
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]

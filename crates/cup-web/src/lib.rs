@@ -6,9 +6,14 @@
 //! node has bounds ([`capture`]), pure role/state/action mapping
 //! ([`mapping`]), and actions that report the effect they observed.
 
+pub mod adapter;
+pub mod browser;
+pub mod capture;
 pub mod cdp;
 pub mod endpoint;
+pub mod layout;
 pub mod mapping;
 
+pub use adapter::WebAdapter;
 pub use cdp::{Cdp, CdpError};
 pub use endpoint::Endpoint;

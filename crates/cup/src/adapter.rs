@@ -85,6 +85,8 @@ pub struct Capture {
     pub partial: Option<Partial>,
     /// Advice for the agent (e.g. how to expose a browser's web content).
     pub notes: Vec<String>,
+    /// WebMCP tools the captured page offers (web only).
+    pub tools: Vec<cup_protocol::envelope::WebMcpTool>,
 }
 
 /// Errors of adapters. Each message says what to do next.

@@ -248,6 +248,7 @@ impl Session {
             refs,
             partial,
             mut notes,
+            tools,
         } = self.adapter.capture(&targets, &req.limits).await?;
         tracing::debug!(
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
@@ -266,6 +267,9 @@ impl Session {
         env.timestamp = now_ms();
         env.scope = Some(scope);
         env.app = app;
+        if !tools.is_empty() {
+            env.tools = Some(tools);
+        }
         if header_windows {
             env.windows = Some(infos());
         }

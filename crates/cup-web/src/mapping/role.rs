@@ -55,7 +55,10 @@ pub fn map(role: &str, named: bool) -> Kind {
         | "group"
         | "Fieldset"
         | "graphics-object"
-        | "Pane" => node(R::Group),
+        | "Pane"
+        | "Date"
+        | "DateTime"
+        | "InputTime" => node(R::Group),
         "Canvas" | "image" | "img" | "SvgRoot" | "graphics-document" | "graphics-symbol"
         | "math" | "MathMLMath" | "doc-cover" => node(R::Img),
         "DescriptionList" | "listbox" | "feed" | "directory" | "MenuListPopup" => {

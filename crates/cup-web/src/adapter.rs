@@ -1,0 +1,207 @@
+//! [`WebAdapter`]: cup's [`Adapter`] for a Chromium browser over CDP.
+//! Windows are the browser's page targets (the foreground one is focused
+//! and visible); the screen is the foreground page's viewport; node bounds
+//! are viewport-relative screen pixels.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use cup::{
+    Adapter, AdapterError, Capture, CaptureLimits, Monitor, Partial, ScreenInfo, WindowHandle,
+};
+use cup_protocol::{Node, PlatformId, WindowInfo};
+use tokio::sync::Mutex;
+
+use crate::browser::Browser;
+use crate::capture::{self, capture_page};
+use crate::cdp::CdpError;
+use crate::endpoint::Endpoint;
+
+/// The web adapter.
+#[derive(Debug)]
+pub struct WebAdapter {
+    endpoint: Endpoint,
+    browser: Mutex<Option<Arc<Browser>>>,
+}
+
+pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
+    match e {
+        CdpError::Connect { .. } | CdpError::Closed(_) => AdapterError::Unavailable(e.to_string()),
+        CdpError::Timeout { .. } => AdapterError::Platform(e.to_string()),
+        _ => AdapterError::Platform(e.to_string()),
+    }
+}
+
+impl WebAdapter {
+    /// An adapter for the browser at `endpoint` (connected on first use).
+    pub fn new(endpoint: Endpoint) -> WebAdapter {
+        WebAdapter {
+            endpoint,
+            browser: Mutex::new(None),
+        }
+    }
+
+    /// The browser connection (made, or made again after the browser
+    /// closed it).
+    ///
+    /// # Errors
+    ///
+    /// [`AdapterError::Unavailable`] when no browser answers.
+    pub async fn browser(&self) -> Result<Arc<Browser>, AdapterError> {
+        let mut slot = self.browser.lock().await;
+        if let Some(b) = slot.as_ref() {
+            if b.cdp().is_open() {
+                return Ok(Arc::clone(b));
+            }
+        }
+        let b = Arc::new(
+            Browser::connect(&self.endpoint)
+                .await
+                .map_err(adapter_error)?,
+        );
+        *slot = Some(Arc::clone(&b));
+        Ok(b)
+    }
+
+    async fn foreground_page(&self) -> Result<(Arc<Browser>, String), AdapterError> {
+        let browser = self.browser().await?;
+        let pages = browser.pages().await.map_err(adapter_error)?;
+        let i = browser.foreground(&pages).await.ok_or_else(|| {
+            AdapterError::NotFound(format!(
+                "the browser at {} has no open page; open one (cup browser start URL)",
+                self.endpoint.describe()
+            ))
+        })?;
+        Ok((browser, pages[i].id.clone()))
+    }
+}
+
+/// Numbers `node` and its subtree pre-order from `next`, moving the native
+/// references held in the ids into `refs`.
+fn number(node: &mut Node, next: &mut usize, refs: &mut HashMap<String, String>) {
+    let id = format!("e{next}");
+    *next += 1;
+    let native = std::mem::replace(&mut node.id, id.clone());
+    if !native.is_empty() {
+        refs.insert(id, native);
+    }
+    for child in &mut node.children {
+        number(child, next, refs);
+    }
+}
+
+#[async_trait]
+impl Adapter for WebAdapter {
+    fn platform(&self) -> PlatformId {
+        PlatformId::Web
+    }
+
+    async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
+        let (browser, page) = self.foreground_page().await?;
+        let view = capture::viewport(&browser, &page)
+            .await
+            .map_err(adapter_error)?;
+        let rect = view.rect();
+        Ok(ScreenInfo {
+            width: i64::try_from(rect.w).unwrap_or(i64::MAX),
+            height: i64::try_from(rect.h).unwrap_or(i64::MAX),
+            scale: view.dpr,
+            monitors: vec![Monitor {
+                name: "viewport".into(),
+                rect,
+                primary: true,
+            }],
+        })
+    }
+
+    async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        let browser = self.browser().await?;
+        let pages = browser.pages().await.map_err(adapter_error)?;
+        let fg = browser.foreground(&pages).await;
+        Ok(pages
+            .iter()
+            .enumerate()
+            .map(|(i, p)| WindowHandle {
+                info: WindowInfo {
+                    title: if p.title.is_empty() {
+                        p.url.clone()
+                    } else {
+                        p.title.clone()
+                    },
+                    pid: None,
+                    foreground: Some(i) == fg,
+                    bounds: None,
+                    url: Some(p.url.clone()),
+                    extra: serde_json::Map::new(),
+                },
+                native: p.id.clone(),
+            })
+            .collect())
+    }
+
+    async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
+        Ok(None)
+    }
+
+    async fn capture(
+        &self,
+        windows: &[WindowHandle],
+        limits: &CaptureLimits,
+    ) -> Result<Capture, AdapterError> {
+        let browser = self.browser().await?;
+        let mut out = Capture::default();
+        let mut next = 0usize;
+        let mut missing = 0usize;
+        let mut reasons = Vec::new();
+        let started = tokio::time::Instant::now();
+        for w in windows {
+            let left = limits.deadline.saturating_sub(started.elapsed());
+            let read = capture_page(
+                &browser,
+                &w.native,
+                limits.max_depth,
+                limits.max_nodes.saturating_sub(next),
+            );
+            match tokio::time::timeout(left, read).await {
+                Ok(Ok((page, _view))) => {
+                    if let Some(mut root) = page.root {
+                        number(&mut root, &mut next, &mut out.refs);
+                        out.tree.push(root);
+                    }
+                    out.notes.extend(page.notes);
+                    out.tools.extend(page.tools);
+                    if page.cut > 0 {
+                        missing += 1;
+                        reasons.push(format!(
+                            "{} nodes over the limits (max {} nodes, depth {})",
+                            page.cut, limits.max_nodes, limits.max_depth
+                        ));
+                    }
+                }
+                Ok(Err(e)) => {
+                    if windows.len() == 1 {
+                        return Err(adapter_error(e));
+                    }
+                    missing += 1;
+                    reasons.push(format!("page {:?}: {e}", w.info.title));
+                }
+                Err(_) => {
+                    missing += 1;
+                    reasons.push(format!(
+                        "page {:?} did not answer within the {} ms deadline",
+                        w.info.title,
+                        limits.deadline.as_millis()
+                    ));
+                }
+            }
+        }
+        if missing > 0 {
+            out.partial = Some(Partial {
+                reason: reasons.join("; "),
+                missing,
+            });
+        }
+        Ok(out)
+    }
+}

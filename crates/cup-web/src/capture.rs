@@ -1,0 +1,554 @@
+//! Capture of one page: `Accessibility.getFullAXTree` of every frame joined
+//! with `DOMSnapshot.captureSnapshot` on backend node ids, so every laid-out
+//! node has bounds. Same-process iframes come from the page's own session,
+//! out-of-process ones from their iframe target's; each frame's boxes are
+//! moved by its owner element's content box. Bounds are viewport-relative,
+//! in CSS pixels times the device pixel ratio (screen pixels).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use cup_protocol::envelope::WebMcpTool;
+use cup_protocol::{Node, Rect, State};
+use serde_json::{json, Map, Value};
+
+use crate::browser::Browser;
+use crate::cdp::CdpError;
+use crate::layout::{CssRect, Layout};
+use crate::mapping::{self, AxNode, DomInfo};
+
+/// What the page says of itself.
+const PAGE_PROBE: &str = r"(async () => {
+  let tools = [];
+  try {
+    const mc = navigator.modelContext;
+    if (mc) {
+      let t = typeof mc.getTools === 'function' ? await mc.getTools() : (mc.tools || mc._tools || []);
+      if (t && typeof t.values === 'function' && !Array.isArray(t)) t = Array.from(t.values());
+      tools = Array.from(t || []).map(x => ({name: String(x.name), description: x.description ?? null,
+        inputSchema: x.inputSchema ?? null, annotations: x.annotations ?? null}));
+    }
+  } catch (e) {}
+  return {dpr: window.devicePixelRatio || 1, w: window.innerWidth, h: window.innerHeight, tools};
+})()";
+
+/// The viewport of a page, in CSS pixels, and its pixel ratio.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Viewport {
+    /// Width in CSS pixels.
+    pub width: f64,
+    /// Height in CSS pixels.
+    pub height: f64,
+    /// Device pixels per CSS pixel.
+    pub dpr: f64,
+}
+
+impl Viewport {
+    /// The viewport in screen pixels, at 0,0.
+    pub fn rect(&self) -> Rect {
+        Rect::new(
+            0,
+            0,
+            (self.width * self.dpr).round().max(0.0) as u64,
+            (self.height * self.dpr).round().max(0.0) as u64,
+        )
+    }
+}
+
+/// One captured page.
+#[derive(Debug, Clone, Default)]
+pub struct PageTree {
+    /// The root (the page's document); node ids hold native references
+    /// (`page/frame-target/backend-id`) until the caller numbers them.
+    pub root: Option<Node>,
+    /// WebMCP tools the page offers.
+    pub tools: Vec<WebMcpTool>,
+    /// Frames that could not be read, and why.
+    pub notes: Vec<String>,
+    /// Nodes left out by the node cap or depth limit.
+    pub cut: usize,
+}
+
+/// A frame's data for the join.
+struct Frame {
+    /// Target whose session owns this frame's nodes.
+    target: String,
+    ax: Vec<AxNode>,
+    layout: Arc<Layout>,
+    /// Viewport position of the frame's document origin minus its scroll.
+    origin: (f64, f64),
+}
+
+/// The native reference of a node: page target, frame target, backend id.
+pub fn node_ref(page: &str, frame_target: &str, backend: i64) -> String {
+    format!("{page}/{frame_target}/{backend}")
+}
+
+/// Splits a reference made by [`node_ref`].
+pub fn parse_ref(r: &str) -> Option<(&str, &str, i64)> {
+    let mut parts = r.rsplitn(3, '/');
+    let backend = parts.next()?.parse().ok()?;
+    let frame = parts.next()?;
+    let page = parts.next()?;
+    Some((page, frame, backend))
+}
+
+fn ax_nodes(result: &Value) -> Vec<AxNode> {
+    result
+        .get("nodes")
+        .and_then(Value::as_array)
+        .map(|n| n.iter().filter_map(AxNode::from_cdp).collect())
+        .unwrap_or_default()
+}
+
+async fn snapshot(browser: &Browser, target: &str) -> Result<Layout, CdpError> {
+    let result = browser
+        .call(
+            target,
+            "DOMSnapshot.captureSnapshot",
+            json!({"computedStyles": [], "includeDOMRects": true}),
+        )
+        .await?;
+    Ok(Layout::parse(&result))
+}
+
+/// The viewport of `page`.
+///
+/// # Errors
+///
+/// When the page does not answer.
+pub async fn viewport(browser: &Browser, page: &str) -> Result<Viewport, CdpError> {
+    let v = browser
+        .evaluate(
+            page,
+            "({w: window.innerWidth, h: window.innerHeight, dpr: window.devicePixelRatio || 1})",
+        )
+        .await?;
+    let n = |k: &str, d: f64| v.get(k).and_then(Value::as_f64).unwrap_or(d);
+    Ok(Viewport {
+        width: n("w", 0.0),
+        height: n("h", 0.0),
+        dpr: n("dpr", 1.0),
+    })
+}
+
+/// Child frame ids of `tree` (`Page.getFrameTree`'s `frameTree`), with
+/// their parents, depth first.
+fn child_frames(tree: &Value, out: &mut Vec<(String, String)>) {
+    let parent = tree
+        .get("frame")
+        .and_then(|f| f.get("id"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    for child in tree
+        .get("childFrames")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+    {
+        if let Some(id) = child
+            .get("frame")
+            .and_then(|f| f.get("id"))
+            .and_then(Value::as_str)
+        {
+            out.push((id.to_owned(), parent.clone()));
+        }
+        child_frames(child, out);
+    }
+}
+
+/// The content box origin of DOM node `backend` in `target`'s viewport.
+async fn content_origin(
+    browser: &Browser,
+    target: &str,
+    backend: i64,
+) -> Result<(f64, f64), CdpError> {
+    let model = browser
+        .call(target, "DOM.getBoxModel", json!({"backendNodeId": backend}))
+        .await?;
+    let quad = model
+        .get("model")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let n = |i: usize| quad.get(i).and_then(Value::as_f64).unwrap_or(0.0);
+    Ok((n(0), n(1)))
+}
+
+/// Reads page `page` (its main frame and every iframe) and builds its tree.
+///
+/// # Errors
+///
+/// When the page itself cannot be read; an iframe that cannot be read is
+/// a note instead.
+pub async fn capture_page(
+    browser: &Browser,
+    page: &str,
+    max_depth: usize,
+    max_nodes: usize,
+) -> Result<(PageTree, Viewport), CdpError> {
+    let (ax, layout, probe, frames) = tokio::try_join!(
+        browser.call(page, "Accessibility.getFullAXTree", json!({})),
+        snapshot(browser, page),
+        browser.evaluate(page, PAGE_PROBE),
+        browser.call(page, "Page.getFrameTree", json!({})),
+    )?;
+    let n = |k: &str, d: f64| probe.get(k).and_then(Value::as_f64).unwrap_or(d);
+    let view = Viewport {
+        width: n("w", 0.0),
+        height: n("h", 0.0),
+        dpr: n("dpr", 1.0),
+    };
+    let tools = probe
+        .get("tools")
+        .and_then(Value::as_array)
+        .map(|t| {
+            t.iter()
+                .filter_map(|t| serde_json::from_value::<WebMcpTool>(strip_nulls(t)).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let layout = Arc::new(layout);
+    let main_scroll = layout
+        .documents
+        .first()
+        .map_or((0.0, 0.0), |d| (d.scroll_x, d.scroll_y));
+    let mut frames_by_owner: HashMap<(String, i64), Frame> = HashMap::new();
+    let mut notes = Vec::new();
+
+    let mut children = Vec::new();
+    if let Some(tree) = frames.get("frameTree") {
+        child_frames(tree, &mut children);
+    }
+    if !children.is_empty() {
+        let iframe_targets: HashSet<String> = browser
+            .targets()
+            .await
+            .map(|ts| {
+                ts.into_iter()
+                    .filter(|t| t.kind == "iframe")
+                    .map(|t| t.id)
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Which target's session holds each frame's nodes.
+        let mut holder: HashMap<String, String> = HashMap::new();
+        for (frame, parent) in &children {
+            let parent_holder = holder.get(parent).cloned().unwrap_or_else(|| page.to_owned());
+            let own = if iframe_targets.contains(frame) {
+                frame.clone()
+            } else {
+                parent_holder.clone()
+            };
+            holder.insert(frame.clone(), own.clone());
+            let read = async {
+                let owner = browser
+                    .call(&parent_holder, "DOM.getFrameOwner", json!({"frameId": frame}))
+                    .await?;
+                let owner = owner
+                    .get("backendNodeId")
+                    .and_then(Value::as_i64)
+                    .ok_or_else(|| CdpError::Protocol {
+                        method: "DOM.getFrameOwner".into(),
+                        code: 0,
+                        message: "no backendNodeId".into(),
+                    })?;
+                let (origin, ax, frame_layout) = if own == parent_holder {
+                    let (origin, ax) = tokio::try_join!(
+                        content_origin(browser, &parent_holder, owner),
+                        browser.call(&own, "Accessibility.getFullAXTree", json!({"frameId": frame})),
+                    )?;
+                    (origin, ax, Arc::clone(&layout))
+                } else {
+                    let (origin, ax, l) = tokio::try_join!(
+                        content_origin(browser, &parent_holder, owner),
+                        browser.call(&own, "Accessibility.getFullAXTree", json!({})),
+                        snapshot(browser, &own),
+                    )?;
+                    (origin, ax, Arc::new(l))
+                };
+                let scroll = frame_layout
+                    .documents
+                    .iter()
+                    .find(|d| d.frame_id == *frame)
+                    .map_or((0.0, 0.0), |d| (d.scroll_x, d.scroll_y));
+                Ok::<_, CdpError>((
+                    owner,
+                    Frame {
+                        target: own.clone(),
+                        ax: ax_nodes(&ax),
+                        layout: frame_layout,
+                        origin: (origin.0 - scroll.0, origin.1 - scroll.1),
+                    },
+                ))
+            };
+            match read.await {
+                Ok((owner, f)) => {
+                    frames_by_owner.insert((parent_holder.clone(), owner), f);
+                }
+                Err(e) => notes.push(format!("iframe {frame} was not read: {e}")),
+            }
+        }
+    }
+
+    let main = Frame {
+        target: page.to_owned(),
+        ax: ax_nodes(&ax),
+        layout,
+        origin: (-main_scroll.0, -main_scroll.1),
+    };
+    let mut builder = Builder {
+        page,
+        view,
+        frames_by_owner: &frames_by_owner,
+        max_depth,
+        max_nodes,
+        count: 0,
+        cut: 0,
+    };
+    let mut root = builder.frame_root(&main, 0);
+    if let Some(root) = root.as_mut() {
+        fill_missing_bounds(browser, page, view, root).await;
+    }
+    Ok((
+        PageTree {
+            root,
+            tools,
+            notes,
+            cut: builder.cut,
+        },
+        view,
+    ))
+}
+
+/// Most nodes whose box is asked for one by one (user-agent shadow
+/// content such as a date field's parts is not in the layout snapshot).
+const MAX_BOX_QUERIES: usize = 200;
+
+/// Gives bounds to the page's own nodes the layout snapshot left out, from
+/// `DOM.getBoxModel` (all in flight at once); nodes without a box (closed
+/// popups) keep none.
+async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root: &mut Node) {
+    let mut wanted = Vec::new();
+    let mut stack = vec![&*root];
+    while let Some(n) = stack.pop() {
+        if n.bounds.is_none() {
+            if let Some((p, frame, backend)) = parse_ref(&n.id) {
+                if p == page && frame == page && wanted.len() < MAX_BOX_QUERIES {
+                    wanted.push((n.id.clone(), backend));
+                }
+            }
+        }
+        stack.extend(n.children.iter());
+    }
+    if wanted.is_empty() {
+        return;
+    }
+    let calls = wanted.iter().map(|(_, backend)| {
+        browser.call(page, "DOM.getBoxModel", json!({"backendNodeId": backend}))
+    });
+    let answers = futures::future::join_all(calls).await;
+    let mut found: HashMap<String, Rect> = HashMap::new();
+    for ((id, _), answer) in wanted.into_iter().zip(answers) {
+        let Ok(model) = answer else { continue };
+        let Some(quad) = model
+            .get("model")
+            .and_then(|m| m.get("border"))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        let xs: Vec<f64> = quad.iter().step_by(2).filter_map(Value::as_f64).collect();
+        let ys: Vec<f64> = quad.iter().skip(1).step_by(2).filter_map(Value::as_f64).collect();
+        let (Some(x0), Some(y0)) = (
+            xs.iter().copied().reduce(f64::min),
+            ys.iter().copied().reduce(f64::min),
+        ) else {
+            continue;
+        };
+        let x1 = xs.iter().copied().fold(x0, f64::max);
+        let y1 = ys.iter().copied().fold(y0, f64::max);
+        let d = view.dpr;
+        found.insert(
+            id,
+            Rect::new(
+                (x0 * d).round() as i64,
+                (y0 * d).round() as i64,
+                ((x1 - x0) * d).round().max(0.0) as u64,
+                ((y1 - y0) * d).round().max(0.0) as u64,
+            ),
+        );
+    }
+    let viewport = view.rect();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.bounds.is_none() {
+            if let Some(r) = found.get(&n.id) {
+                n.bounds = Some(*r);
+                if r.intersect(&viewport).is_empty() && !n.states.contains(&State::Offscreen) {
+                    n.states.push(State::Offscreen);
+                    n.states.sort_by_key(|s| s.name());
+                }
+            }
+        }
+        stack.extend(n.children.iter_mut());
+    }
+}
+
+fn strip_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect::<Map<String, Value>>(),
+        ),
+        other => other.clone(),
+    }
+}
+
+struct Builder<'a> {
+    page: &'a str,
+    view: Viewport,
+    frames_by_owner: &'a HashMap<(String, i64), Frame>,
+    max_depth: usize,
+    max_nodes: usize,
+    count: usize,
+    cut: usize,
+}
+
+impl Builder<'_> {
+    fn frame_root(&mut self, frame: &Frame, depth: usize) -> Option<Node> {
+        let by_id: HashMap<&str, &AxNode> = frame.ax.iter().map(|n| (n.id.as_str(), n)).collect();
+        let children: HashSet<&str> = frame
+            .ax
+            .iter()
+            .flat_map(|n| n.child_ids.iter().map(String::as_str))
+            .collect();
+        let root = frame.ax.iter().find(|n| !children.contains(n.id.as_str()))?;
+        let mut out = self.build(frame, &by_id, root, depth);
+        match out.len() {
+            0 => None,
+            1 => out.pop(),
+            _ => {
+                let mut doc = Node::new("", cup_protocol::Role::Document, "");
+                doc.children = out;
+                Some(doc)
+            }
+        }
+    }
+
+    fn screen_rect(&self, frame: &Frame, b: CssRect) -> Rect {
+        let d = self.view.dpr;
+        let x = ((frame.origin.0 + b.x) * d).round();
+        let y = ((frame.origin.1 + b.y) * d).round();
+        Rect::new(
+            x as i64,
+            y as i64,
+            (b.w * d).round().max(0.0) as u64,
+            (b.h * d).round().max(0.0) as u64,
+        )
+    }
+
+    /// The CUP nodes for `ax`: itself, or its children when it is skipped.
+    fn build(
+        &mut self,
+        frame: &Frame,
+        by_id: &HashMap<&str, &AxNode>,
+        ax: &AxNode,
+        depth: usize,
+    ) -> Vec<Node> {
+        let dom = ax.backend_id.and_then(|b| frame.layout.nodes.get(&b));
+        let info = dom.map(|d| DomInfo {
+            tag: d.tag.clone(),
+            attrs: d.attrs.clone(),
+            bounds: d.bounds.map(|b| self.screen_rect(frame, b)),
+            scrollable: d.scrollable,
+        });
+        let mapped = mapping::map(ax, info.as_ref());
+        let child_depth = if mapped.is_some() { depth + 1 } else { depth };
+        let mut kids = Vec::new();
+        // A text field's inner editor and text repeat its value.
+        let text_field = dom.is_some_and(|d| {
+            d.tag == "textarea"
+                || (d.tag == "input"
+                    && !d.attrs.iter().any(|(k, v)| {
+                        k == "type"
+                            && matches!(
+                                v.to_ascii_lowercase().as_str(),
+                                "date" | "datetime-local" | "time" | "month" | "week"
+                            )
+                    }))
+        });
+        if text_field && mapped.is_some() {
+            // Nothing below it.
+        } else if child_depth <= self.max_depth {
+            for id in &ax.child_ids {
+                if let Some(child) = by_id.get(id.as_str()) {
+                    kids.extend(self.build(frame, by_id, child, child_depth));
+                }
+            }
+            // An iframe's document hangs under its owner element.
+            if let Some(b) = ax.backend_id {
+                if let Some(sub) = self.frames_by_owner.get(&(frame.target.clone(), b)) {
+                    if let Some(doc) = self.frame_root(sub, child_depth) {
+                        kids.push(doc);
+                    }
+                }
+            }
+        } else {
+            self.cut += ax.child_ids.len();
+        }
+        let Some(mut node) = mapped else {
+            return kids;
+        };
+        if self.count >= self.max_nodes {
+            self.cut += 1 + kids.iter().map(Node::subtree_len).sum::<usize>();
+            return Vec::new();
+        }
+        self.count += 1;
+        if let Some(b) = node.bounds {
+            if b.intersect(&self.view.rect()).is_empty() {
+                node.states.push(State::Offscreen);
+                node.states.sort_by_key(|s| s.name());
+            }
+        }
+        node.id = ax
+            .backend_id
+            .map(|b| node_ref(self.page, &frame.target, b))
+            .unwrap_or_default();
+        node.children = kids;
+        vec![node]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_round_trip() {
+        let r = node_ref("PAGE1", "FRAME1", 42);
+        assert_eq!(parse_ref(&r), Some(("PAGE1", "FRAME1", 42)));
+        assert_eq!(parse_ref("nonsense"), None);
+    }
+
+    #[test]
+    fn frames_of_a_frame_tree() {
+        let tree = json!({"frame": {"id": "A"}, "childFrames": [
+            {"frame": {"id": "B"}, "childFrames": [{"frame": {"id": "C"}}]},
+            {"frame": {"id": "D"}}
+        ]});
+        let mut out = Vec::new();
+        child_frames(&tree, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                ("B".to_owned(), "A".to_owned()),
+                ("C".to_owned(), "B".to_owned()),
+                ("D".to_owned(), "A".to_owned())
+            ]
+        );
+    }
+}

