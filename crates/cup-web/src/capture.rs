@@ -106,7 +106,7 @@ async fn snapshot(browser: &Browser, target: &str) -> Result<Layout, CdpError> {
         .call(
             target,
             "DOMSnapshot.captureSnapshot",
-            json!({"computedStyles": [], "includeDOMRects": true}),
+            json!({"computedStyles": Layout::STYLES, "includeDOMRects": true}),
         )
         .await?;
     Ok(Layout::parse(&result))
@@ -221,17 +221,35 @@ pub async fn capture_page(
     if let Some(tree) = frames.get("frameTree") {
         child_frames(tree, &mut children);
     }
+    let main_frame = frames
+        .get("frameTree")
+        .and_then(|t| t.get("frame"))
+        .and_then(|f| f.get("id"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    // Out-of-process iframes are not in the page's frame tree; they are
+    // iframe targets whose owner element is found from the page (others
+    // belong to other pages and are skipped).
+    let iframe_targets: HashSet<String> = browser
+        .targets()
+        .await
+        .map(|ts| {
+            ts.into_iter()
+                .filter(|t| t.kind == "iframe")
+                .map(|t| t.id)
+                .collect()
+        })
+        .unwrap_or_default();
+    let in_tree: HashSet<String> = children.iter().map(|(f, _)| f.clone()).collect();
+    let mut foreign: HashSet<String> = HashSet::new();
+    for t in &iframe_targets {
+        if !in_tree.contains(t) {
+            children.push((t.clone(), main_frame.clone()));
+            foreign.insert(t.clone());
+        }
+    }
     if !children.is_empty() {
-        let iframe_targets: HashSet<String> = browser
-            .targets()
-            .await
-            .map(|ts| {
-                ts.into_iter()
-                    .filter(|t| t.kind == "iframe")
-                    .map(|t| t.id)
-                    .collect()
-            })
-            .unwrap_or_default();
         // Which target's session holds each frame's nodes.
         let mut holder: HashMap<String, String> = HashMap::new();
         for (frame, parent) in &children {
@@ -287,6 +305,8 @@ pub async fn capture_page(
                 Ok((owner, f)) => {
                     frames_by_owner.insert((parent_holder.clone(), owner), f);
                 }
+                // An iframe target of another page has no owner here.
+                Err(_) if foreign.contains(frame) => {}
                 Err(e) => notes.push(format!("iframe {frame} was not read: {e}")),
             }
         }

@@ -81,7 +81,11 @@ fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
 }
 
 impl Layout {
-    /// Reads a `captureSnapshot` result (with `includeDOMRects: true`).
+    /// The `computedStyles` to ask `captureSnapshot` for.
+    pub const STYLES: [&'static str; 2] = ["overflow-x", "overflow-y"];
+
+    /// Reads a `captureSnapshot` result (with `includeDOMRects: true` and
+    /// [`Layout::STYLES`]).
     pub fn parse(result: &Value) -> Layout {
         let strings: Vec<String> = array(result, "strings")
             .iter()
@@ -141,6 +145,7 @@ impl Layout {
             let bounds = array(lay, "bounds");
             let scroll = array(lay, "scrollRects");
             let client = array(lay, "clientRects");
+            let styles = array(lay, "styles");
             for (k, ni) in node_index.iter().enumerate() {
                 let Some(id) = ni
                     .as_i64()
@@ -157,12 +162,23 @@ impl Layout {
                 if node.bounds.is_none() {
                     node.bounds = rect(bounds.get(k));
                 }
+                // Scrolls: overflow auto/scroll on an axis whose content is
+                // larger than the client box (the page itself scrolls as
+                // the viewport, not as an element).
+                let style: Vec<String> = styles
+                    .get(k)
+                    .and_then(Value::as_array)
+                    .map(|v| v.iter().map(|i| string_at(&strings, Some(i))).collect())
+                    .unwrap_or_default();
+                let scrolls = |axis: usize| {
+                    style
+                        .get(axis)
+                        .is_some_and(|o| o == "auto" || o == "scroll" || o == "overlay")
+                };
                 if let (Some(s), Some(c)) = (rect(scroll.get(k)), rect(client.get(k))) {
-                    let overflow = s.w > c.w + 1.0 || s.h > c.h + 1.0;
-                    // Only elements that clip (client box smaller than the
-                    // border box by at most borders/scrollbars) and have a
-                    // client area.
-                    if overflow && c.w > 0.0 && c.h > 0.0 && node.tag != "html" && node.tag != "body" {
+                    let x = scrolls(0) && s.w > c.w + 1.0;
+                    let y = scrolls(1) && s.h > c.h + 1.0;
+                    if (x || y) && c.w > 0.0 && c.h > 0.0 && node.tag != "html" && node.tag != "body" {
                         node.scrollable = true;
                     }
                 }
@@ -181,7 +197,7 @@ mod tests {
     #[test]
     fn nodes_documents_bounds_and_scrollers() {
         let result = json!({
-            "strings": ["http://x/", "F1", "DIV", "class", "list", "INPUT", "type", "text", "#text"],
+            "strings": ["http://x/", "F1", "DIV", "class", "list", "INPUT", "type", "text", "#text", "hidden", "auto", "visible"],
             "documents": [{
                 "documentURL": 0, "frameId": 1, "scrollOffsetX": 0, "scrollOffsetY": 120,
                 "nodes": {
@@ -193,7 +209,8 @@ mod tests {
                     "nodeIndex": [0, 1, 2, 2],
                     "bounds": [[0, 100, 300, 200], [5, 6, 70, 20], [1, 1, 1, 1], [2, 2, 2, 2]],
                     "scrollRects": [[0, 0, 300, 5000], [0, 0, 70, 20], [0,0,0,0], [0,0,0,0]],
-                    "clientRects": [[0, 0, 285, 200], [0, 0, 70, 20], [0,0,0,0], [0,0,0,0]],
+                    "clientRects": [[0, 0, 285, 200], [0, 0, 60, 10], [0,0,0,0], [0,0,0,0]],
+                    "styles": [[9, 10], [11, 11], [], []],
                     "text": []
                 }
             }]

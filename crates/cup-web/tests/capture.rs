@@ -79,3 +79,64 @@ async fn form_with_every_input_type_has_bounds_and_states() {
         .unwrap_or_else(|| panic!("no far text"));
     assert!(far.states.contains(&State::Offscreen), "{far:?}");
 }
+
+fn outer_page(cross_port: u16) -> String {
+    format!(
+        r#"<!doctype html><html><head><title>Frames</title></head><body style="margin:0">
+<h1 style="margin:0;height:50px">Outer</h1>
+<iframe src="/inner.html" style="position:absolute;left:100px;top:100px;width:400px;height:200px;border:0"></iframe>
+<iframe src="http://localhost:{cross_port}/cross.html" style="position:absolute;left:600px;top:120px;width:400px;height:200px;border:0"></iframe>
+<shadow-host></shadow-host>
+<script>
+customElements.define('shadow-host', class extends HTMLElement {{
+  constructor() {{ super(); const r = this.attachShadow({{mode: 'open'}});
+    r.innerHTML = '<button style="position:absolute;left:20px;top:400px;width:120px;height:30px">Shadow button</button>'; }}
+}});
+</script>
+</body></html>"#
+    )
+}
+
+const INNER: &str = r#"<!doctype html><html><body style="margin:0">
+<button style="position:absolute;left:10px;top:20px;width:80px;height:30px">Same-site button</button>
+</body></html>"#;
+
+const CROSS: &str = r#"<!doctype html><html><body style="margin:0">
+<button style="position:absolute;left:30px;top:40px;width:90px;height:30px">Cross-site button</button>
+</body></html>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn iframes_in_and_out_of_process_and_shadow_roots_have_true_bounds() {
+    let cross = Site::serve(&[("/cross.html", CROSS.to_owned())]);
+    let site = Site::serve(&[
+        ("/frames.html", outer_page(cross.port)),
+        ("/inner.html", INNER.to_owned()),
+    ]);
+    let mut web = Web::open(&site.url("/frames.html"));
+    let snap = web
+        .snapshot_until(|s| {
+            s.text.contains("Same-site button")
+                && s.text.contains("Cross-site button")
+                && s.text.contains("Shadow button")
+        })
+        .await;
+    eprintln!("{}", snap.text);
+    let all = nodes(&snap);
+    let button = |name: &str| {
+        all.iter()
+            .find(|n| n.role == Role::Button && n.name == name)
+            .copied()
+            .unwrap_or_else(|| panic!("no button {name:?} in:\n{}", snap.text))
+    };
+    let b = |name: &str| {
+        button(name)
+            .bounds
+            .map(|r| (r.x, r.y, r.w, r.h))
+            .unwrap_or_else(|| panic!("{name} has no bounds"))
+    };
+    // Page coordinates: the frame's offset plus the element's place in it.
+    assert_eq!(b("Same-site button"), (110, 120, 80, 30));
+    assert_eq!(b("Cross-site button"), (630, 160, 90, 30));
+    assert_eq!(b("Shadow button"), (20, 400, 120, 30));
+    assert!(button("Cross-site button").actions.contains(&Action::Click));
+}
