@@ -137,6 +137,9 @@ impl LinuxAdapter {
     async fn shot_region(&self, target: &ShotTarget) -> Result<Rect, AdapterError> {
         match target {
             ShotTarget::Screen => Ok(self.grabber().await?.screen()),
+            ShotTarget::FullPage => Err(AdapterError::Invalid(
+                "a full-page screenshot is for web pages (--platform web); on the desktop take the screen, a window or a region".into(),
+            )),
             ShotTarget::Region(r) => Ok(*r),
             ShotTarget::Monitor(i) => {
                 let monitors = self.x11().await?.monitors;

@@ -74,18 +74,26 @@ pub struct Browser {
 pub fn chromium_binary() -> Result<PathBuf, SandboxError> {
     if let Some(p) = std::env::var_os("CUP_CHROMIUM").filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
-        return procfs::find_program(&p.to_string_lossy()).ok_or_else(|| SandboxError::MissingProgram {
-            program: p.display().to_string(),
-            hint: "CUP_CHROMIUM names no executable; unset it or fix the path".into(),
+        return procfs::find_program(&p.to_string_lossy()).ok_or_else(|| {
+            SandboxError::MissingProgram {
+                program: p.display().to_string(),
+                hint: "CUP_CHROMIUM names no executable; unset it or fix the path".into(),
+            }
         });
     }
-    ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-        .iter()
-        .find_map(|n| procfs::find_program(n))
-        .ok_or_else(|| SandboxError::MissingProgram {
-            program: "chromium".into(),
-            hint: "install it: apt-get install chromium (or run scripts/install-deps.sh as root)".into(),
-        })
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .find_map(|n| procfs::find_program(n))
+    .ok_or_else(|| SandboxError::MissingProgram {
+        program: "chromium".into(),
+        hint: "install it: apt-get install chromium (or run scripts/install-deps.sh as root)"
+            .into(),
+    })
 }
 
 /// A free port on 127.0.0.1 (bound and released; the browser binds it
@@ -106,8 +114,7 @@ fn devtools_answers(port: u16) -> bool {
         return false;
     };
     let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
-    if s
-        .write_all(b"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    if s.write_all(b"GET /json/version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         .is_err()
     {
         return false;
@@ -177,7 +184,11 @@ impl Browser {
                 .arg(options.url.as_deref().unwrap_or("about:blank"))
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().map_err(SandboxError::io("browser log"))?)
-                .stderr(log_err.try_clone().map_err(SandboxError::io("browser log"))?);
+                .stderr(
+                    log_err
+                        .try_clone()
+                        .map_err(SandboxError::io("browser log"))?,
+                );
             std::os::unix::process::CommandExt::process_group(&mut command, 0);
             let mut child = command.spawn().map_err(|source| SandboxError::Spawn {
                 program: binary.display().to_string(),

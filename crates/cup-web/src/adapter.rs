@@ -8,15 +8,18 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use cup::{
-    Adapter, AdapterError, Capture, CaptureLimits, Monitor, Partial, ScreenInfo, WindowHandle,
+    ActionParams, ActionResult, Adapter, AdapterError, Capture, CaptureLimits, Monitor, Partial,
+    ScreenInfo, Shot, ShotTarget, Target, WindowHandle,
 };
-use cup_protocol::{Node, PlatformId, WindowInfo};
+use cup_protocol::keys::Combo;
+use cup_protocol::{Action, Node, PlatformId, WindowInfo};
 use tokio::sync::Mutex;
 
 use crate::browser::Browser;
 use crate::capture::{self, capture_page};
 use crate::cdp::CdpError;
 use crate::endpoint::Endpoint;
+use crate::screenshot::{self, Area};
 
 /// The web adapter.
 #[derive(Debug)]
@@ -203,5 +206,76 @@ impl Adapter for WebAdapter {
             });
         }
         Ok(out)
+    }
+
+    async fn act(
+        &self,
+        target: &Target<'_>,
+        action: Action,
+        params: &ActionParams,
+        _refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let browser = self.browser().await?;
+        let tag = crate::act::tag_of(target.node);
+        crate::act::act(
+            &browser,
+            target.id,
+            target.native,
+            tag.as_deref(),
+            action,
+            params,
+        )
+        .await
+    }
+
+    async fn press(
+        &self,
+        combo: &Combo,
+        _refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let (browser, page) = self.foreground_page().await?;
+        crate::act::press(&browser, &page, combo).await
+    }
+
+    async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
+        let (browser, fg) = self.foreground_page().await?;
+        let (page, area) = match target {
+            ShotTarget::Screen | ShotTarget::Monitor(0) => (fg, Area::Viewport),
+            ShotTarget::Monitor(i) => {
+                return Err(AdapterError::Invalid(format!(
+                    "there is no monitor {i} on the web: the page's viewport is monitor 0"
+                )))
+            }
+            ShotTarget::Region(r) => (fg, Area::Region(*r)),
+            ShotTarget::FullPage => (fg, Area::FullPage),
+            ShotTarget::Window(wanted) => {
+                let pages = browser.pages().await.map_err(adapter_error)?;
+                let lower = wanted.to_lowercase();
+                let found = pages
+                    .iter()
+                    .find(|p| p.id == *wanted)
+                    .or_else(|| {
+                        pages.iter().find(|p| {
+                            p.title.to_lowercase().contains(&lower)
+                                || p.url.to_lowercase().contains(&lower)
+                        })
+                    })
+                    .ok_or_else(|| {
+                        AdapterError::NotFound(format!(
+                            "no page matches {wanted:?}; open pages: {}",
+                            pages
+                                .iter()
+                                .map(|p| format!("{:?}", p.title))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })?;
+                (found.id.clone(), Area::Viewport)
+            }
+        };
+        let view = capture::viewport(&browser, &page)
+            .await
+            .map_err(adapter_error)?;
+        screenshot::take(&browser, &page, view, area).await
     }
 }

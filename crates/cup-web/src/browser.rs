@@ -148,7 +148,9 @@ impl Browser {
     ) -> Result<Value, CdpError> {
         let session = self.session(target_id).await?;
         match self.cdp.call(Some(&session), method, params.clone()).await {
-            Err(CdpError::Protocol { message, .. }) if message.contains("ession") && message.contains("not found") => {
+            Err(CdpError::Protocol { message, .. })
+                if message.contains("ession") && message.contains("not found") =>
+            {
                 self.sessions.lock().await.remove(target_id);
                 let session = self.session(target_id).await?;
                 self.cdp.call(Some(&session), method, params).await
@@ -197,9 +199,7 @@ impl Browser {
         if pages.len() <= 1 {
             return (!pages.is_empty()).then_some(0);
         }
-        let probes = pages
-            .iter()
-            .map(|p| self.evaluate(&p.id, FOREGROUND_PROBE));
+        let probes = pages.iter().map(|p| self.evaluate(&p.id, FOREGROUND_PROBE));
         let answers = futures::future::join_all(probes).await;
         let score = |v: &Result<Value, CdpError>| match v {
             Ok(v) => {

@@ -253,7 +253,10 @@ pub async fn capture_page(
         // Which target's session holds each frame's nodes.
         let mut holder: HashMap<String, String> = HashMap::new();
         for (frame, parent) in &children {
-            let parent_holder = holder.get(parent).cloned().unwrap_or_else(|| page.to_owned());
+            let parent_holder = holder
+                .get(parent)
+                .cloned()
+                .unwrap_or_else(|| page.to_owned());
             let own = if iframe_targets.contains(frame) {
                 frame.clone()
             } else {
@@ -262,7 +265,11 @@ pub async fn capture_page(
             holder.insert(frame.clone(), own.clone());
             let read = async {
                 let owner = browser
-                    .call(&parent_holder, "DOM.getFrameOwner", json!({"frameId": frame}))
+                    .call(
+                        &parent_holder,
+                        "DOM.getFrameOwner",
+                        json!({"frameId": frame}),
+                    )
                     .await?;
                 let owner = owner
                     .get("backendNodeId")
@@ -275,7 +282,11 @@ pub async fn capture_page(
                 let (origin, ax, frame_layout) = if own == parent_holder {
                     let (origin, ax) = tokio::try_join!(
                         content_origin(browser, &parent_holder, owner),
-                        browser.call(&own, "Accessibility.getFullAXTree", json!({"frameId": frame})),
+                        browser.call(
+                            &own,
+                            "Accessibility.getFullAXTree",
+                            json!({"frameId": frame})
+                        ),
                     )?;
                     (origin, ax, Arc::clone(&layout))
                 } else {
@@ -380,7 +391,12 @@ async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root
             continue;
         };
         let xs: Vec<f64> = quad.iter().step_by(2).filter_map(Value::as_f64).collect();
-        let ys: Vec<f64> = quad.iter().skip(1).step_by(2).filter_map(Value::as_f64).collect();
+        let ys: Vec<f64> = quad
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .filter_map(Value::as_f64)
+            .collect();
         let (Some(x0), Some(y0)) = (
             xs.iter().copied().reduce(f64::min),
             ys.iter().copied().reduce(f64::min),
@@ -446,7 +462,10 @@ impl Builder<'_> {
             .iter()
             .flat_map(|n| n.child_ids.iter().map(String::as_str))
             .collect();
-        let root = frame.ax.iter().find(|n| !children.contains(n.id.as_str()))?;
+        let root = frame
+            .ax
+            .iter()
+            .find(|n| !children.contains(n.id.as_str()))?;
         let mut out = self.build(frame, &by_id, root, depth);
         match out.len() {
             0 => None,

@@ -77,7 +77,9 @@ fn rect(v: Option<&Value>) -> Option<CssRect> {
 }
 
 fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 impl Layout {
@@ -96,8 +98,14 @@ impl Layout {
             layout.documents.push(Document {
                 frame_id: string_at(&strings, doc.get("frameId")),
                 url: string_at(&strings, doc.get("documentURL")),
-                scroll_x: doc.get("scrollOffsetX").and_then(Value::as_f64).unwrap_or(0.0),
-                scroll_y: doc.get("scrollOffsetY").and_then(Value::as_f64).unwrap_or(0.0),
+                scroll_x: doc
+                    .get("scrollOffsetX")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0),
+                scroll_y: doc
+                    .get("scrollOffsetY")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0),
             });
             let Some(nodes) = doc.get("nodes") else {
                 continue;
@@ -178,7 +186,12 @@ impl Layout {
                 if let (Some(s), Some(c)) = (rect(scroll.get(k)), rect(client.get(k))) {
                     let x = scrolls(0) && s.w > c.w + 1.0;
                     let y = scrolls(1) && s.h > c.h + 1.0;
-                    if (x || y) && c.w > 0.0 && c.h > 0.0 && node.tag != "html" && node.tag != "body" {
+                    if (x || y)
+                        && c.w > 0.0
+                        && c.h > 0.0
+                        && node.tag != "html"
+                        && node.tag != "body"
+                    {
                         node.scrollable = true;
                     }
                 }
@@ -223,7 +236,15 @@ mod tests {
         assert_eq!(list.tag, "div");
         assert_eq!(list.attrs, vec![("class".to_owned(), "list".to_owned())]);
         assert!(list.scrollable);
-        assert_eq!(list.bounds, Some(CssRect { x: 0.0, y: 100.0, w: 300.0, h: 200.0 }));
+        assert_eq!(
+            list.bounds,
+            Some(CssRect {
+                x: 0.0,
+                y: 100.0,
+                w: 300.0,
+                h: 200.0
+            })
+        );
         let input = &layout.nodes[&11];
         assert!(!input.scrollable);
         assert_eq!(input.attrs, vec![("type".to_owned(), "text".to_owned())]);

@@ -6,13 +6,16 @@
 //! node has bounds ([`capture`]), pure role/state/action mapping
 //! ([`mapping`]), and actions that report the effect they observed.
 
+mod act;
 pub mod adapter;
 pub mod browser;
 pub mod capture;
 pub mod cdp;
 pub mod endpoint;
+pub mod keys;
 pub mod layout;
 pub mod mapping;
+pub mod screenshot;
 
 pub use adapter::WebAdapter;
 pub use cdp::{Cdp, CdpError};

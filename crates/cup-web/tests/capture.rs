@@ -38,7 +38,6 @@ async fn form_with_every_input_type_has_bounds_and_states() {
     let snap = web
         .snapshot_until(|s| s.text.contains("Shipping details"))
         .await;
-    eprintln!("{}", snap.text);
     let all = nodes(&snap);
     let find = |role: Role, name: &str| {
         all.iter()
@@ -52,7 +51,9 @@ async fn form_with_every_input_type_has_bounds_and_states() {
     assert!(name.actions.contains(&Action::Type));
     let sub = find(Role::Checkbox, "Subscribe");
     assert!(sub.states.contains(&State::Checked));
-    assert!(find(Role::Checkbox, "Disabled").states.contains(&State::Disabled));
+    assert!(find(Role::Checkbox, "Disabled")
+        .states
+        .contains(&State::Disabled));
     assert!(find(Role::Radio, "Fast").states.contains(&State::Checked));
     assert_eq!(find(Role::Slider, "Volume").value.as_deref(), Some("30"));
     assert_eq!(find(Role::SpinButton, "Count").value.as_deref(), Some("3"));
@@ -68,7 +69,9 @@ async fn form_with_every_input_type_has_bounds_and_states() {
         .collect();
     let missing: Vec<String> = all
         .iter()
-        .filter(|n| n.bounds.is_none() && n.role != Role::Document && !closed.contains(&n.id.as_str()))
+        .filter(|n| {
+            n.bounds.is_none() && n.role != Role::Document && !closed.contains(&n.id.as_str())
+        })
         .map(|n| format!("{} {:?} {:?}", n.id, n.role, n.name))
         .collect();
     assert!(missing.is_empty(), "nodes without bounds: {missing:?}");
@@ -120,7 +123,6 @@ async fn iframes_in_and_out_of_process_and_shadow_roots_have_true_bounds() {
                 && s.text.contains("Shadow button")
         })
         .await;
-    eprintln!("{}", snap.text);
     let all = nodes(&snap);
     let button = |name: &str| {
         all.iter()

@@ -121,6 +121,8 @@ pub enum ShotTarget {
     Region(Rect),
     /// One window (its [`WindowHandle::native`] reference, or a title).
     Window(String),
+    /// The whole scrollable page of the foreground window (web).
+    FullPage,
 }
 
 /// A screenshot.

@@ -83,14 +83,14 @@ fn text_input_value_placeholder_and_password() {
 }
 
 #[test]
-fn disabled_button_has_no_actions_and_skips_and_ignored() {
+fn disabled_button_keeps_its_actions_and_skips_and_ignored() {
     let b = ax(json!({
         "nodeId": "5", "role": {"value": "button"}, "name": {"value": "Send"},
         "properties": [{"name": "disabled", "value": {"value": true}}]
     }));
     let node = map(&b, None).expect("mapped");
     assert_eq!(node.states, vec![State::Disabled]);
-    assert!(node.actions.is_empty());
+    assert_eq!(node.actions, vec![Action::Click]);
     let inline = ax(json!({"nodeId": "6", "role": {"value": "InlineTextBox"}}));
     assert!(map(&inline, None).is_none());
     let ignored = ax(json!({"nodeId": "7", "ignored": true, "role": {"value": "button"}}));

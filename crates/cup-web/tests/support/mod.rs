@@ -93,7 +93,9 @@ impl Web {
             ..BrowserOptions::default()
         })
         .unwrap_or_else(|e| {
-            panic!("cannot start headless Chromium: {e} (scripts/install-deps.sh installs chromium)")
+            panic!(
+                "cannot start headless Chromium: {e} (scripts/install-deps.sh installs chromium)"
+            )
         });
         let endpoint = Endpoint::Http {
             host: "127.0.0.1".into(),
@@ -108,8 +110,13 @@ impl Web {
     pub async fn snapshot_until(&mut self, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
         let start = Instant::now();
         loop {
+            // Debug builds parse big trees slowly: a generous deadline.
             let req = SnapshotRequest {
                 scope: Scope::Foreground,
+                limits: cup::CaptureLimits {
+                    deadline: Duration::from_secs(15),
+                    ..cup::CaptureLimits::default()
+                },
                 ..SnapshotRequest::default()
             };
             let snap = self.session.snapshot(&req).await.cloned();
