@@ -9,9 +9,29 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "cup", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
+    /// Where the live commands look.
+    #[command(flatten)]
+    pub target: TargetArgs,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// Which UI the live commands see and act on.
+#[derive(Debug, Args, Clone, Default)]
+pub struct TargetArgs {
+    /// desktop (this machine's accessibility API) or web (a Chromium over the DevTools protocol) [default: $CUP_PLATFORM, else web when a --cdp option is given, else desktop].
+    #[arg(long, global = true, value_parser = ["desktop", "linux", "web"])]
+    pub platform: Option<String>,
+    /// DevTools port of the browser [default: $CUP_CDP_PORT, else 9222].
+    #[arg(long, global = true)]
+    pub cdp_port: Option<u16>,
+    /// DevTools host of the browser [default: $CUP_CDP_HOST, else 127.0.0.1].
+    #[arg(long, global = true)]
+    pub cdp_host: Option<String>,
+    /// The browser's DevTools address as a URL (http://host:port or its ws:// URL).
+    #[arg(long, global = true)]
+    pub cdp_url: Option<String>,
 }
 
 const EXIT_CODES: &str = "Exit codes: 0 success; 1 negative answer (validate found violations, find matched nothing); 2 bad usage or unreadable input.";
@@ -42,6 +62,41 @@ pub enum Command {
     /// A private headless desktop (Xvfb, D-Bus, AT-SPI) for apps, tests and agents in containers.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
+    /// A Chromium with remote debugging for `--platform web` (start prints the export lines to use it).
+    #[command(subcommand)]
+    Browser(BrowserCommand),
+}
+
+/// `cup browser ...`.
+#[derive(Debug, Subcommand)]
+pub enum BrowserCommand {
+    /// Start Chromium on a free loopback DevTools port with a fresh profile (headless, or on $DISPLAY); prints export lines (use: eval "$(cup browser start URL)").
+    Start(BrowserStartArgs),
+    /// Stop the browser that `cup browser start` started and remove its profile.
+    Stop(BrowserStateArg),
+}
+
+/// Where the browser's state is kept.
+#[derive(Debug, Args)]
+pub struct BrowserStateArg {
+    /// State file of the browser [default: $CUP_BROWSER_STATE, else cup-browser-UID.json in the temp dir].
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+}
+
+/// `cup browser start`.
+#[derive(Debug, Args)]
+pub struct BrowserStartArgs {
+    /// The page to open.
+    pub url: Option<String>,
+    /// Run without a window (the default when DISPLAY is unset).
+    #[arg(long)]
+    pub headless: bool,
+    /// Window size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x800")]
+    pub size: String,
+    #[command(flatten)]
+    pub state: BrowserStateArg,
 }
 
 /// `cup sandbox ...`.
@@ -100,7 +155,7 @@ pub struct OpenArgs {
 
 /// `cup screenshot`.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("what").args(["window", "region", "monitor"])))]
+#[command(group(clap::ArgGroup::new("what").args(["window", "region", "monitor", "full_page"])))]
 pub struct ScreenshotArgs {
     /// A window: its title (or part of it) or its reference from `cup snapshot --json`.
     #[arg(long)]
@@ -108,6 +163,9 @@ pub struct ScreenshotArgs {
     /// A rectangle in screen pixels: x,y,w,h.
     #[arg(long)]
     pub region: Option<String>,
+    /// The whole scrollable page (web).
+    #[arg(long)]
+    pub full_page: bool,
     /// One monitor by index (0 = first).
     #[arg(long)]
     pub monitor: Option<usize>,

@@ -24,15 +24,9 @@ struct Stored {
     notes: Vec<String>,
 }
 
-/// A key for the current desktop: the display and the buses.
+/// A key for the current desktop (display and buses) or browser.
 fn desktop_key() -> String {
-    let var = |n: &str| std::env::var(n).unwrap_or_default();
-    format!(
-        "{}|{}|{}",
-        var("DISPLAY"),
-        var("DBUS_SESSION_BUS_ADDRESS"),
-        var("AT_SPI_BUS_ADDRESS")
-    )
+    crate::platform::target_key()
 }
 
 fn path() -> PathBuf {

@@ -21,6 +21,7 @@ const STACK_BYTES: usize = 512 * 1024 * 1024;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    platform::configure(&cli.target);
     // Logs go to stderr (stdout carries results and, later, MCP).
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("CUP_LOG"))

@@ -1,16 +1,84 @@
-//! The adapter for this machine and the async runtime the live commands use.
+//! The adapter the live commands use (this machine's desktop, or a browser
+//! over CDP), and the async runtime they run on.
 
+use std::sync::OnceLock;
+
+use crate::cli::TargetArgs;
 use crate::commands::Failure;
 
-/// The platform adapter of this OS.
+static TARGET: OnceLock<TargetArgs> = OnceLock::new();
+
+/// Remembers the command line's target options (once, at start).
+pub fn configure(target: &TargetArgs) {
+    let _ = TARGET.set(target.clone());
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// Whether the live commands target a browser.
+pub fn is_web() -> bool {
+    let t = TARGET.get().cloned().unwrap_or_default();
+    match t
+        .platform
+        .as_deref()
+        .map(str::to_owned)
+        .or_else(|| env("CUP_PLATFORM"))
+    {
+        Some(p) => p.eq_ignore_ascii_case("web"),
+        None => t.cdp_port.is_some() || t.cdp_host.is_some() || t.cdp_url.is_some(),
+    }
+}
+
+/// The browser's DevTools endpoint: the options, else the environment.
+pub fn endpoint() -> Result<cup_web::Endpoint, Failure> {
+    let t = TARGET.get().cloned().unwrap_or_default();
+    if let Some(url) = &t.cdp_url {
+        return cup_web::Endpoint::parse(url).map_err(Failure::usage);
+    }
+    let from_env = cup_web::Endpoint::from_env().map_err(Failure::usage)?;
+    let (env_host, env_port) = match &from_env {
+        cup_web::Endpoint::Http { host, port } => (host.clone(), *port),
+        cup_web::Endpoint::WebSocket(_) if t.cdp_host.is_none() && t.cdp_port.is_none() => {
+            return Ok(from_env)
+        }
+        cup_web::Endpoint::WebSocket(_) => {
+            ("127.0.0.1".to_owned(), cup_web::endpoint::DEFAULT_PORT)
+        }
+    };
+    Ok(cup_web::Endpoint::Http {
+        host: t.cdp_host.unwrap_or(env_host),
+        port: t.cdp_port.unwrap_or(env_port),
+    })
+}
+
+/// A key naming the UI the live commands see (to keep snapshots apart).
+pub fn target_key() -> String {
+    if is_web() {
+        return endpoint().map_or_else(|_| "web".into(), |e| format!("web|{}", e.describe()));
+    }
+    let var = |n: &str| std::env::var(n).unwrap_or_default();
+    format!(
+        "{}|{}|{}",
+        var("DISPLAY"),
+        var("DBUS_SESSION_BUS_ADDRESS"),
+        var("AT_SPI_BUS_ADDRESS")
+    )
+}
+
+/// The adapter of the target.
 pub fn adapter() -> Result<Box<dyn cup::Adapter>, Failure> {
+    if is_web() {
+        return Ok(Box::new(cup_web::WebAdapter::new(endpoint()?)));
+    }
     #[cfg(target_os = "linux")]
     {
         Ok(Box::new(cup_linux::LinuxAdapter::new()))
     }
     #[cfg(not(target_os = "linux"))]
     {
-        Err(Failure::usage("live capture is implemented for Linux only so far; `cup render` works on files everywhere"))
+        Err(Failure::usage("desktop capture is implemented for Linux only so far; use --platform web for a browser, or `cup render` on files"))
     }
 }
 

@@ -1,6 +1,8 @@
 //! The subcommands.
 
 mod act;
+#[cfg(target_os = "linux")]
+mod browser;
 mod find;
 mod page;
 mod render;
@@ -53,6 +55,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Open(args) => act::open(&args),
         Command::Batch(args) => act::batch(&args),
         Command::Screenshot(args) => screenshot::run(&args),
+        #[cfg(target_os = "linux")]
+        Command::Browser(command) => browser::run(&command),
+        #[cfg(not(target_os = "linux"))]
+        Command::Browser(_) => Err(Failure::usage(
+            "cup browser start needs Linux so far; start Chromium with --remote-debugging-port and pass --cdp-port",
+        )),
         #[cfg(target_os = "linux")]
         Command::Sandbox(command) => sandbox::run(&command),
         #[cfg(not(target_os = "linux"))]

@@ -39,6 +39,7 @@ pub fn run(args: &ScreenshotArgs) -> Result<ExitCode, Failure> {
         (Some(w), _, _) => ShotTarget::Window(w.clone()),
         (_, Some(r), _) => ShotTarget::Region(parse_region(r)?),
         (_, _, Some(m)) => ShotTarget::Monitor(m),
+        _ if args.full_page => ShotTarget::FullPage,
         _ => ShotTarget::Screen,
     };
     let mut session = Session::new(crate::platform::adapter()?);
