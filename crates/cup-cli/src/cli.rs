@@ -62,9 +62,52 @@ pub enum Command {
     /// A private headless desktop (Xvfb, D-Bus, AT-SPI) for apps, tests and agents in containers.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
+    /// Page scripting in the browser: run JavaScript, get the page text, query the DOM.
+    #[command(subcommand)]
+    Web(WebCommand),
     /// A Chromium with remote debugging for `--platform web` (start prints the export lines to use it).
     #[command(subcommand)]
     Browser(BrowserCommand),
+}
+
+/// `cup web ...` (the browser of --cdp-port / $CUP_CDP_PORT).
+#[derive(Debug, Subcommand)]
+pub enum WebCommand {
+    /// Run JavaScript in the page and print its value as JSON (promises are awaited).
+    Js(WebJsArgs),
+    /// Print the page's text (document.body.innerText).
+    Text(WebPageArg),
+    /// Print tag, text and chosen attributes of the elements matching a CSS selector, as JSON.
+    Query(WebQueryArgs),
+}
+
+/// Which page.
+#[derive(Debug, Args)]
+pub struct WebPageArg {
+    /// The page whose title or URL contains this [default: the foreground page].
+    #[arg(long)]
+    pub page: Option<String>,
+}
+
+/// `cup web js`.
+#[derive(Debug, Args)]
+pub struct WebJsArgs {
+    /// The JavaScript, e.g. "document.title" or "(() => { ... })()".
+    pub javascript: String,
+    #[command(flatten)]
+    pub page: WebPageArg,
+}
+
+/// `cup web query`.
+#[derive(Debug, Args)]
+pub struct WebQueryArgs {
+    /// CSS selector, e.g. "table tr" or "a[href]".
+    pub selector: String,
+    /// Attributes to include (repeat or comma-separate), e.g. --attr href,data-id.
+    #[arg(long = "attr", value_delimiter = ',')]
+    pub attributes: Vec<String>,
+    #[command(flatten)]
+    pub page: WebPageArg,
 }
 
 /// `cup browser ...`.

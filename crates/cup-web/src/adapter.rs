@@ -67,6 +67,47 @@ impl WebAdapter {
         Ok(b)
     }
 
+    /// Runs a page primitive (JavaScript, text, DOM query) in the page
+    /// whose title, URL or target id contains `page`, else the foreground
+    /// one.
+    ///
+    /// # Errors
+    ///
+    /// No such page, the page's exception, or the browser's error.
+    pub async fn page_script(
+        &self,
+        page: Option<&str>,
+        script: &crate::PageScript,
+    ) -> Result<serde_json::Value, AdapterError> {
+        let (browser, fg) = self.foreground_page().await?;
+        let target = match page {
+            None => fg,
+            Some(wanted) => {
+                let lower = wanted.to_lowercase();
+                let pages = browser.pages().await.map_err(adapter_error)?;
+                pages
+                    .iter()
+                    .find(|p| {
+                        p.id == wanted
+                            || p.title.to_lowercase().contains(&lower)
+                            || p.url.to_lowercase().contains(&lower)
+                    })
+                    .map(|p| p.id.clone())
+                    .ok_or_else(|| {
+                        AdapterError::NotFound(format!(
+                            "no page matches {wanted:?}; open pages: {}",
+                            pages
+                                .iter()
+                                .map(|p| format!("{:?}", p.title))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })?
+            }
+        };
+        crate::script::run(&browser, &target, script).await
+    }
+
     async fn foreground_page(&self) -> Result<(Arc<Browser>, String), AdapterError> {
         let browser = self.browser().await?;
         let pages = browser.pages().await.map_err(adapter_error)?;

@@ -16,7 +16,9 @@ pub mod keys;
 pub mod layout;
 pub mod mapping;
 pub mod screenshot;
+pub mod script;
 
 pub use adapter::WebAdapter;
 pub use cdp::{Cdp, CdpError};
 pub use endpoint::Endpoint;
+pub use script::PageScript;

@@ -292,3 +292,93 @@ async fn a_long_list_is_clipped_paged_and_scrolled() {
         view.height
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_scripting_returns_values_text_and_dom_and_surfaces_errors() {
+    use cup_web::{Endpoint, PageScript, WebAdapter};
+    let site = Site::serve(&[(
+        "/t.html",
+        r#"<!doctype html><title>Table</title><table><tr><td><a href="/a" data-id="7">Alpha</a></td></tr>
+<tr><td><a href="/b" data-id="8">Beta</a></td></tr></table>"#
+            .to_owned(),
+    )]);
+    let web = Web::open(&site.url("/t.html"));
+    let adapter = WebAdapter::new(Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    });
+    let start = std::time::Instant::now();
+    let text = loop {
+        let t = adapter
+            .page_script(None, &PageScript::GetText)
+            .await
+            .expect("text");
+        if t.as_str().is_some_and(|s| s.contains("Beta")) || start.elapsed().as_secs() > 10 {
+            break t;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert!(
+        text.as_str()
+            .is_some_and(|t| t.contains("Alpha") && t.contains("Beta")),
+        "{text}"
+    );
+    let v = adapter
+        .page_script(
+            None,
+            &PageScript::ExecuteJavascript("(async () => 6 * 7)()".into()),
+        )
+        .await
+        .expect("js");
+    assert_eq!(v, serde_json::json!(42));
+    let rows = adapter
+        .page_script(
+            Some("Table"),
+            &PageScript::QueryDom {
+                selector: "a[data-id]".into(),
+                attributes: vec!["href".into(), "data-id".into()],
+            },
+        )
+        .await
+        .expect("query");
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            {"tag": "a", "innerText": "Alpha", "href": "/a", "data-id": "7"},
+            {"tag": "a", "innerText": "Beta", "href": "/b", "data-id": "8"}
+        ])
+    );
+    let err = adapter
+        .page_script(
+            None,
+            &PageScript::ExecuteJavascript("(() => { throw new Error('boom') })()".into()),
+        )
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains("the page threw") && err.contains("boom"),
+        "{err}"
+    );
+    let err = adapter
+        .page_script(
+            None,
+            &PageScript::QueryDom {
+                selector: "a[".into(),
+                attributes: vec![],
+            },
+        )
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("not a valid selector"), "{err}");
+    let err = adapter
+        .page_script(Some("no such page"), &PageScript::GetText)
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("no page matches"), "{err}");
+}

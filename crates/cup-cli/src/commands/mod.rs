@@ -11,6 +11,7 @@ mod sandbox;
 mod screenshot;
 mod snapshot;
 mod validate;
+mod web;
 
 use std::process::ExitCode;
 
@@ -55,6 +56,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Open(args) => act::open(&args),
         Command::Batch(args) => act::batch(&args),
         Command::Screenshot(args) => screenshot::run(&args),
+        Command::Web(command) => web::run(&command),
         #[cfg(target_os = "linux")]
         Command::Browser(command) => browser::run(&command),
         #[cfg(not(target_os = "linux"))]

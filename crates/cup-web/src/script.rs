@@ -1,0 +1,85 @@
+//! Page scripting, as the driver tool `page` offers it: run JavaScript and
+//! get its (JSON) value, get the page's text, or query the DOM with a CSS
+//! selector for tags, text and chosen attributes. Errors thrown by the page
+//! come back as errors with the page's message.
+
+use cup::AdapterError;
+use serde_json::{json, Value};
+
+use crate::browser::Browser;
+use crate::cdp::CdpError;
+
+/// Longest text of one element in `query_dom` results.
+const MAX_ELEMENT_TEXT: usize = 2000;
+
+/// One page primitive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageScript {
+    /// Run JavaScript; its value (awaited if a promise) is returned as JSON.
+    ExecuteJavascript(String),
+    /// `document.body.innerText`.
+    GetText,
+    /// `querySelectorAll(selector)`: tag, innerText and `attributes` of
+    /// each match.
+    QueryDom {
+        /// CSS selector.
+        selector: String,
+        /// Attributes to include.
+        attributes: Vec<String>,
+    },
+}
+
+fn page_error(e: CdpError) -> AdapterError {
+    match e {
+        CdpError::Protocol {
+            message, method, ..
+        } if method == "Runtime.evaluate" => {
+            AdapterError::Invalid(format!("the page threw: {message}"))
+        }
+        other => crate::adapter::adapter_error(other),
+    }
+}
+
+/// Runs `script` in page `page`.
+///
+/// # Errors
+///
+/// The page's exception (as [`AdapterError::Invalid`] with its message), a
+/// bad request, or the browser's error.
+pub async fn run(
+    browser: &Browser,
+    page: &str,
+    script: &PageScript,
+) -> Result<Value, AdapterError> {
+    let expression = match script {
+        PageScript::ExecuteJavascript(js) => {
+            if js.trim().is_empty() {
+                return Err(AdapterError::Invalid(
+                    "execute_javascript needs javascript, e.g. \"document.title\"".into(),
+                ));
+            }
+            js.clone()
+        }
+        PageScript::GetText => "document.body ? document.body.innerText : ''".to_owned(),
+        PageScript::QueryDom {
+            selector,
+            attributes,
+        } => {
+            if selector.trim().is_empty() {
+                return Err(AdapterError::Invalid(
+                    "query_dom needs css_selector, e.g. \"table tr\"".into(),
+                ));
+            }
+            format!(
+                "Array.from(document.querySelectorAll({sel})).map(e => {{ const o = {{tag: e.tagName.toLowerCase(), innerText: (e.innerText || '').slice(0, {max})}}; for (const a of {attrs}) o[a] = e.getAttribute(a); return o; }})",
+                sel = json!(selector),
+                max = MAX_ELEMENT_TEXT,
+                attrs = json!(attributes)
+            )
+        }
+    };
+    browser
+        .evaluate(page, &expression)
+        .await
+        .map_err(page_error)
+}
