@@ -3,7 +3,8 @@
 
 Run with the venv that bench/peers/setup.sh creates (Debian's python with
 --system-site-packages, so `gi` and the Atspi typelib are found), on the
-desktop of the current environment (DISPLAY, DBUS_SESSION_BUS_ADDRESS, ...):
+desktop of the current environment (DISPLAY, DBUS_SESSION_BUS_ADDRESS, ...),
+or with --platform web on the browser of CUP_CDP_HOST/CUP_CDP_PORT:
 
     target/bench-peers/venv/bin/python bench/peers/python_sdk_capture.py \
         --scope foreground --runs 7
@@ -54,12 +55,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scope", default="foreground", choices=["foreground", "overview"])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--platform",
+        default=None,
+        help="web: the browser of CUP_CDP_HOST/CUP_CDP_PORT (the SDK's web adapter)",
+    )
     args = parser.parse_args()
 
     started = time.perf_counter()
     import cup  # noqa: PLC0415  (import time counts into init_ms)
 
-    session = cup.Session()
+    session = cup.Session(platform=args.platform) if args.platform else cup.Session()
     init_ms = (time.perf_counter() - started) * 1e3
 
     def once():

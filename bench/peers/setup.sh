@@ -19,7 +19,8 @@ PY_SDK="computeruseprotocol==0.1.0"
 # Extra pinned packages for the SDK's Linux adapter. None are needed: it
 # reads AT-SPI through gi (Debian's python3-gi + gir1.2-atspi-2.0) and X11
 # through ctypes (libX11); 0.1.0 declares no dependencies.
-PY_EXTRAS=()
+# The web adapter (the `web` extra) needs websocket-client.
+PY_EXTRAS=("websocket-client==1.9.2")
 CUA_VERSION="0.37.0"
 CUA_DIR="$PEERS/cua-driver-$CUA_VERSION"
 CUA_BIN="$CUA_DIR/cua_driver/bin/cua-driver"
@@ -66,6 +67,7 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: F401
 import cup.platforms.linux  # noqa: F401
+import cup.platforms.web  # noqa: F401
 PY
 then
     step "Python SDK present: ${want[*]}"
@@ -96,4 +98,19 @@ else
     mv "$CUA_DIR.tmp" "$CUA_DIR"
 fi
 step "cua-driver: $("$CUA_BIN" --version 2>/dev/null | head -n1 || echo 'does not run')"
-step "done; now: cargo run --release -p cup-bench --bin linux-capture"
+# 4. Playwright MCP from npm (it connects to our Chromium over CDP; no
+#    browser download).
+PW_VERSION="0.0.83"
+PW_DIR="$PEERS/playwright-mcp-$PW_VERSION"
+PW_CLI="$PW_DIR/node_modules/@playwright/mcp/cli.js"
+if [[ -f "$PW_CLI" ]]; then
+    step "Playwright MCP present: $PW_CLI"
+elif ! command -v npm >/dev/null 2>&1; then
+    step "npm missing: Playwright MCP not installed (apt-get install nodejs npm); the web bench shows it as FAILED"
+else
+    step "npm install @playwright/mcp@$PW_VERSION"
+    mkdir -p "$PW_DIR"
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --silent --no-audit --no-fund \
+        --prefix "$PW_DIR" "@playwright/mcp@$PW_VERSION" >/dev/null
+fi
+step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture)"

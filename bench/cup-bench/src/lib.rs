@@ -16,6 +16,7 @@ pub mod peers;
 pub mod report;
 pub mod stats;
 pub mod tokens;
+pub mod web;
 
 use std::path::PathBuf;
 

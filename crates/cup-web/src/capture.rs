@@ -188,9 +188,22 @@ pub async fn capture_page(
     max_depth: usize,
     max_nodes: usize,
 ) -> Result<(PageTree, Viewport), CdpError> {
+    let t0 = std::time::Instant::now();
+    let timed = |what: &'static str| {
+        tracing::debug!(what, ms = t0.elapsed().as_secs_f64() * 1e3, "page read");
+    };
     let (ax, layout, probe, frames) = tokio::try_join!(
-        browser.call(page, "Accessibility.getFullAXTree", json!({})),
-        snapshot(browser, page),
+        async {
+            browser
+                .call(page, "Accessibility.getFullAXTree", json!({}))
+                .await
+                .inspect(|_| timed("getFullAXTree"))
+        },
+        async {
+            snapshot(browser, page)
+                .await
+                .inspect(|_| timed("captureSnapshot"))
+        },
         browser.evaluate(page, PAGE_PROBE),
         browser.call(page, "Page.getFrameTree", json!({})),
     )?;
@@ -339,6 +352,11 @@ pub async fn capture_page(
         cut: 0,
     };
     let mut root = builder.frame_root(&main, 0);
+    tracing::debug!(
+        ms = t0.elapsed().as_secs_f64() * 1e3,
+        nodes = builder.count,
+        "tree built"
+    );
     if let Some(root) = root.as_mut() {
         fill_missing_bounds(browser, page, view, root).await;
     }

@@ -142,3 +142,24 @@ async fn iframes_in_and_out_of_process_and_shadow_roots_have_true_bounds() {
     assert_eq!(b("Shadow button"), (20, 400, 120, 30));
     assert!(button("Cross-site button").actions.contains(&Action::Click));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webmcp_tools_are_listed_in_the_envelope() {
+    let site = Site::serve(&[(
+        "/tools.html",
+        r#"<!doctype html><title>Tools</title><h1>Store</h1><script>
+navigator.modelContext = {tools: [{name: "add_to_cart", description: "Adds an item",
+  inputSchema: {type: "object", properties: {sku: {type: "string"}}}}]};
+</script>"#
+            .to_owned(),
+    )]);
+    let mut web = Web::open(&site.url("/tools.html"));
+    let snap = web
+        .snapshot_until(|s| s.envelope.tools.as_ref().is_some_and(|t| !t.is_empty()))
+        .await;
+    let tools = snap.envelope.tools.clone().unwrap_or_default();
+    assert_eq!(tools.len(), 1, "{:?}", snap.envelope.tools);
+    assert_eq!(tools[0].name, "add_to_cart");
+    assert_eq!(tools[0].description.as_deref(), Some("Adds an item"));
+    assert!(snap.text.contains("WebMCP tool"), "{}", snap.text);
+}

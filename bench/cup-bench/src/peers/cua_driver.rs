@@ -52,15 +52,23 @@ impl McpClient {
     pub fn start(sandbox: &Sandbox, binary: &Path, home: &Path) -> Result<Self, String> {
         std::fs::create_dir_all(home)
             .map_err(|e| format!("cannot create {}: {e}", home.display()))?;
-        let log = home.join("cua-driver.stderr.log");
-        let stderr = std::fs::File::create(&log)
-            .map_err(|e| format!("cannot create {}: {e}", log.display()))?;
         let mut command = sandbox.command(binary);
         command
             .arg("mcp")
             .env("HOME", home)
-            .env("CUA_DRIVER_RS_TELEMETRY_ENABLED", "false")
-            .stderr(stderr);
+            .env("CUA_DRIVER_RS_TELEMETRY_ENABLED", "false");
+        Self::spawn(command, &home.join("cua-driver.stderr.log"))
+    }
+
+    /// Starts any stdio MCP server `command`, its stderr going to `log`.
+    ///
+    /// # Errors
+    ///
+    /// When the log or the process cannot be made.
+    pub fn spawn(mut command: std::process::Command, log: &Path) -> Result<Self, String> {
+        let stderr = std::fs::File::create(log)
+            .map_err(|e| format!("cannot create {}: {e}", log.display()))?;
+        command.stderr(stderr);
         let mut command = tokio::process::Command::from(command);
         command
             .stdin(Stdio::piped())
@@ -68,7 +76,7 @@ impl McpClient {
             .kill_on_drop(true);
         let mut child = command
             .spawn()
-            .map_err(|e| format!("cua-driver did not start: {e}"))?;
+            .map_err(|e| format!("the MCP server did not start: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
         Ok(Self {
@@ -76,7 +84,7 @@ impl McpClient {
             stdin,
             stdout: BufReader::new(stdout).lines(),
             next_id: 1,
-            log,
+            log: log.to_path_buf(),
         })
     }
 

@@ -20,7 +20,7 @@ pub(crate) fn tail(stderr: &[u8], lines: usize) -> String {
 
 /// Runs a measuring child to completion (killed after `timeout`) and parses
 /// the measurement it prints as its last stdout line.
-pub(crate) async fn run_json(
+pub async fn run_json(
     what: &str,
     command: std::process::Command,
     timeout: Duration,

@@ -1,0 +1,276 @@
+//! `web-capture`: the web capture benchmark of issue 5.
+//!
+//! One headless Chromium (fresh profile, loopback DevTools port) shows a
+//! large page (≈750 tags) and then a page of ≈10,000 accessibility nodes,
+//! served by this process. Each page is read by cup (in process, CDP),
+//! the Python CUP SDK 0.1.0 web adapter, and Playwright MCP 0.0.83
+//! (`browser_snapshot`, connected to the same browser): 1 warm-up, then N
+//! timed runs. Prints min and median, node counts, how many nodes have
+//! bounds, o200k tokens, ratios and the issue's targets.
+//!
+//! ```text
+//! bench/peers/setup.sh && cargo run --release -p cup-bench --bin web-capture [-- --runs 7]
+//! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use cup_bench::measurement::Outcome;
+use cup_bench::stats::summarize;
+use cup_bench::web;
+use cup_sandbox::{Browser, BrowserOptions};
+
+const USAGE: &str = "\
+usage: web-capture [--runs N]
+
+Reads a large page and a 10,000-node page in one headless Chromium with cup,
+the Python CUP SDK 0.1.0 (web) and Playwright MCP 0.0.83; 1 warm-up, then N
+timed runs each (default 7). Install the peers first: bench/peers/setup.sh";
+
+fn parse_args(args: &[String]) -> anyhow::Result<Option<usize>> {
+    let mut runs = 7;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--runs" => {
+                runs = it
+                    .next()
+                    .context("--runs needs a value")?
+                    .parse()
+                    .context("--runs needs a whole number")?;
+                if runs == 0 {
+                    bail!("--runs must be at least 1");
+                }
+            }
+            other => bail!("unknown argument '{other}'\n\n{USAGE}"),
+        }
+    }
+    Ok(Some(runs))
+}
+
+struct Row {
+    page: &'static str,
+    tool: &'static str,
+    outcome: Outcome,
+    bounds: Option<(usize, usize)>,
+}
+
+fn tokens(text: &str) -> String {
+    cup_bench::tokens::count(text).map_or_else(|e| format!("? ({e})"), |n| n.to_string())
+}
+
+fn median(o: &Outcome) -> Option<f64> {
+    o.as_ref()
+        .ok()
+        .and_then(|m| summarize(&m.times_ms))
+        .map(|s| s.median)
+}
+
+fn bench(runs: usize) -> anyhow::Result<bool> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the tokio runtime")?;
+    let large = web::large_page();
+    let huge = web::huge_page();
+    let port = web::serve(vec![
+        ("/large.html".into(), large.clone()),
+        ("/huge.html".into(), huge.clone()),
+    ])
+    .map_err(anyhow::Error::msg)?;
+    eprintln!("== starting headless Chromium");
+    let browser = Browser::start(&BrowserOptions {
+        window_size: (1280, 800),
+        ..BrowserOptions::default()
+    })
+    .context("Chromium did not start (scripts/install-deps.sh installs it)")?;
+    let cdp = browser.port();
+    let scratch = std::env::temp_dir().join(format!("cup-web-bench-{}", std::process::id()));
+    let adapter = cup_web::WebAdapter::new(cup_web::Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: cdp,
+    });
+    let mut rows = Vec::new();
+    for (page, path, marker) in [
+        ("large page", "/large.html", "Footer link 20"),
+        ("10,000-node page", "/huge.html", "Product 2500"),
+    ] {
+        eprintln!("== {page}");
+        rt.block_on(web::open(
+            &adapter,
+            &format!("http://127.0.0.1:{port}{path}"),
+            marker,
+        ))
+        .map_err(anyhow::Error::msg)?;
+        eprintln!("   cup");
+        let cup = rt.block_on(web::measure_cup(cdp, runs));
+        let (outcome, bounds) = match cup {
+            Ok(c) => (Ok(c.m), Some(c.with_bounds)),
+            Err(e) => (Err(e), None),
+        };
+        rows.push(Row {
+            page,
+            tool: "cup",
+            outcome,
+            bounds,
+        });
+        eprintln!("   Python SDK");
+        rows.push(Row {
+            page,
+            tool: "Python SDK",
+            outcome: rt.block_on(web::measure_python(cdp, runs)),
+            bounds: Some((0, 0)),
+        });
+        eprintln!("   Playwright MCP");
+        rows.push(Row {
+            page,
+            tool: "Playwright MCP",
+            outcome: rt.block_on(web::measure_playwright(cdp, runs, &scratch.join("pw"))),
+            bounds: None,
+        });
+    }
+    browser.stop();
+    let _ = std::fs::remove_dir_all(&scratch);
+
+    println!();
+    println!(
+        "Web capture, {runs} timed runs after 1 warm-up per tool; one headless Chromium (1280x800), \
+         the large page has {} tags, the other {} tags. cup and the Python SDK in process \
+         (foreground snapshot, compact text), Playwright MCP browser_snapshot over MCP stdio \
+         (--cdp-endpoint to the same browser). Tokens: o200k_base of the text returned on the last run.",
+        web::tag_count(&large),
+        web::tag_count(&huge)
+    );
+    println!();
+    println!(
+        "| page | tool | min ms | median ms | nodes | with bounds | tokens | x cup (median) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    for r in &rows {
+        let cup_median = rows
+            .iter()
+            .find(|c| c.page == r.page && c.tool == "cup")
+            .and_then(|c| median(&c.outcome));
+        match &r.outcome {
+            Ok(m) => {
+                let s = summarize(&m.times_ms);
+                let nodes = m.nodes_per_run.last().copied().flatten().map_or_else(
+                    || "-".into(),
+                    |n| {
+                        if m.counts_elements {
+                            format!("{n} refs")
+                        } else {
+                            n.to_string()
+                        }
+                    },
+                );
+                let bounds = match r.bounds {
+                    Some((b, all)) if all > 0 => format!("{b}/{all}"),
+                    Some(_) => "none".into(),
+                    None => "-".into(),
+                };
+                let ratio = match (s, cup_median) {
+                    (Some(s), Some(c)) if c > 0.0 => format!("{:.1}x", s.median / c),
+                    _ => "-".into(),
+                };
+                println!(
+                    "| {} | {} | {:.1} | {:.1} | {} | {} | {} | {} |",
+                    r.page,
+                    r.tool,
+                    s.map_or(f64::NAN, |s| s.min),
+                    s.map_or(f64::NAN, |s| s.median),
+                    nodes,
+                    bounds,
+                    tokens(&m.text),
+                    ratio
+                );
+            }
+            Err(e) => println!("| {} | {} | FAILED: {e} | | | | | |", r.page, r.tool),
+        }
+    }
+    println!();
+    let get = |page: &str, tool: &str| {
+        rows.iter()
+            .find(|r| r.page == page && r.tool == tool)
+            .map(|r| &r.outcome)
+    };
+    let mut checks: Vec<(String, Option<bool>)> = Vec::new();
+    let cup_large = get("large page", "cup").and_then(median);
+    let py_large = get("large page", "Python SDK").and_then(median);
+    checks.push(match (cup_large, py_large) {
+        (Some(c), Some(p)) => (
+            format!("large page: cup median {c:.1} ms <= the Python SDK's {p:.1} ms (which has no bounds)"),
+            Some(c <= p),
+        ),
+        _ => ("large page: cup vs the Python SDK: not measured".into(), None),
+    });
+    let cup_huge = get("10,000-node page", "cup").and_then(median);
+    checks.push(match cup_huge {
+        Some(c) => (
+            format!("10,000-node page: cup median {c:.1} ms <= 1000 ms"),
+            Some(c <= 1000.0),
+        ),
+        None => ("10,000-node page: cup not measured".into(), None),
+    });
+    let tok = |o: Option<&Outcome>| {
+        o.and_then(|o| o.as_ref().ok())
+            .and_then(|m| cup_bench::tokens::count(&m.text).ok())
+    };
+    checks.push(
+        match (
+            tok(get("large page", "cup")),
+            tok(get("large page", "Playwright MCP")),
+        ) {
+            (Some(c), Some(p)) => (
+                format!(
+                    "large page: cup tokens {c} <= 1/4 of Playwright MCP's {p} ({:.2})",
+                    c as f64 / p as f64
+                ),
+                Some(c * 4 <= p),
+            ),
+            _ => (
+                "large page: tokens vs Playwright MCP: not measured".into(),
+                None,
+            ),
+        },
+    );
+    let mut all = true;
+    for (what, ok) in &checks {
+        let label = match ok {
+            Some(true) => "PASS",
+            Some(false) => {
+                all = false;
+                "FAIL"
+            }
+            None => {
+                all = false;
+                "UNCHECKED"
+            }
+        };
+        println!("{label:<9} {what}");
+    }
+    Ok(all)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match parse_args(&args) {
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Some(runs)) => bench(runs),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("web-capture: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

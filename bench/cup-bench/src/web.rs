@@ -1,0 +1,269 @@
+//! The web capture benchmark (issue 5): the same page in one headless
+//! Chromium read by cup (in process, CDP), the Python CUP SDK 0.1.0 (its web
+//! adapter, in process in Python) and Playwright MCP 0.0.83
+//! (`browser_snapshot` over MCP stdio, connected to the same browser).
+
+use std::fmt::Write as _;
+use std::io::{Read as _, Write as _};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use cup::{CaptureLimits, Session, SnapshotRequest};
+use cup_protocol::Scope;
+use serde_json::{json, Value};
+
+use crate::measurement::{Measurement, Outcome};
+use crate::peers::cua_driver::{text_of, McpClient};
+
+/// The pinned Playwright MCP.
+pub const PLAYWRIGHT_VERSION: &str = "0.0.83";
+
+/// Where `bench/peers/setup.sh` installs Playwright MCP's CLI.
+pub fn playwright_cli() -> PathBuf {
+    crate::peers_dir()
+        .join(format!("playwright-mcp-{PLAYWRIGHT_VERSION}"))
+        .join("node_modules")
+        .join("@playwright")
+        .join("mcp")
+        .join("cli.js")
+}
+
+/// A realistic large page: navigation, articles, a form, a table, a
+/// footer (≈750 tags).
+pub fn large_page() -> String {
+    let mut p = String::from(
+        "<!doctype html><html><head><title>Large page</title></head><body><header><nav><ul>",
+    );
+    for i in 1..=30 {
+        let _ = write!(p, "<li><a href=\"/section/{i}\">Section {i}</a></li>");
+    }
+    p.push_str("</ul></nav><form role=\"search\"><input type=\"search\" aria-label=\"Search\"><button>Go</button></form></header><main><h1>Shipping details</h1>");
+    for a in 1..=15 {
+        let _ = write!(
+            p,
+            "<article><h2>Article {a}</h2><p>Paragraph one of article {a} with <a href=\"/a/{a}\">a link</a> and <em>emphasis</em>.</p><p>Second paragraph of article {a}.</p><ul>"
+        );
+        for i in 1..=10 {
+            let _ = write!(p, "<li>Point {i} of article {a}</li>");
+        }
+        p.push_str("</ul><button>Like</button><button>Share</button></article>");
+    }
+    p.push_str("<form><fieldset><legend>Address</legend>");
+    for f in [
+        "Name", "Street", "City", "Postcode", "Country", "Phone", "Email",
+    ] {
+        let _ = write!(p, "<label>{f} <input name=\"{f}\"></label>");
+    }
+    p.push_str("<label><input type=\"checkbox\"> Gift wrap</label><select><option>Standard</option><option>Express</option></select><button>Order</button></fieldset></form><table><thead><tr><th>Item</th><th>Qty</th><th>Price</th><th>Total</th><th>Action</th></tr></thead><tbody>");
+    for r in 1..=50 {
+        let _ = write!(
+            p,
+            "<tr><td>Item {r}</td><td>{r}</td><td>{r}.00</td><td>{r}0.00</td><td><button>Remove</button></td></tr>"
+        );
+    }
+    p.push_str("</tbody></table></main><footer>");
+    for i in 1..=20 {
+        let _ = write!(p, "<a href=\"/f/{i}\">Footer link {i}</a> ");
+    }
+    p.push_str("</footer></body></html>");
+    p
+}
+
+/// A page whose accessibility tree has about 10,000 nodes.
+pub fn huge_page() -> String {
+    let mut p = String::from(
+        "<!doctype html><html><head><title>Huge page</title></head><body><h1>Catalogue</h1><ul>",
+    );
+    for i in 1..=2500 {
+        let _ = write!(p, "<li><a href=\"/p/{i}\">Product {i}</a></li>");
+    }
+    p.push_str("</ul></body></html>");
+    p
+}
+
+/// Counts the tags of an HTML text.
+pub fn tag_count(html: &str) -> usize {
+    html.matches('<').count() - html.matches("</").count() - html.matches("<!").count()
+}
+
+/// Serves `pages` (path → HTML) on a loopback port, for the life of the
+/// process.
+///
+/// # Errors
+///
+/// When no port can be bound.
+pub fn serve(pages: Vec<(String, String)>) -> Result<u16, String> {
+    let listener =
+        TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot bind a port: {e}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("no local address: {e}"))?
+        .port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 8192];
+            let n = stream.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]);
+            let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
+            let body = pages
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map_or_else(|| "not found".to_owned(), |(_, b)| b.clone());
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    Ok(port)
+}
+
+/// Navigates the browser's page to `url` and waits until `marker` is in
+/// its text.
+///
+/// # Errors
+///
+/// When the browser does not answer or the page does not load in 20 s.
+pub async fn open(adapter: &cup_web::WebAdapter, url: &str, marker: &str) -> Result<(), String> {
+    let browser = adapter.browser().await.map_err(|e| e.to_string())?;
+    let pages = browser.pages().await.map_err(|e| e.to_string())?;
+    let page = pages.first().ok_or("the browser has no page")?;
+    browser
+        .call(&page.id, "Page.navigate", json!({ "url": url }))
+        .await
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    loop {
+        let text = adapter
+            .page_script(None, &cup_web::PageScript::GetText)
+            .await
+            .unwrap_or(Value::Null);
+        if text.as_str().is_some_and(|t| t.contains(marker)) {
+            return Ok(());
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err(format!("{url} did not show {marker:?} within 20 s"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// What cup measured, plus how many of its nodes have bounds.
+#[derive(Debug, Clone)]
+pub struct CupRun {
+    /// Timings and output.
+    pub m: Measurement,
+    /// Nodes with bounds / all nodes (last run).
+    pub with_bounds: (usize, usize),
+}
+
+/// cup in this process: a session on the web adapter, 1 warm-up, `runs`
+/// timed foreground snapshots.
+///
+/// # Errors
+///
+/// When a snapshot fails.
+pub async fn measure_cup(port: u16, runs: usize) -> Result<CupRun, String> {
+    let started = Instant::now();
+    let mut session = Session::new(Box::new(cup_web::WebAdapter::new(
+        cup_web::Endpoint::Http {
+            host: "127.0.0.1".into(),
+            port,
+        },
+    )));
+    let init_ms = started.elapsed().as_secs_f64() * 1e3;
+    let req = SnapshotRequest {
+        scope: Scope::Foreground,
+        limits: CaptureLimits {
+            deadline: Duration::from_secs(30),
+            ..CaptureLimits::default()
+        },
+        ..SnapshotRequest::default()
+    };
+    let warm = session.snapshot(&req).await.map_err(|e| e.to_string())?;
+    let mut m = Measurement {
+        warmup_nodes: u64::try_from(warm.envelope.node_count()).ok(),
+        init_ms: Some(init_ms),
+        ..Measurement::default()
+    };
+    let mut with_bounds = (0, 0);
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        let snap = session.snapshot(&req).await.map_err(|e| e.to_string())?;
+        m.times_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        m.nodes_per_run
+            .push(u64::try_from(snap.envelope.node_count()).ok());
+        m.text.clone_from(&snap.text);
+        let all: Vec<_> = snap.envelope.tree.iter().flat_map(|r| r.iter()).collect();
+        with_bounds = (all.iter().filter(|n| n.bounds.is_some()).count(), all.len());
+    }
+    Ok(CupRun { m, with_bounds })
+}
+
+/// The Python SDK's web adapter on the browser at `port`.
+pub async fn measure_python(port: u16, runs: usize) -> Outcome {
+    let python = crate::peers::python_sdk::python();
+    if !python.is_file() {
+        return Err(format!(
+            "not installed ({} is missing): {}",
+            python.display(),
+            crate::SETUP_HINT
+        ));
+    }
+    let mut command = std::process::Command::new(python);
+    command
+        .arg(crate::peers::python_sdk::script())
+        .args(["--platform", "web", "--scope", "foreground", "--runs"])
+        .arg(runs.to_string())
+        .env("CUP_CDP_HOST", "127.0.0.1")
+        .env("CUP_CDP_PORT", port.to_string());
+    crate::peers::run_json("the Python SDK", command, Duration::from_secs(600)).await
+}
+
+/// Playwright MCP connected to the browser at `port`: `initialize`, then
+/// 1 warm-up and `runs` timed `browser_snapshot` calls.
+pub async fn measure_playwright(port: u16, runs: usize, scratch: &std::path::Path) -> Outcome {
+    let cli = playwright_cli();
+    if !cli.is_file() {
+        return Err(format!(
+            "not installed ({} is missing): {}",
+            cli.display(),
+            crate::SETUP_HINT
+        ));
+    }
+    std::fs::create_dir_all(scratch).map_err(|e| format!("scratch dir: {e}"))?;
+    let mut command = std::process::Command::new("node");
+    command
+        .arg(&cli)
+        .arg("--cdp-endpoint")
+        .arg(format!("http://127.0.0.1:{port}"))
+        .arg("--output-dir")
+        .arg(scratch);
+    let started = Instant::now();
+    let mut client = McpClient::spawn(command, &scratch.join("playwright-mcp.log"))?;
+    let result = async {
+        client.initialize().await?;
+        let init_ms = started.elapsed().as_secs_f64() * 1e3;
+        client.call_tool("browser_snapshot", json!({})).await?;
+        let mut m = Measurement {
+            init_ms: Some(init_ms),
+            ..Measurement::default()
+        };
+        for _ in 0..runs.max(1) {
+            let t = Instant::now();
+            let r = client.call_tool("browser_snapshot", json!({})).await?;
+            m.times_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            m.text = text_of(&r);
+            // Elements with a ref.
+            let refs = m.text.matches("[ref=").count();
+            m.nodes_per_run.push(u64::try_from(refs).ok());
+        }
+        m.counts_elements = true;
+        Ok::<Measurement, String>(m)
+    }
+    .await;
+    client.shutdown().await;
+    result
+}
