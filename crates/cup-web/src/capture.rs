@@ -192,17 +192,19 @@ pub async fn capture_page(
     let timed = |what: &'static str| {
         tracing::debug!(what, ms = t0.elapsed().as_secs_f64() * 1e3, "page read");
     };
-    let (ax, layout, probe, frames) = tokio::try_join!(
+    // The layout snapshot is asked first: the renderer answers in order,
+    // and its transfer then overlaps the (longer) accessibility walk.
+    let (layout, ax, probe, frames) = tokio::try_join!(
+        async {
+            snapshot(browser, page)
+                .await
+                .inspect(|_| timed("captureSnapshot"))
+        },
         async {
             browser
                 .call(page, "Accessibility.getFullAXTree", json!({}))
                 .await
                 .inspect(|_| timed("getFullAXTree"))
-        },
-        async {
-            snapshot(browser, page)
-                .await
-                .inspect(|_| timed("captureSnapshot"))
         },
         browser.evaluate(page, PAGE_PROBE),
         browser.call(page, "Page.getFrameTree", json!({})),
@@ -518,8 +520,8 @@ impl Builder<'_> {
     ) -> Vec<Node> {
         let dom = ax.backend_id.and_then(|b| frame.layout.nodes.get(&b));
         let info = dom.map(|d| DomInfo {
-            tag: d.tag.clone(),
-            attrs: d.attrs.clone(),
+            tag: &d.tag,
+            attrs: &d.attrs,
             bounds: d.bounds.map(|b| self.screen_rect(frame, b)),
             scrollable: d.scrollable,
         });

@@ -273,7 +273,7 @@ impl Cdp {
 /// Routes one incoming message: a response to its caller, an event to the
 /// listeners.
 fn dispatch(inner: &Inner, text: &str) {
-    let Ok(message) = serde_json::from_str::<Value>(text) else {
+    let Ok(mut message) = serde_json::from_str::<Value>(text) else {
         tracing::debug!("CDP: unreadable message ({} bytes)", text.len());
         return;
     };
@@ -296,7 +296,11 @@ fn dispatch(inner: &Inner, text: &str) {
                     .unwrap_or("unknown error")
                     .to_owned(),
             }),
-            None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+            // Taken, not cloned: results can be megabytes.
+            None => Ok(message
+                .as_object_mut()
+                .and_then(|m| m.remove("result"))
+                .unwrap_or(Value::Null)),
         };
         let _ = tx.send(reply);
         return;

@@ -123,18 +123,18 @@ impl AxNode {
 
 /// What the layout snapshot knows of a DOM node.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct DomInfo {
+pub struct DomInfo<'a> {
     /// Lowercase tag name (`input`, `div`).
-    pub tag: String,
+    pub tag: &'a str,
     /// Attributes.
-    pub attrs: Vec<(String, String)>,
+    pub attrs: &'a [(String, String)],
     /// Border box in screen pixels (viewport-relative), when laid out.
     pub bounds: Option<Rect>,
     /// The element scrolls (content larger than its box, overflow set).
     pub scrollable: bool,
 }
 
-impl DomInfo {
+impl DomInfo<'_> {
     fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
@@ -169,7 +169,7 @@ fn cut(s: &str) -> String {
 /// Maps `ax` (with its DOM node's `dom`, if any) to a CUP node (id left
 /// empty; the capture numbers the tree). `None`: the node is skipped and
 /// its children take its place.
-pub fn map(ax: &AxNode, dom: Option<&DomInfo>) -> Option<Node> {
+pub fn map(ax: &AxNode, dom: Option<&DomInfo<'_>>) -> Option<Node> {
     if ax.ignored {
         return None;
     }
@@ -178,7 +178,7 @@ pub fn map(ax: &AxNode, dom: Option<&DomInfo>) -> Option<Node> {
         Kind::Skip => return None,
         Kind::Node(r) => r,
     };
-    let tag = dom.map(|d| d.tag.as_str()).unwrap_or_default();
+    let tag = dom.map(|d| d.tag).unwrap_or_default();
     let input_type = dom
         .filter(|_| tag == "input")
         .map(|d| d.attr("type").unwrap_or("text").to_ascii_lowercase());
@@ -335,7 +335,7 @@ pub fn map(ax: &AxNode, dom: Option<&DomInfo>) -> Option<Node> {
         extra.insert("backendDOMNodeId".into(), Value::from(b));
     }
     node.platform.web = Some(PlatformWeb {
-        tag_name: dom.map(|d| d.tag.clone()).filter(|t| !t.is_empty()),
+        tag_name: dom.map(|d| d.tag.to_owned()).filter(|t| !t.is_empty()),
         aria_role: dom.and_then(|d| d.attr("role")).map(str::to_owned),
         input_type,
         extra,
@@ -348,7 +348,7 @@ fn actions(
     ax: &AxNode,
     role: Role,
     states: &[State],
-    dom: Option<&DomInfo>,
+    dom: Option<&DomInfo<'_>>,
     writable: bool,
 ) -> Vec<Action> {
     use Action as A;

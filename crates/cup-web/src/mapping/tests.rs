@@ -8,13 +8,17 @@ fn ax(v: Value) -> AxNode {
     AxNode::from_cdp(&v).unwrap_or_else(|| panic!("not an AX node: {v}"))
 }
 
-fn dom(tag: &str, attrs: &[(&str, &str)]) -> DomInfo {
+fn attrs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+fn dom<'a>(tag: &'a str, attrs: &'a [(String, String)]) -> DomInfo<'a> {
     DomInfo {
-        tag: tag.into(),
-        attrs: attrs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect(),
+        tag,
+        attrs,
         bounds: Some(Rect::new(10, 20, 100, 30)),
         scrollable: false,
     }
@@ -32,7 +36,7 @@ fn checked_checkbox_with_bounds() {
         ],
         "childIds": ["13"]
     }));
-    let node = map(&n, Some(&dom("input", &[("type", "checkbox")]))).expect("mapped");
+    let node = map(&n, Some(&dom("input", &attrs(&[("type", "checkbox")])))).expect("mapped");
     assert_eq!(node.role, Role::Checkbox);
     assert_eq!(node.name, "Subscribe");
     assert_eq!(node.states, vec![State::Checked]);
@@ -62,7 +66,7 @@ fn text_input_value_placeholder_and_password() {
         &n,
         Some(&dom(
             "input",
-            &[("type", "email"), ("placeholder", "you@example.com")],
+            &attrs(&[("type", "email"), ("placeholder", "you@example.com")]),
         )),
     )
     .expect("mapped");
@@ -78,7 +82,7 @@ fn text_input_value_placeholder_and_password() {
         Some("you@example.com")
     );
 
-    let pw = map(&n, Some(&dom("input", &[("type", "password")]))).expect("mapped");
+    let pw = map(&n, Some(&dom("input", &attrs(&[("type", "password")])))).expect("mapped");
     assert_eq!(pw.value.as_deref(), Some("•••••"));
 }
 
@@ -135,7 +139,8 @@ fn slider_heading_link_and_scroll_container() {
     assert_eq!(link.attributes.url.as_deref(), Some("http://x/docs"));
     assert_eq!(link.actions, vec![Action::Click]);
     let g = ax(json!({"nodeId": "4", "role": {"value": "generic"}}));
-    let mut d = dom("div", &[]);
+    let none = attrs(&[]);
+    let mut d = dom("div", &none);
     d.scrollable = true;
     assert_eq!(
         map(&g, Some(&d)).map(|n| n.actions),
@@ -150,7 +155,7 @@ fn expandable_combobox_and_modal_dialog() {
         "value": {"value": "France"},
         "properties": [{"name": "expanded", "value": {"value": false}}]}),
     );
-    let node = map(&c, Some(&dom("select", &[]))).expect("mapped");
+    let node = map(&c, Some(&dom("select", &attrs(&[])))).expect("mapped");
     assert_eq!(node.states, vec![State::Collapsed]);
     assert_eq!(
         node.actions,
