@@ -369,6 +369,18 @@ pub(crate) async fn act(
         frame: frame.to_owned(),
         backend,
     };
+    if let Some(d) = browser.dialog(page).await {
+        if verb == Action::Dismiss {
+            browser
+                .close_dialog(page, false)
+                .await
+                .map_err(adapter_error)?;
+            return Ok(dialog_closed(&d, false));
+        }
+        return Err(AdapterError::Invalid(format!(
+            "a JavaScript {d} dialog blocks the page; press escape to dismiss it or enter to accept it first"
+        )));
+    }
     let before = el.state().await;
     if before.get("connected") != Some(&Value::Bool(true)) {
         return Err(AdapterError::NotFound(format!(
@@ -376,7 +388,15 @@ pub(crate) async fn act(
         )));
     }
     let page_before = el.page_state().await;
-    let done = perform(&el, tag, verb, params, &before).await?;
+    // An alert opened by the action blocks the page (and the input call
+    // that caused it) until it is closed: watch for one meanwhile.
+    let done = tokio::select! {
+        done = perform(&el, tag, verb, params, &before) => done?,
+        d = opened_dialog(browser, page) => return Ok(dialog_opened(verb.name(), &d)),
+    };
+    if let Some(d) = browser.dialog(page).await {
+        return Ok(dialog_opened(verb.name(), &d));
+    }
     let (after, page_after) = observe(&el, &before, &page_before, done.already).await;
     let mut changes = diff_element(id, &before, &after);
     changes.extend(diff_page(&page_before, &page_after));
@@ -561,6 +581,45 @@ async fn perform(
     }
 }
 
+/// Waits until a JavaScript dialog is open on `page`.
+async fn opened_dialog(browser: &Browser, page: &str) -> String {
+    loop {
+        if let Some(d) = browser.dialog(page).await {
+            return d;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn dialog_opened(what: &str, dialog: &str) -> ActionResult {
+    ActionResult::observed(
+        format!("{what}: the page opened a JavaScript {dialog} dialog; press escape to dismiss it or enter to accept it"),
+        Effect::Confirmed,
+        vec![Change {
+            target: "page".into(),
+            field: "dialog".into(),
+            before: None,
+            after: Some(dialog.to_owned()),
+        }],
+    )
+}
+
+fn dialog_closed(dialog: &str, accepted: bool) -> ActionResult {
+    ActionResult::observed(
+        format!(
+            "{} the JavaScript {dialog} dialog",
+            if accepted { "Accepted" } else { "Dismissed" }
+        ),
+        Effect::Confirmed,
+        vec![Change {
+            target: "page".into(),
+            field: "dialog".into(),
+            before: Some(dialog.to_owned()),
+            after: None,
+        }],
+    )
+}
+
 /// Polls the element and the page until something differs from `before`
 /// (then waits [`QUIET`] for follow-ups) or [`SETTLE`] passes.
 async fn observe(
@@ -712,8 +771,34 @@ pub(crate) async fn press(
         frame: page.to_owned(),
         backend: 0,
     };
+    if let Some(d) = browser.dialog(page).await {
+        let plain = combo.modifiers.is_empty() && combo.keys.len() == 1;
+        let key = combo.keys.first();
+        let accept = match key {
+            Some(cup_protocol::Key::Named(cup_protocol::NamedKey::Escape)) if plain => false,
+            Some(cup_protocol::Key::Named(
+                cup_protocol::NamedKey::Enter | cup_protocol::NamedKey::KpEnter,
+            )) if plain => true,
+            _ => {
+                return Err(AdapterError::Invalid(format!(
+                    "a JavaScript {d} dialog blocks the page; press escape to dismiss it or enter to accept it"
+                )))
+            }
+        };
+        browser
+            .close_dialog(page, accept)
+            .await
+            .map_err(adapter_error)?;
+        return Ok(dialog_closed(&d, accept));
+    }
     let before = el.page_state().await;
-    press_keys(browser, page, combo).await?;
+    tokio::select! {
+        r = press_keys(browser, page, combo) => r?,
+        d = opened_dialog(browser, page) => return Ok(dialog_opened(&format!("Pressed {combo}"), &d)),
+    }
+    if let Some(d) = browser.dialog(page).await {
+        return Ok(dialog_opened(&format!("Pressed {combo}"), &d));
+    }
     let start = Instant::now();
     let mut after = el.page_state().await;
     while after == before && start.elapsed() < Duration::from_millis(300) {

@@ -121,6 +121,17 @@ impl WebAdapter {
     }
 }
 
+/// A page showing a JavaScript dialog answers no command until it is
+/// closed: say so at once instead of waiting for a timeout.
+async fn blocked_by_dialog(browser: &Browser, page: &str) -> Result<(), AdapterError> {
+    match browser.dialog(page).await {
+        Some(d) => Err(AdapterError::Unavailable(format!(
+            "a JavaScript {d} dialog blocks the page; press escape to dismiss it or enter to accept it"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Numbers `node` and its subtree pre-order from `next`, moving the native
 /// references held in the ids into `refs`.
 fn number(node: &mut Node, next: &mut usize, refs: &mut HashMap<String, String>) {
@@ -143,6 +154,7 @@ impl Adapter for WebAdapter {
 
     async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
         let (browser, page) = self.foreground_page().await?;
+        blocked_by_dialog(&browser, &page).await?;
         let view = capture::viewport(&browser, &page)
             .await
             .map_err(adapter_error)?;
@@ -200,6 +212,7 @@ impl Adapter for WebAdapter {
         let mut reasons = Vec::new();
         let started = tokio::time::Instant::now();
         for w in windows {
+            blocked_by_dialog(&browser, &w.native).await?;
             let left = limits.deadline.saturating_sub(started.elapsed());
             let read = capture_page(
                 &browser,
@@ -314,6 +327,7 @@ impl Adapter for WebAdapter {
                 (found.id.clone(), Area::Viewport)
             }
         };
+        blocked_by_dialog(&browser, &page).await?;
         let view = capture::viewport(&browser, &page)
             .await
             .map_err(adapter_error)?;

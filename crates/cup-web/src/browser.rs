@@ -4,6 +4,7 @@
 //! merely the first).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex, PoisonError};
 
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
@@ -30,6 +31,9 @@ pub struct Browser {
     cdp: Cdp,
     endpoint: Endpoint,
     sessions: Mutex<HashMap<String, String>>,
+    /// Open JavaScript dialogs (alert, confirm, prompt, beforeunload) by
+    /// session: while one is open, the page runs no script.
+    dialogs: Arc<StdMutex<HashMap<String, String>>>,
 }
 
 /// The JavaScript that tells whether a page is visible and focused.
@@ -45,10 +49,41 @@ impl Browser {
     pub async fn connect(endpoint: &Endpoint) -> Result<Browser, CdpError> {
         let ws = endpoint.websocket_url().await?;
         let cdp = Cdp::connect(&ws).await?;
+        let dialogs: Arc<StdMutex<HashMap<String, String>>> = Arc::default();
+        let mut events = cdp.events();
+        let seen = Arc::downgrade(&dialogs);
+        tokio::spawn(async move {
+            loop {
+                let event = match events.recv().await {
+                    Ok(e) => e,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(_) => return,
+                };
+                let Some(dialogs) = seen.upgrade() else {
+                    return;
+                };
+                let Some(session) = event.session.clone() else {
+                    continue;
+                };
+                let mut open = dialogs.lock().unwrap_or_else(PoisonError::into_inner);
+                match event.method.as_str() {
+                    "Page.javascriptDialogOpening" => {
+                        let p = &event.params;
+                        let s = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or_default();
+                        open.insert(session, format!("{} {:?}", s("type"), s("message")));
+                    }
+                    "Page.javascriptDialogClosed" => {
+                        open.remove(&session);
+                    }
+                    _ => {}
+                }
+            }
+        });
         Ok(Browser {
             cdp,
             endpoint: endpoint.clone(),
             sessions: Mutex::new(HashMap::new()),
+            dialogs,
         })
     }
 
@@ -130,6 +165,14 @@ impl Browser {
                 message: "no sessionId in the answer".into(),
             })?
             .to_owned();
+        // Page events say when a JavaScript dialog opens or closes.
+        if let Err(e) = self
+            .cdp
+            .call(Some(&session), "Page.enable", json!({}))
+            .await
+        {
+            tracing::debug!(error = %e, "Page.enable");
+        }
         sessions.insert(target_id.to_owned(), session.clone());
         Ok(session)
     }
@@ -157,6 +200,32 @@ impl Browser {
             }
             other => other,
         }
+    }
+
+    /// The JavaScript dialog open on `target_id` (`alert "Saved"`), if any.
+    pub async fn dialog(&self, target_id: &str) -> Option<String> {
+        let session = self.sessions.lock().await.get(target_id).cloned()?;
+        self.dialogs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&session)
+            .cloned()
+    }
+
+    /// Accepts (`true`: OK, Enter) or dismisses (`false`: Cancel, Escape)
+    /// the JavaScript dialog of `target_id`.
+    ///
+    /// # Errors
+    ///
+    /// When there is no dialog or the browser refuses.
+    pub async fn close_dialog(&self, target_id: &str, accept: bool) -> Result<(), CdpError> {
+        self.call(
+            target_id,
+            "Page.handleJavaScriptDialog",
+            json!({"accept": accept}),
+        )
+        .await
+        .map(|_| ())
     }
 
     /// Evaluates `expression` in the page and returns its value (JSON).

@@ -118,6 +118,8 @@ async fn snapshot(browser: &Browser, target: &str) -> Result<Layout, CdpError> {
 ///
 /// When the page does not answer.
 pub async fn viewport(browser: &Browser, page: &str) -> Result<Viewport, CdpError> {
+    // innerWidth/innerHeight: the whole viewport, scroll bars included, as
+    // screenshots show it.
     let v = browser
         .evaluate(
             page,

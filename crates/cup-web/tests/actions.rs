@@ -382,3 +382,88 @@ async fn page_scripting_returns_values_text_and_dom_and_surfaces_errors() {
         .unwrap_or_default();
     assert!(err.contains("no page matches"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn javascript_dialogs_are_reported_and_closed_never_hang() {
+    let site = Site::serve(&[(
+        "/d.html",
+        r#"<!doctype html><title>Dialogs</title>
+<button onclick="alert('Saved!')">Save</button>
+<button onclick="document.getElementById('r').textContent = 'answer ' + confirm('Delete?')">Delete</button>
+<p id="r">no answer</p>"#
+            .to_owned(),
+    )]);
+    let mut web = Web::open(&site.url("/d.html"));
+    let snap = web.snapshot_until(|s| s.text.contains("Delete")).await;
+    let id = |name: &str| {
+        nodes(&snap)
+            .into_iter()
+            .find(|n| n.role == Role::Button && n.name == name)
+            .map(|n| n.id.clone())
+            .unwrap_or_else(|| panic!("no {name} in:\n{}", snap.text))
+    };
+    let (save, delete) = (id("Save"), id("Delete"));
+    let none = ActionParams::default();
+    let started = std::time::Instant::now();
+    let r = web
+        .session
+        .action(&save, "click", &none)
+        .await
+        .expect("click");
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "the click waited for the alert"
+    );
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    assert!(
+        r.changes.iter().any(
+            |c| c.field == "dialog" && c.after.as_deref().is_some_and(|a| a.contains("Saved!"))
+        ),
+        "{r:?}"
+    );
+    // The page answers nothing while the alert is open: a snapshot says so
+    // at once, with what to do.
+    let started = std::time::Instant::now();
+    let err = web
+        .session
+        .snapshot(&cup::SnapshotRequest::default())
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains("dialog blocks the page") && err.contains("press escape"),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 2, "the snapshot waited");
+    // Other actions are refused with what to do; escape dismisses it.
+    let err = web
+        .session
+        .action(&delete, "click", &none)
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("press escape"), "{err}");
+    let r = web.session.press("escape").await.expect("escape");
+    assert!(r.message.starts_with("Dismissed"), "{r:?}");
+
+    // confirm(): enter accepts it, and the page reads the answer.
+    let r = web
+        .session
+        .action(&delete, "click", &none)
+        .await
+        .expect("click");
+    assert!(
+        r.changes
+            .iter()
+            .any(|c| c.field == "dialog"
+                && c.after.as_deref().is_some_and(|a| a.contains("confirm"))),
+        "{r:?}"
+    );
+    let r = web.session.press("enter").await.expect("enter");
+    assert!(r.message.starts_with("Accepted"), "{r:?}");
+    let answered = |s: &cup::Snapshot| nodes(s).iter().any(|n| n.name == "answer true");
+    let after = web.snapshot_until(answered).await;
+    assert!(answered(&after), "{}", after.text);
+}
