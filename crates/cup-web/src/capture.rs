@@ -101,15 +101,55 @@ fn ax_nodes(result: &Value) -> Vec<AxNode> {
         .unwrap_or_default()
 }
 
+/// Most overflow candidates whose scroll size is asked (real pages have
+/// few; past this, the rest are taken as not scrolling).
+const MAX_SCROLL_CHECKS: usize = 200;
+
+/// Whether the element's content overflows its box (called on it).
+const OVERFLOWS: &str =
+    "function() { return this.scrollHeight > this.clientHeight + 1 || this.scrollWidth > this.clientWidth + 1; }";
+
 async fn snapshot(browser: &Browser, target: &str) -> Result<Layout, CdpError> {
+    // Without DOM rects (they cost Chromium a third more): the overflow
+    // styles name the few candidates, whose sizes are then asked.
     let result = browser
         .call(
             target,
             "DOMSnapshot.captureSnapshot",
-            json!({"computedStyles": Layout::STYLES, "includeDOMRects": true}),
+            json!({"computedStyles": Layout::STYLES}),
         )
         .await?;
-    Ok(Layout::parse(&result))
+    let mut layout = Layout::parse(&result);
+    let candidates: Vec<i64> = layout
+        .nodes
+        .iter()
+        .filter(|(_, n)| n.overflow && n.bounds.is_some_and(|b| b.w > 0.0 && b.h > 0.0))
+        .map(|(id, _)| *id)
+        .take(MAX_SCROLL_CHECKS)
+        .collect();
+    let checks = candidates.iter().map(|backend| async move {
+        let object = browser
+            .call(target, "DOM.resolveNode", json!({"backendNodeId": backend}))
+            .await
+            .ok()?;
+        let id = object.get("object")?.get("objectId")?.as_str()?.to_owned();
+        let r = browser
+            .call(
+                target,
+                "Runtime.callFunctionOn",
+                json!({"objectId": id, "functionDeclaration": OVERFLOWS, "returnByValue": true}),
+            )
+            .await
+            .ok()?;
+        r.get("result")?.get("value")?.as_bool()
+    });
+    let answers = futures::future::join_all(checks).await;
+    for (backend, scrolls) in candidates.iter().zip(answers) {
+        if let Some(n) = layout.nodes.get_mut(backend) {
+            n.scrollable = scrolls == Some(true);
+        }
+    }
+    Ok(layout)
 }
 
 /// The viewport of `page`.
@@ -346,6 +386,9 @@ pub async fn capture_page(
         layout,
         origin: (-main_scroll.0, -main_scroll.1),
     };
+    // Freeing a big page's raw tree takes tens of milliseconds: not on the
+    // caller's time.
+    tokio::task::spawn_blocking(move || drop(ax));
     let mut builder = Builder {
         page,
         view,
@@ -356,11 +399,19 @@ pub async fn capture_page(
         cut: 0,
     };
     let mut root = builder.frame_root(&main, 0);
+    if let Some(r) = root.as_mut() {
+        if r.role == cup_protocol::Role::Document && r.bounds.is_none() {
+            r.bounds = Some(view.rect());
+        }
+    }
     tracing::debug!(
         ms = t0.elapsed().as_secs_f64() * 1e3,
         nodes = builder.count,
         "tree built"
     );
+    let cut = builder.cut;
+    drop(builder);
+    tokio::task::spawn_blocking(move || drop((main, frames_by_owner)));
     if let Some(root) = root.as_mut() {
         fill_missing_bounds(browser, page, view, root).await;
     }
@@ -369,7 +420,7 @@ pub async fn capture_page(
             root,
             tools,
             notes,
-            cut: builder.cut,
+            cut,
         },
         view,
     ))
@@ -386,7 +437,9 @@ async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root
     let mut wanted = Vec::new();
     let mut stack = vec![&*root];
     while let Some(n) = stack.pop() {
-        if n.bounds.is_none() {
+        // A document has no box of its own to ask for (and asking makes
+        // Chromium serialize its whole DOM): the page's is the viewport.
+        if n.bounds.is_none() && n.role != cup_protocol::Role::Document {
             if let Some((p, frame, backend)) = parse_ref(&n.id) {
                 if p == page && frame == page && wanted.len() < MAX_BOX_QUERIES {
                     wanted.push((n.id.clone(), backend));
@@ -395,6 +448,7 @@ async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root
         }
         stack.extend(n.children.iter());
     }
+    tracing::debug!(boxes = wanted.len(), "asking for missing boxes");
     if wanted.is_empty() {
         return;
     }

@@ -31,6 +31,9 @@ pub struct DomNode {
     pub bounds: Option<CssRect>,
     /// Scrollable overflow larger than the client box.
     pub scrollable: bool,
+    /// Overflow `auto`/`scroll` on an axis: it scrolls if its content is
+    /// larger than its box (known from DOM rects, or asked the page).
+    pub overflow: bool,
     /// Index of its document in [`Layout::documents`].
     pub document: usize,
 }
@@ -86,8 +89,9 @@ impl Layout {
     /// The `computedStyles` to ask `captureSnapshot` for.
     pub const STYLES: [&'static str; 2] = ["overflow-x", "overflow-y"];
 
-    /// Reads a `captureSnapshot` result (with `includeDOMRects: true` and
-    /// [`Layout::STYLES`]).
+    /// Reads a `captureSnapshot` result (with [`Layout::STYLES`]; with
+    /// `includeDOMRects: true` the scroll containers are known here,
+    /// otherwise [`DomNode::overflow`] marks the candidates).
     pub fn parse(result: &Value) -> Layout {
         let strings: Vec<String> = array(result, "strings")
             .iter()
@@ -142,6 +146,7 @@ impl Layout {
                         attrs,
                         bounds: None,
                         scrollable: false,
+                        overflow: false,
                         document: doc_index,
                     },
                 );
@@ -183,6 +188,8 @@ impl Layout {
                         .get(axis)
                         .is_some_and(|o| o == "auto" || o == "scroll" || o == "overlay")
                 };
+                node.overflow =
+                    (scrolls(0) || scrolls(1)) && node.tag != "html" && node.tag != "body";
                 if let (Some(s), Some(c)) = (rect(scroll.get(k)), rect(client.get(k))) {
                     let x = scrolls(0) && s.w > c.w + 1.0;
                     let y = scrolls(1) && s.h > c.h + 1.0;

@@ -5,7 +5,6 @@
 
 pub mod role;
 
-use std::collections::HashMap;
 use std::num::NonZeroU32;
 
 use cup_protocol::{
@@ -34,8 +33,9 @@ pub struct AxNode {
     pub description: Option<String>,
     /// `value.value` (as text).
     pub value: Option<String>,
-    /// `properties`, by name.
-    pub props: HashMap<String, Value>,
+    /// `properties`: name and value (a handful per node; a list is cheaper
+    /// than a map for thousands of nodes).
+    pub props: Vec<(String, Value)>,
     /// `childIds`.
     pub child_ids: Vec<String>,
     /// `backendDOMNodeId`.
@@ -96,8 +96,13 @@ impl AxNode {
         })
     }
 
+    /// The value of property `name`.
+    pub fn prop(&self, name: &str) -> Option<&Value> {
+        self.props.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
     fn flag(&self, name: &str) -> bool {
-        match self.props.get(name) {
+        match self.prop(name) {
             Some(Value::Bool(b)) => *b,
             Some(Value::String(s)) => s == "true",
             _ => false,
@@ -105,7 +110,7 @@ impl AxNode {
     }
 
     fn text_prop(&self, name: &str) -> Option<String> {
-        match self.props.get(name)? {
+        match self.prop(name)? {
             Value::String(s) if !s.is_empty() => Some(s.clone()),
             Value::Number(n) => Some(n.to_string()),
             _ => None,
@@ -113,7 +118,7 @@ impl AxNode {
     }
 
     fn number(&self, name: &str) -> Option<f64> {
-        match self.props.get(name)? {
+        match self.prop(name)? {
             Value::Number(n) => n.as_f64(),
             Value::String(s) => s.parse().ok(),
             _ => None,
@@ -193,17 +198,17 @@ pub fn map(ax: &AxNode, dom: Option<&DomInfo<'_>>) -> Option<Node> {
     // States.
     let disabled = ax.flag("disabled");
     let readonly = ax.flag("readonly");
-    let editable = ax.props.contains_key("editable");
+    let editable = ax.prop("editable").is_some();
     let mut states = Vec::new();
     if ax.flag("busy") {
         states.push(State::Busy);
     }
-    match ax.props.get("checked").and_then(Value::as_str) {
+    match ax.prop("checked").and_then(Value::as_str) {
         Some("true") => states.push(State::Checked),
         Some("mixed") => states.push(State::Mixed),
         _ => {}
     }
-    match ax.props.get("expanded") {
+    match ax.prop("expanded") {
         Some(Value::Bool(true)) => states.push(State::Expanded),
         Some(Value::Bool(false)) => states.push(State::Collapsed),
         _ => {}
@@ -227,7 +232,7 @@ pub fn map(ax: &AxNode, dom: Option<&DomInfo<'_>>) -> Option<Node> {
     if ax.flag("multiselectable") {
         states.push(State::MultiSelectable);
     }
-    match ax.props.get("pressed").and_then(Value::as_str) {
+    match ax.prop("pressed").and_then(Value::as_str) {
         Some("true") => states.push(State::Pressed),
         Some("mixed") if !states.contains(&State::Mixed) => states.push(State::Mixed),
         _ => {}
