@@ -234,19 +234,19 @@ pub async fn capture_page(
     let timed = |what: &'static str| {
         tracing::debug!(what, ms = t0.elapsed().as_secs_f64() * 1e3, "page read");
     };
-    // The layout snapshot is asked first: the renderer answers in order,
-    // and its transfer then overlaps the (longer) accessibility walk.
-    let (layout, ax, probe, frames) = tokio::try_join!(
-        async {
-            snapshot(browser, page)
-                .await
-                .inspect(|_| timed("captureSnapshot"))
-        },
+    // The accessibility walk is asked first: the renderer answers in
+    // order, and reading its (large) answer overlaps the layout snapshot.
+    let (ax, layout, probe, frames) = tokio::try_join!(
         async {
             browser
                 .call(page, "Accessibility.getFullAXTree", json!({}))
                 .await
                 .inspect(|_| timed("getFullAXTree"))
+        },
+        async {
+            snapshot(browser, page)
+                .await
+                .inspect(|_| timed("captureSnapshot"))
         },
         browser.evaluate(page, PAGE_PROBE),
         browser.call(page, "Page.getFrameTree", json!({})),
