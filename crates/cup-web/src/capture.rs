@@ -410,7 +410,6 @@ pub async fn capture_page(
         "tree built"
     );
     let cut = builder.cut;
-    drop(builder);
     tokio::task::spawn_blocking(move || drop((main, frames_by_owner)));
     if let Some(root) = root.as_mut() {
         fill_missing_bounds(browser, page, view, root).await;
