@@ -59,3 +59,23 @@ shot="${state%.json}.png"
 echo "\$ cup screenshot -o screen.png"
 "$cup" screenshot -o "$shot"
 rm -f "$shot"
+
+echo
+# The web: a headless Chromium over the DevTools protocol; nodes have bounds.
+browser_state="${state%.json}-browser.json"
+trap '"$cup" sandbox stop --state "$state" 2>/dev/null || true; "$cup" browser stop --state "$browser_state" 2>/dev/null || true; rm -f "$CUP_SNAPSHOT_STATE"' EXIT
+page='data:text/html,<title>Checkout</title><h1>Shipping</h1><label>Name <input></label> <label><input type=checkbox> Gift wrap</label> <button onclick="this.textContent=`Ordered`">Order</button>'
+echo "\$ eval \"\$(cup browser start --headless 'data:text/html,...')\""
+eval "$("$cup" browser start --headless "$page" --state "$browser_state" 2>/dev/null)"
+for _ in $(seq 50); do "$cup" snapshot 2>/dev/null | grep -q Order && break; sleep 0.1; done
+echo "\$ cup snapshot            # CUP_PLATFORM=web: the page, with bounds"
+snapshot="$("$cup" snapshot)"
+printf '%s\n' "$snapshot"
+order="$(id_of 'btn "Order"' '{dis}')"
+gift="$(id_of 'chk "Gift wrap"' '{dis}')"
+echo "\$ cup action $gift toggle"
+"$cup" action "$gift" toggle
+echo "\$ cup action $order click"
+"$cup" action "$order" click
+echo "\$ cup web js 'document.title'"
+"$cup" web js 'document.title'

@@ -199,11 +199,32 @@ async fn click_toggle(session: &mut cup::Session, input: &Input) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_a_window_manager_clicks_and_typing_work() {
     let (_desk, mut session, input, at) = factory(true).await;
-    // With openbox, focus does not follow the pointer: click the entry.
+    // With openbox, focus does not follow the pointer: click the entry,
+    // then wait until the window manager has made the window active (keys
+    // sent before that go nowhere).
     input
         .click(at, Button::Left, 1, &[])
         .await
         .unwrap_or_else(|e| panic!("click: {e}"));
+    let start = Instant::now();
+    loop {
+        let windows = session
+            .adapter()
+            .windows()
+            .await
+            .unwrap_or_else(|e| panic!("windows: {e}"));
+        if windows
+            .iter()
+            .any(|w| w.info.foreground && w.info.title.contains("widget"))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "openbox did not activate the window: {windows:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
     let text = "wm ✓ ß";
     assert_eq!(
         type_and_read(&mut session, &input, text).await.as_deref(),
