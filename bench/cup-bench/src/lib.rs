@@ -39,5 +39,33 @@ pub fn peers_dir() -> PathBuf {
         )
 }
 
+/// Parses the `--runs N` (and `-h`/`--help`) arguments of a benchmark
+/// binary: `Ok(None)` asks for the usage text.
+///
+/// # Errors
+///
+/// An unknown argument or a bad number (with `usage` appended).
+pub fn parse_runs(args: &[String], usage: &str) -> Result<Option<usize>, String> {
+    let mut runs = 7;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--runs" => {
+                runs = it
+                    .next()
+                    .ok_or("--runs needs a value")?
+                    .parse()
+                    .map_err(|_| "--runs needs a whole number".to_owned())?;
+                if runs == 0 {
+                    return Err("--runs must be at least 1".into());
+                }
+            }
+            other => return Err(format!("unknown argument '{other}'\n\n{usage}")),
+        }
+    }
+    Ok(Some(runs))
+}
+
 /// The hint printed with every peer that is not installed.
 pub const SETUP_HINT: &str = "run bench/peers/setup.sh (as root) first";

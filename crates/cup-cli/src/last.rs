@@ -30,18 +30,7 @@ fn desktop_key() -> String {
 }
 
 fn path() -> PathBuf {
-    if let Some(p) = std::env::var_os("CUP_SNAPSHOT_STATE").filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
-    }
-    let uid = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Uid:"))
-                .and_then(|v| v.split_whitespace().next().map(str::to_owned))
-        })
-        .unwrap_or_else(|| "0".into());
-    std::env::temp_dir().join(format!("cup-last-snapshot-{uid}.json"))
+    crate::state_file::path(None, "CUP_SNAPSHOT_STATE", "cup-last-snapshot")
 }
 
 /// Keeps `snap` for later invocations (best effort: a failure only loses

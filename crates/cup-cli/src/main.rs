@@ -10,6 +10,7 @@ mod input;
 mod last;
 mod output;
 mod platform;
+mod state_file;
 
 use std::process::ExitCode;
 

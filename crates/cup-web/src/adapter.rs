@@ -82,28 +82,7 @@ impl WebAdapter {
         let (browser, fg) = self.foreground_page().await?;
         let target = match page {
             None => fg,
-            Some(wanted) => {
-                let lower = wanted.to_lowercase();
-                let pages = browser.pages().await.map_err(adapter_error)?;
-                pages
-                    .iter()
-                    .find(|p| {
-                        p.id == wanted
-                            || p.title.to_lowercase().contains(&lower)
-                            || p.url.to_lowercase().contains(&lower)
-                    })
-                    .map(|p| p.id.clone())
-                    .ok_or_else(|| {
-                        AdapterError::NotFound(format!(
-                            "no page matches {wanted:?}; open pages: {}",
-                            pages
-                                .iter()
-                                .map(|p| format!("{:?}", p.title))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    })?
-            }
+            Some(wanted) => page_matching(&browser, wanted).await?,
         };
         crate::script::run(&browser, &target, script).await
     }
@@ -119,6 +98,31 @@ impl WebAdapter {
         })?;
         Ok((browser, pages[i].id.clone()))
     }
+}
+
+/// The page whose target id is `wanted`, or whose title or URL contains it.
+async fn page_matching(browser: &Browser, wanted: &str) -> Result<String, AdapterError> {
+    let lower = wanted.to_lowercase();
+    let pages = browser.pages().await.map_err(adapter_error)?;
+    pages
+        .iter()
+        .find(|p| p.id == wanted)
+        .or_else(|| {
+            pages.iter().find(|p| {
+                p.title.to_lowercase().contains(&lower) || p.url.to_lowercase().contains(&lower)
+            })
+        })
+        .map(|p| p.id.clone())
+        .ok_or_else(|| {
+            AdapterError::NotFound(format!(
+                "no page matches {wanted:?}; open pages: {}",
+                pages
+                    .iter()
+                    .map(|p| format!("{:?}", p.title))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
 }
 
 /// A page showing a JavaScript dialog answers no command until it is
@@ -302,30 +306,7 @@ impl Adapter for WebAdapter {
             }
             ShotTarget::Region(r) => (fg, Area::Region(*r)),
             ShotTarget::FullPage => (fg, Area::FullPage),
-            ShotTarget::Window(wanted) => {
-                let pages = browser.pages().await.map_err(adapter_error)?;
-                let lower = wanted.to_lowercase();
-                let found = pages
-                    .iter()
-                    .find(|p| p.id == *wanted)
-                    .or_else(|| {
-                        pages.iter().find(|p| {
-                            p.title.to_lowercase().contains(&lower)
-                                || p.url.to_lowercase().contains(&lower)
-                        })
-                    })
-                    .ok_or_else(|| {
-                        AdapterError::NotFound(format!(
-                            "no page matches {wanted:?}; open pages: {}",
-                            pages
-                                .iter()
-                                .map(|p| format!("{:?}", p.title))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    })?;
-                (found.id.clone(), Area::Viewport)
-            }
+            ShotTarget::Window(wanted) => (page_matching(&browser, wanted).await?, Area::Viewport),
         };
         blocked_by_dialog(&browser, &page).await?;
         let view = capture::viewport(&browser, &page)

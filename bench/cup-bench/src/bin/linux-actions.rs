@@ -39,25 +39,7 @@ const CLICK_TARGET_MS: f64 = 30.0;
 const SCREENSHOT_TARGET_MS: f64 = 30.0;
 
 fn parse_args(args: &[String]) -> anyhow::Result<Option<usize>> {
-    let mut runs = 7;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--runs" => {
-                runs = it
-                    .next()
-                    .context("--runs needs a value")?
-                    .parse()
-                    .context("--runs needs a whole number")?;
-                if runs == 0 {
-                    bail!("--runs must be at least 1");
-                }
-            }
-            other => bail!("unknown argument '{other}'\n\n{USAGE}"),
-        }
-    }
-    Ok(Some(runs))
+    cup_bench::parse_runs(args, USAGE).map_err(anyhow::Error::msg)
 }
 
 /// One line of the table.

@@ -15,7 +15,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{bail, Context as _};
+use anyhow::Context as _;
 use cup_bench::measurement::Outcome;
 use cup_bench::stats::summarize;
 use cup_bench::web;
@@ -29,25 +29,7 @@ the Python CUP SDK 0.1.0 (web) and Playwright MCP 0.0.83; 1 warm-up, then N
 timed runs each (default 7). Install the peers first: bench/peers/setup.sh";
 
 fn parse_args(args: &[String]) -> anyhow::Result<Option<usize>> {
-    let mut runs = 7;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--runs" => {
-                runs = it
-                    .next()
-                    .context("--runs needs a value")?
-                    .parse()
-                    .context("--runs needs a whole number")?;
-                if runs == 0 {
-                    bail!("--runs must be at least 1");
-                }
-            }
-            other => bail!("unknown argument '{other}'\n\n{USAGE}"),
-        }
-    }
-    Ok(Some(runs))
+    cup_bench::parse_runs(args, USAGE).map_err(anyhow::Error::msg)
 }
 
 struct Row {

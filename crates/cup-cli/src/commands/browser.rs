@@ -22,21 +22,7 @@ pub fn run(command: &BrowserCommand) -> Result<ExitCode, Failure> {
 }
 
 fn state_path(arg: &BrowserStateArg) -> PathBuf {
-    if let Some(path) = &arg.state {
-        return path.clone();
-    }
-    if let Some(path) = std::env::var_os(STATE_ENV).filter(|p| !p.is_empty()) {
-        return PathBuf::from(path);
-    }
-    let uid = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Uid:"))
-                .and_then(|v| v.split_whitespace().next().map(str::to_owned))
-        })
-        .unwrap_or_else(|| "0".into());
-    std::env::temp_dir().join(format!("cup-browser-{uid}.json"))
+    crate::state_file::path(arg.state.as_ref(), STATE_ENV, "cup-browser")
 }
 
 fn read_state(path: &PathBuf) -> Option<BrowserState> {

@@ -24,22 +24,7 @@ pub fn run(command: &SandboxCommand) -> Result<ExitCode, Failure> {
 }
 
 fn state_path(arg: &SandboxStateArg) -> PathBuf {
-    if let Some(path) = &arg.state {
-        return path.clone();
-    }
-    if let Some(path) = std::env::var_os(STATE_ENV).filter(|p| !p.is_empty()) {
-        return PathBuf::from(path);
-    }
-    // The real uid, from /proc (keeps libc out of the binary crate).
-    let uid = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Uid:"))
-                .and_then(|v| v.split_whitespace().next().map(str::to_owned))
-        })
-        .unwrap_or_else(|| "0".into());
-    std::env::temp_dir().join(format!("cup-sandbox-{uid}.json"))
+    crate::state_file::path(arg.state.as_ref(), STATE_ENV, "cup-sandbox")
 }
 
 fn sandbox_error(e: cup_sandbox::SandboxError) -> Failure {
