@@ -100,6 +100,24 @@ impl WebAdapter {
     }
 }
 
+/// `name` as a URL to open: with a scheme as given, a bare host or path
+/// (`example.org/x`, `localhost:8080`) as `http(s)://`; `None` for words.
+fn page_url(name: &str) -> Option<String> {
+    let n = name.trim();
+    if n.is_empty() || n.contains(char::is_whitespace) {
+        return None;
+    }
+    if n.contains("://") || n.starts_with("about:") || n.starts_with("data:") {
+        return Some(n.to_owned());
+    }
+    let host = n.split('/').next().unwrap_or_default();
+    let local = host.starts_with("localhost") || host.starts_with("127.");
+    if local {
+        return Some(format!("http://{n}"));
+    }
+    (host.contains('.') && !host.ends_with('.')).then(|| format!("https://{n}"))
+}
+
 /// The page whose target id is `wanted`, or whose title or URL contains it.
 async fn page_matching(browser: &Browser, wanted: &str) -> Result<String, AdapterError> {
     let lower = wanted.to_lowercase();
@@ -147,6 +165,27 @@ fn number(node: &mut Node, next: &mut usize, refs: &mut HashMap<String, String>)
     }
     for child in &mut node.children {
         number(child, next, refs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_url;
+
+    #[test]
+    fn addresses_to_open() {
+        assert_eq!(page_url("https://a.b/c").as_deref(), Some("https://a.b/c"));
+        assert_eq!(
+            page_url("example.org").as_deref(),
+            Some("https://example.org")
+        );
+        assert_eq!(
+            page_url("localhost:8080/x").as_deref(),
+            Some("http://localhost:8080/x")
+        );
+        assert_eq!(page_url("about:blank").as_deref(), Some("about:blank"));
+        assert_eq!(page_url("calculator"), None);
+        assert_eq!(page_url("widget factory"), None);
     }
 }
 
@@ -202,6 +241,81 @@ impl Adapter for WebAdapter {
 
     async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
         Ok(None)
+    }
+
+    /// On the web, "apps" are pages: opens `name` (a URL, or a host such
+    /// as `example.org`) in a new tab and waits until it has loaded.
+    async fn open_app(&self, name: &str) -> Result<cup::Launched, AdapterError> {
+        let url = page_url(name).ok_or_else(|| {
+            AdapterError::Invalid(format!(
+                "{name:?} is not a web address; on the web, open a URL such as https://example.org"
+            ))
+        })?;
+        let browser = self.browser().await?;
+        let created = browser
+            .cdp()
+            .call(
+                None,
+                "Target.createTarget",
+                serde_json::json!({ "url": url }),
+            )
+            .await
+            .map_err(adapter_error)?;
+        let id = created
+            .get("targetId")
+            .and_then(serde_json::Value::as_str)
+            .ok_or_else(|| AdapterError::Platform("the browser opened no tab".into()))?
+            .to_owned();
+        let pid = browser
+            .cdp()
+            .call(None, "SystemInfo.getProcessInfo", serde_json::json!({}))
+            .await
+            .ok()
+            .and_then(|info| {
+                info.get("processInfo")?
+                    .as_array()?
+                    .iter()
+                    .find(|p| p.get("type").and_then(serde_json::Value::as_str) == Some("browser"))?
+                    .get("id")?
+                    .as_u64()
+            })
+            .and_then(|p| u32::try_from(p).ok())
+            .unwrap_or(0);
+        // Loaded: the document is complete (script answers again).
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(15);
+        let mut window = None;
+        while tokio::time::Instant::now() < deadline {
+            let ready = browser
+                .evaluate(&id, "document.readyState")
+                .await
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned));
+            if ready.as_deref() == Some("complete") {
+                let pages = browser.pages().await.map_err(adapter_error)?;
+                window = pages.iter().find(|p| p.id == id).map(|p| WindowHandle {
+                    info: WindowInfo {
+                        title: if p.title.is_empty() {
+                            p.url.clone()
+                        } else {
+                            p.title.clone()
+                        },
+                        pid: Some(i64::from(pid)),
+                        foreground: true,
+                        bounds: None,
+                        url: Some(p.url.clone()),
+                        extra: serde_json::Map::new(),
+                    },
+                    native: p.id.clone(),
+                });
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        Ok(cup::Launched {
+            name: url,
+            pid,
+            window,
+        })
     }
 
     async fn capture(

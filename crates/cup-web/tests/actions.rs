@@ -374,6 +374,30 @@ async fn page_scripting_returns_values_text_and_dom_and_surfaces_errors() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(err.contains("not a valid selector"), "{err}");
+    // open_app on the web opens a page in a new tab and waits for it.
+    let mut web = web;
+    let launched = web
+        .session
+        .open_app(&site.url("/t.html?second"))
+        .await
+        .expect("open");
+    let window = launched.window.expect("a window for the new tab");
+    assert_eq!(window.info.title, "Table");
+    assert!(window
+        .info
+        .url
+        .as_deref()
+        .is_some_and(|u| u.ends_with("?second")));
+    let pages = web.session.adapter().windows().await.expect("windows");
+    assert_eq!(pages.len(), 2, "{pages:?}");
+    let err = web
+        .session
+        .open_app("calculator")
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("not a web address"), "{err}");
     let err = adapter
         .page_script(Some("no such page"), &PageScript::GetText)
         .await
