@@ -168,27 +168,6 @@ fn number(node: &mut Node, next: &mut usize, refs: &mut HashMap<String, String>)
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::page_url;
-
-    #[test]
-    fn addresses_to_open() {
-        assert_eq!(page_url("https://a.b/c").as_deref(), Some("https://a.b/c"));
-        assert_eq!(
-            page_url("example.org").as_deref(),
-            Some("https://example.org")
-        );
-        assert_eq!(
-            page_url("localhost:8080/x").as_deref(),
-            Some("http://localhost:8080/x")
-        );
-        assert_eq!(page_url("about:blank").as_deref(), Some("about:blank"));
-        assert_eq!(page_url("calculator"), None);
-        assert_eq!(page_url("widget factory"), None);
-    }
-}
-
 #[async_trait]
 impl Adapter for WebAdapter {
     fn platform(&self) -> PlatformId {
@@ -427,5 +406,26 @@ impl Adapter for WebAdapter {
             .await
             .map_err(adapter_error)?;
         screenshot::take(&browser, &page, view, area).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_url;
+
+    #[test]
+    fn addresses_to_open() {
+        assert_eq!(page_url("https://a.b/c").as_deref(), Some("https://a.b/c"));
+        assert_eq!(
+            page_url("example.org").as_deref(),
+            Some("https://example.org")
+        );
+        assert_eq!(
+            page_url("localhost:8080/x").as_deref(),
+            Some("http://localhost:8080/x")
+        );
+        assert_eq!(page_url("about:blank").as_deref(), Some("about:blank"));
+        assert_eq!(page_url("calculator"), None);
+        assert_eq!(page_url("widget factory"), None);
     }
 }
