@@ -89,6 +89,11 @@ struct Walk<'a> {
     /// structure is still being read.
     queue: Option<UnboundedSender<Job>>,
     queued: usize,
+    /// Reads queued by kind (extents, actions, value, text, attributes).
+    by_kind: [usize; 5],
+    /// Toolkit version of the window being walked (reads are planned as
+    /// nodes join, so it must be known then).
+    version: String,
 }
 
 impl Walk<'_> {
@@ -105,6 +110,9 @@ impl Walk<'_> {
                 .is_ok()
             {
                 self.queued += 1;
+                if let Some(n) = self.by_kind.get_mut(want as usize) {
+                    *n += 1;
+                }
             }
         }
     }
@@ -130,6 +138,8 @@ pub async fn capture(
         timed_out: false,
         queue: None,
         queued: 0,
+        by_kind: [0; 5],
+        version: String::new(),
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut hung: Vec<u32> = Vec::new();
@@ -207,11 +217,8 @@ pub async fn capture(
             } else {
                 (0, 0)
             };
-            let first = walk.nodes.len();
+            walk.version.clone_from(&version);
             let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
-            for node in &mut walk.nodes[first..] {
-                node.toolkit_version.clone_from(&version);
-            }
             roots.push(root);
             if toolkit.eq_ignore_ascii_case("chromium") {
                 if let Some(r) = root {
@@ -237,6 +244,7 @@ pub async fn capture(
     tracing::debug!(
         nodes = walk.nodes.len(),
         reads = walk.queued,
+        by_kind = ?walk.by_kind,
         structure_ms = structured.as_secs_f64() * 1e3,
         details_ms = (started.elapsed() - structured).as_secs_f64() * 1e3,
         "capture phases"
@@ -449,7 +457,7 @@ fn push_cached(
         parent_selectable,
         offset,
         toolkit: toolkit.to_owned(),
-        toolkit_version: String::new(),
+        toolkit_version: walk.version.clone(),
         dropped: false,
     });
     walk.nodes.len() - 1
@@ -608,7 +616,7 @@ async fn fetch_nodes(
                     parent_selectable: false,
                     offset,
                     toolkit: toolkit.to_owned(),
-                    toolkit_version: String::new(),
+                    toolkit_version: walk.version.clone(),
                     dropped: false,
                 });
                 out.push(Some(walk.nodes.len() - 1));
@@ -661,12 +669,21 @@ enum Want {
 /// The reads the mapping of node `n` uses.
 fn wants(n: &Skel) -> Vec<Want> {
     let mut out = Vec::with_capacity(3);
+    // GTK 4's Action interface on every widget says nothing.
+    let interfaces = if is_gtk4(n) && !mapping::gtk4_may_have_actions(n.role, n.states) {
+        n.interfaces
+            .iter()
+            .filter(|i| *i != Interface::Action)
+            .collect()
+    } else {
+        n.interfaces
+    };
     if n.interfaces.contains(Interface::Component)
-        && !mapping::bounds_unused(n.role, &n.name, n.interfaces)
+        && !mapping::bounds_unused(n.role, &n.name, interfaces)
     {
         out.push(Want::Extents);
     }
-    if n.interfaces.contains(Interface::Action)
+    if interfaces.contains(Interface::Action)
         && mapping::needs_actions(n.role, n.states, &n.toolkit)
     {
         out.push(Want::Actions);
@@ -683,6 +700,11 @@ fn wants(n: &Skel) -> Vec<Want> {
         out.push(Want::Attributes);
     }
     out
+}
+
+/// GTK 4 gives every widget the Action interface, mostly empty.
+fn is_gtk4(n: &Skel) -> bool {
+    n.toolkit.eq_ignore_ascii_case("gtk") && n.toolkit_version.starts_with("4.")
 }
 
 /// A queued read: node index, object, what to read.

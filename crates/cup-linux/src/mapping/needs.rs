@@ -63,6 +63,16 @@ pub fn needs_actions(role: AtspiRole, states: StateSet, toolkit: &str) -> bool {
         || states.contains(AtspiState::Focusable)
 }
 
+/// Whether a GTK 4 node may have actions worth a `GetActions` call: GTK 4
+/// gives every widget the Action interface, but only controls (and
+/// focusable widgets) have actions in it; boxes, labels, images and panes
+/// answer an empty list, one main-loop round trip each.
+pub fn gtk4_may_have_actions(role: AtspiRole, states: StateSet) -> bool {
+    kinds::is_interactive(native_role(role))
+        || states.contains(AtspiState::Focusable)
+        || states.contains(AtspiState::Expandable)
+}
+
 /// Whether to read the Text interface: for text inputs (the value) and for
 /// roles that may be named by their content (labels, paragraphs, web
 /// sections, cells, list items, …; the text is used only when the name is
