@@ -224,8 +224,16 @@ impl Browser {
             "Page.handleJavaScriptDialog",
             json!({"accept": accept}),
         )
-        .await
-        .map(|_| ())
+        .await?;
+        // Closed now: do not wait for the event to say so (the next call
+        // may come first).
+        if let Some(session) = self.sessions.lock().await.get(target_id).cloned() {
+            self.dialogs
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&session);
+        }
+        Ok(())
     }
 
     /// Evaluates `expression` in the page and returns its value (JSON).
