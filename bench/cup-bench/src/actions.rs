@@ -12,7 +12,7 @@ use cup::{ActionParams, Session, ShotTarget, SnapshotRequest};
 use cup_protocol::{Node, Role, Scope, State};
 use serde_json::{json, Value};
 
-use crate::peers::cua_driver::{pick_window, structured, text_of, McpClient};
+use crate::peers::cua_driver::{structured, text_of, McpClient};
 
 /// The name of the check buttons of gtk3-widget-factory.
 const CHECK_NAME: &str = "checkbutton";
@@ -198,15 +198,7 @@ pub async fn cua_clicks(
     pid: u32,
     runs: usize,
 ) -> Outcome {
-    let list = client
-        .call_tool("list_windows", json!({ "pid": pid }))
-        .await?;
-    let window = pick_window(&list, pid).ok_or_else(|| {
-        format!(
-            "list_windows has no window of pid {pid}: {}",
-            text_of(&list)
-        )
-    })?;
+    let window = client.window_of(pid).await?;
     let mut out = Runs::default();
     for round in 0..=runs {
         let state = client
@@ -311,15 +303,7 @@ pub async fn cua_screenshots(
     let (tool, arguments) = match window_of {
         None => ("get_desktop_state", json!({})),
         Some(pid) => {
-            let list = client
-                .call_tool("list_windows", json!({ "pid": pid }))
-                .await?;
-            let window = pick_window(&list, pid).ok_or_else(|| {
-                format!(
-                    "list_windows has no window of pid {pid}: {}",
-                    text_of(&list)
-                )
-            })?;
+            let window = client.window_of(pid).await?;
             (
                 "get_window_state",
                 json!({"pid": pid, "window_id": window, "include_accessibility_tree": false,

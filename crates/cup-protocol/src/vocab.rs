@@ -213,6 +213,29 @@ impl Role {
             Role::TextBox | Role::SearchBox | Role::Combobox | Role::SpinButton | Role::Slider
         )
     }
+
+    /// Roles on which ARIA allows `aria-readonly` (plus the CUP-only ones
+    /// that stand for them): the only roles that report `readonly`.
+    pub const fn allows_readonly(self) -> bool {
+        matches!(
+            self,
+            Role::TextBox
+                | Role::SearchBox
+                | Role::Combobox
+                | Role::SpinButton
+                | Role::Slider
+                | Role::Checkbox
+                | Role::Radio
+                | Role::Switch
+                | Role::MenuItemCheckbox
+                | Role::MenuItemRadio
+                | Role::Grid
+                | Role::Cell
+                | Role::ColumnHeader
+                | Role::RowHeader
+                | Role::List
+        )
+    }
 }
 
 impl Action {

@@ -31,7 +31,6 @@ pub struct WebAdapter {
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
     match e {
         CdpError::Connect { .. } | CdpError::Closed(_) => AdapterError::Unavailable(e.to_string()),
-        CdpError::Timeout { .. } => AdapterError::Platform(e.to_string()),
         _ => AdapterError::Platform(e.to_string()),
     }
 }

@@ -184,6 +184,23 @@ impl McpClient {
         Ok(result)
     }
 
+    /// The window of `pid` to read (`list_windows`, then [`pick_window`]).
+    ///
+    /// # Errors
+    ///
+    /// When the call fails or the process has no window.
+    pub async fn window_of(&mut self, pid: u32) -> Result<u64, String> {
+        let list = self
+            .call_tool("list_windows", json!({ "pid": pid }))
+            .await?;
+        pick_window(&list, pid).ok_or_else(|| {
+            format!(
+                "list_windows has no window of pid {pid}: {}",
+                text_of(&list)
+            )
+        })
+    }
+
     /// Closes stdin (the driver exits at EOF) and reaps it; kills it if it
     /// is still running after 2 s.
     pub async fn shutdown(mut self) {
@@ -314,15 +331,7 @@ async fn measure(client: &mut McpClient, pid: u32, runs: usize, started: Instant
     }
     let init_ms = started.elapsed().as_secs_f64() * 1e3;
     let window_state = async {
-        let list = client
-            .call_tool("list_windows", json!({"pid": pid}))
-            .await?;
-        let window_id = pick_window(&list, pid).ok_or_else(|| {
-            format!(
-                "list_windows has no window of pid {pid}: {}",
-                text_of(&list)
-            )
-        })?;
+        let window_id = client.window_of(pid).await?;
         let arguments = json!({"pid": pid, "window_id": window_id, "include_screenshot": false});
         let (mut m, results) = timed(client, "get_window_state", &arguments, runs, |r| {
             structured(r, "element_count").and_then(Value::as_u64)

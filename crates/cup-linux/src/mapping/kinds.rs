@@ -51,29 +51,6 @@ pub fn is_checkable(role: Role) -> bool {
     )
 }
 
-/// Roles on which ARIA allows `aria-readonly` (plus the CUP-only ones that
-/// stand for them): the only roles that report `readonly`.
-pub fn allows_readonly(role: Role) -> bool {
-    matches!(
-        role,
-        Role::TextBox
-            | Role::SearchBox
-            | Role::Combobox
-            | Role::SpinButton
-            | Role::Slider
-            | Role::Checkbox
-            | Role::Radio
-            | Role::Switch
-            | Role::MenuItemCheckbox
-            | Role::MenuItemRadio
-            | Role::Grid
-            | Role::Cell
-            | Role::ColumnHeader
-            | Role::RowHeader
-            | Role::List
-    )
-}
-
 /// Roles that report `editable` (when EDITABLE and not READ_ONLY): text
 /// inputs, spin buttons and documents. Web engines set EDITABLE on every
 /// node inside an editable region, which would be noise elsewhere.

@@ -97,7 +97,7 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
             && matches!(role, Role::TextBox | Role::SearchBox)
             && raw.role != AtspiRole::Terminal
             && !has(AtspiState::Editable));
-    push(State::ReadOnly, read_only && kinds::allows_readonly(role));
+    push(State::ReadOnly, read_only && role.allows_readonly());
     push(
         State::Editable,
         kinds::reports_editable(role) && has(AtspiState::Editable) && !has(AtspiState::ReadOnly),

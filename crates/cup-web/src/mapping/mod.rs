@@ -237,18 +237,7 @@ pub fn map(ax: &AxNode, dom: Option<&DomInfo<'_>>) -> Option<Node> {
         Some("mixed") if !states.contains(&State::Mixed) => states.push(State::Mixed),
         _ => {}
     }
-    let may_be_readonly = matches!(
-        role,
-        Role::TextBox
-            | Role::SearchBox
-            | Role::Combobox
-            | Role::SpinButton
-            | Role::Grid
-            | Role::Slider
-            | Role::Checkbox
-            | Role::Radio
-    );
-    if readonly && may_be_readonly {
+    if readonly && role.allows_readonly() {
         states.push(State::ReadOnly);
     }
     if ax.flag("required") {
@@ -359,7 +348,6 @@ fn actions(
     use Action as A;
     // A disabled control keeps its actions (as on the desktop): acting on
     // it reports `no_change`, and `disabled` says why.
-    let _ = states.contains(&State::Disabled);
     let mut out = Vec::new();
     match role {
         Role::Button | Role::Link | Role::MenuItem | Role::Tab | Role::Option | Role::TreeItem => {
