@@ -287,17 +287,26 @@ pub async fn capture_page(
         .to_owned();
     // Out-of-process iframes are not in the page's frame tree; they are
     // iframe targets whose owner element is found from the page (others
-    // belong to other pages and are skipped).
-    let iframe_targets: HashSet<String> = browser
-        .targets()
-        .await
-        .map(|ts| {
-            ts.into_iter()
-                .filter(|t| t.kind == "iframe")
-                .map(|t| t.id)
-                .collect()
-        })
-        .unwrap_or_default();
+    // belong to other pages and are skipped). A page without frame
+    // elements has none: no call for them.
+    let has_frames = layout
+        .nodes
+        .values()
+        .any(|n| n.tag == "iframe" || n.tag == "frame");
+    let iframe_targets: HashSet<String> = if has_frames {
+        browser
+            .targets()
+            .await
+            .map(|ts| {
+                ts.into_iter()
+                    .filter(|t| t.kind == "iframe")
+                    .map(|t| t.id)
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        HashSet::new()
+    };
     let in_tree: HashSet<String> = children.iter().map(|(f, _)| f.clone()).collect();
     let mut foreign: HashSet<String> = HashSet::new();
     for t in &iframe_targets {
