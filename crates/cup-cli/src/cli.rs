@@ -68,6 +68,42 @@ pub enum Command {
     /// A Chromium with remote debugging for `--platform web` (start prints the export lines to use it).
     #[command(subcommand)]
     Browser(BrowserCommand),
+    /// Serve the CUP and driver tools over MCP (stdio, or streamable HTTP with --http).
+    Mcp(McpArgs),
+    /// Run one MCP tool in-process and print its result: cup call TOOL '{"arg": ...}'.
+    Call(CallArgs),
+    /// Any MCP tool by name: cup TOOL '{"arg": ...}' (as cup call).
+    #[command(external_subcommand)]
+    Tool(Vec<String>),
+}
+
+/// `cup mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Which tools to offer: cup, driver or all.
+    #[arg(long, default_value = "all")]
+    pub tools: String,
+    /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8765; port 0 picks a free one) instead of stdio.
+    #[arg(long)]
+    pub http: Option<String>,
+    /// Bearer token HTTP clients must send [default: generated and printed on stderr]. Required for a non-loopback --http address.
+    #[arg(long, env = "CUP_MCP_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+}
+
+/// `cup call`.
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The tool, e.g. snapshot, click, get_window_state (cup mcp lists them all with --list).
+    pub tool: String,
+    /// Its arguments as a JSON object (default {}).
+    pub arguments: Option<String>,
+    /// Save image results (PNG) to this file.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Print the whole MCP result (content, structuredContent, isError) as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `cup web ...` (the browser of --cdp-port / $CUP_CDP_PORT).

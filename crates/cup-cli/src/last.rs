@@ -84,7 +84,15 @@ pub fn load() -> Result<Snapshot, Failure> {
             "the kept snapshot is from another desktop or cup version; run `cup snapshot` again",
         ));
     }
-    let text = String::new();
+    // The text is what observe diffs compare: render it as the snapshot
+    // showed it.
+    let text = cup_protocol::compact::render(
+        &stored.envelope,
+        &cup_protocol::compact::RenderOptions {
+            notes: stored.notes.clone(),
+            ..cup_protocol::compact::RenderOptions::default()
+        },
+    );
     Ok(Snapshot {
         envelope: stored.envelope,
         refs: stored.refs,

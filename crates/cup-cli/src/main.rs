@@ -8,9 +8,11 @@ mod cli;
 mod commands;
 mod input;
 mod last;
+mod mcp;
 mod output;
 mod platform;
 mod state_file;
+mod tools;
 
 use std::process::ExitCode;
 

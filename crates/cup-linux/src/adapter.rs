@@ -370,7 +370,50 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn open_app(&self, name: &str) -> Result<cup::Launched, AdapterError> {
-        crate::apps::open(self, name).await
+        crate::apps::open(self, name, &[]).await
+    }
+
+    async fn open_app_with(
+        &self,
+        name: &str,
+        args: &[String],
+    ) -> Result<cup::Launched, AdapterError> {
+        crate::apps::open(self, name, args).await
+    }
+
+    async fn input(
+        &self,
+        gesture: &cup::Gesture,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let input = self.input().await?;
+        let events = self.events().await?;
+        act::gesture::perform(input, events, gesture, refs).await
+    }
+
+    async fn cursor(&self) -> Result<cup::Point, AdapterError> {
+        let p = self
+            .input()
+            .await?
+            .cursor_position()
+            .await
+            .map_err(|e| AdapterError::Platform(e.to_string()))?;
+        Ok(cup::Point::new(p.x, p.y))
+    }
+
+    async fn apps(&self) -> Result<Vec<cup::AppEntry>, AdapterError> {
+        let installed = tokio::task::spawn_blocking(crate::apps::discover::installed);
+        let (installed, windows) = tokio::join!(installed, self.windows());
+        let installed: Vec<crate::apps::entry::Entry> = installed
+            .map_err(|e| AdapterError::Platform(format!("app discovery failed: {e}")))?
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect();
+        Ok(crate::apps::list::join(&installed, &windows?))
+    }
+
+    async fn check(&self) -> Vec<cup::Check> {
+        crate::checks::run(self).await
     }
 
     async fn press(

@@ -19,12 +19,8 @@ fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
 }
 
-/// The address of the accessibility bus: the desktop's `a11y_bus` when
-/// set, else `org.a11y.Bus.GetAddress` on its session bus.
-pub async fn a11y_address(desktop: &Desktop) -> Result<String, AdapterError> {
-    if let Some(addr) = &desktop.a11y_bus {
-        return Ok(addr.clone());
-    }
+/// A connection to the desktop's D-Bus session bus.
+async fn session(desktop: &Desktop) -> Result<Connection, AdapterError> {
     let Some(session_addr) = &desktop.session_bus else {
         return Err(unavailable(
             "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset); run inside a desktop session, or start one with `cup sandbox start`",
@@ -45,6 +41,38 @@ pub async fn a11y_address(desktop: &Desktop) -> Result<String, AdapterError> {
                 "cannot connect to the D-Bus session bus: {e}; check DBUS_SESSION_BUS_ADDRESS"
             ))
         })?;
+    Ok(session)
+}
+
+/// The session's `org.a11y.Status.IsEnabled` flag: whether toolkits are
+/// asked to expose their accessibility trees.
+pub async fn a11y_enabled(desktop: &Desktop) -> Result<bool, AdapterError> {
+    let session = session(desktop).await?;
+    let reply = session
+        .call_method(
+            Some("org.a11y.Bus"),
+            "/org/a11y/bus",
+            Some("org.freedesktop.DBus.Properties"),
+            "Get",
+            &("org.a11y.Status", "IsEnabled"),
+        )
+        .await
+        .map_err(|e| unavailable(format!("cannot read org.a11y.Status.IsEnabled: {e}")))?;
+    let value: zbus::zvariant::OwnedValue = reply
+        .body()
+        .deserialize()
+        .map_err(|e| unavailable(format!("org.a11y.Status.IsEnabled answered oddly: {e}")))?;
+    bool::try_from(value)
+        .map_err(|e| unavailable(format!("org.a11y.Status.IsEnabled is not a boolean: {e}")))
+}
+
+/// The address of the accessibility bus: the desktop's `a11y_bus` when
+/// set, else `org.a11y.Bus.GetAddress` on its session bus.
+pub async fn a11y_address(desktop: &Desktop) -> Result<String, AdapterError> {
+    if let Some(addr) = &desktop.a11y_bus {
+        return Ok(addr.clone());
+    }
+    let session = session(desktop).await?;
     let reply = session
         .call_method(Some("org.a11y.Bus"), "/org/a11y/bus", Some("org.a11y.Bus"), "GetAddress", &())
         .await

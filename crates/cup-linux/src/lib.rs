@@ -12,6 +12,7 @@ pub mod atspi_actions;
 pub mod atspi_calls;
 pub mod bus;
 pub mod capture;
+pub mod checks;
 pub mod env;
 pub mod input;
 pub mod links;

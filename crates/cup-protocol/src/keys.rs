@@ -54,6 +54,18 @@ impl Modifier {
         }
     }
 
+    /// The modifier called `name` or one of its aliases (`control`, `cmd`,
+    /// `win`, `option`, ...), in any case.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let folded: String = name
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '_' | '-' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect();
+        Self::from_folded(&folded)
+    }
+
     /// Looks up a modifier name or alias in folded form (lowercase, without
     /// `_`, `-` or spaces).
     fn from_folded(word: &str) -> Option<Self> {

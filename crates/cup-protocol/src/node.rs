@@ -56,6 +56,24 @@ pub struct Node {
 }
 
 impl Node {
+    /// A copy of this node without its children (cheaper than a deep clone
+    /// followed by clearing them).
+    pub fn clone_without_children(&self) -> Node {
+        Node {
+            id: self.id.clone(),
+            role: self.role,
+            name: self.name.clone(),
+            description: self.description.clone(),
+            value: self.value.clone(),
+            bounds: self.bounds,
+            states: self.states.clone(),
+            actions: self.actions.clone(),
+            attributes: self.attributes.clone(),
+            children: Vec::new(),
+            platform: self.platform.clone(),
+        }
+    }
+
     /// A node with only the required fields set.
     pub fn new(id: impl Into<String>, role: Role, name: impl Into<String>) -> Self {
         Node {

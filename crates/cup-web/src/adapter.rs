@@ -26,6 +26,8 @@ use crate::screenshot::{self, Area};
 pub struct WebAdapter {
     endpoint: Endpoint,
     browser: Mutex<Option<Arc<Browser>>>,
+    /// Where cup left the pointer, per page (the browser does not say).
+    pointer: std::sync::Mutex<HashMap<String, cup::Point>>,
 }
 
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
@@ -41,6 +43,7 @@ impl WebAdapter {
         WebAdapter {
             endpoint,
             browser: Mutex::new(None),
+            pointer: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -219,6 +222,71 @@ impl Adapter for WebAdapter {
 
     async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
         Ok(None)
+    }
+
+    async fn input(
+        &self,
+        gesture: &cup::Gesture,
+        _refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let (browser, page) = self.foreground_page().await?;
+        let last = self.pointer.lock().ok().and_then(|m| m.get(&page).copied());
+        let result = crate::act::gesture::perform(&browser, &page, gesture, last).await?;
+        let end = match gesture {
+            cup::Gesture::Click { at, .. } => Some(*at),
+            cup::Gesture::Down { at, .. }
+            | cup::Gesture::Up { at, .. }
+            | cup::Gesture::Scroll { at, .. } => *at,
+            cup::Gesture::Drag { path, .. } => path.last().copied(),
+            cup::Gesture::Move { to } => Some(*to),
+            cup::Gesture::Type { .. } => None,
+        };
+        if let (Some(end), Ok(mut m)) = (end, self.pointer.lock()) {
+            m.insert(page, end);
+        }
+        Ok(result)
+    }
+
+    async fn cursor(&self) -> Result<cup::Point, AdapterError> {
+        let (_, page) = self.foreground_page().await?;
+        self.pointer
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&page).copied())
+            .ok_or_else(|| {
+                AdapterError::NotFound(
+                    "cup has not placed the pointer on this page yet (a browser does not report it); move_cursor or click first".into(),
+                )
+            })
+    }
+
+    async fn check(&self) -> Vec<cup::Check> {
+        let fix = format!(
+            "start a browser with remote debugging (cup browser start URL), or point --cdp-url at one; tried {}",
+            self.endpoint.describe()
+        );
+        let reached = match self.foreground_page().await {
+            Ok((browser, page)) => Ok(format!(
+                "{} answers; foreground page {page}, {} page(s)",
+                self.endpoint.describe(),
+                browser.pages().await.map(|p| p.len()).unwrap_or(0)
+            )),
+            Err(e) => Err(e.to_string()),
+        };
+        vec![match reached {
+            Ok(detail) => cup::Check {
+                name: "browser (DevTools protocol)".into(),
+                ok: true,
+                detail,
+                fix: String::new(),
+            },
+            Err(detail) => cup::Check {
+                name: "browser (DevTools protocol)".into(),
+                ok: false,
+                detail,
+                fix,
+            },
+        }]
     }
 
     /// On the web, "apps" are pages: opens `name` (a URL, or a host such

@@ -8,6 +8,7 @@ use cup_protocol::keys::Combo;
 use cup_protocol::{Action, Node, PlatformId, Rect, WindowInfo};
 
 use crate::action::{ActionParams, ActionResult, Target};
+use crate::input::{Gesture, Point};
 
 /// One monitor.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,6 +152,34 @@ pub struct Launched {
     pub window: Option<WindowHandle>,
 }
 
+/// An application an agent can open or is running.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppEntry {
+    /// Display name.
+    pub name: String,
+    /// Stable id (desktop entry id, or the window's process name).
+    pub id: String,
+    /// Process ids of its running instances (empty: installed, not running).
+    pub pids: Vec<u32>,
+    /// Titles of its windows.
+    pub windows: Vec<String>,
+    /// Can be launched by name (`open_app`).
+    pub installed: bool,
+}
+
+/// One prerequisite of an adapter, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// What was checked (`display`, `accessibility bus`, ...).
+    pub name: String,
+    /// Whether it is in place.
+    pub ok: bool,
+    /// What was found.
+    pub detail: String,
+    /// How to fix it (empty when ok).
+    pub fix: String,
+}
+
 fn unsupported(what: &str) -> AdapterError {
     AdapterError::Unsupported(format!("{what} is not supported on this platform yet"))
 }
@@ -208,10 +237,46 @@ pub trait Adapter: Send + Sync {
         Err(unsupported("screenshots"))
     }
 
+    /// Performs a pixel-level gesture (screen pixels) and reports what
+    /// changed (`refs` names changed elements by their snapshot ids).
+    async fn input(
+        &self,
+        gesture: &Gesture,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let _ = (gesture, refs);
+        Err(unsupported("pointer and text input"))
+    }
+
+    /// Where the pointer is, in screen pixels.
+    async fn cursor(&self) -> Result<Point, AdapterError> {
+        Err(unsupported("reading the pointer position"))
+    }
+
+    /// Installed and running applications.
+    async fn apps(&self) -> Result<Vec<AppEntry>, AdapterError> {
+        Err(unsupported("listing applications"))
+    }
+
+    /// Checks what the adapter needs (display, buses, input, capture),
+    /// each with how to fix it.
+    async fn check(&self) -> Vec<Check> {
+        Vec::new()
+    }
+
     /// Launches an installed application by (fuzzy) name and waits for its
     /// window.
     async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {
         let _ = name;
         Err(unsupported("launching apps"))
+    }
+
+    /// Like [`Adapter::open_app`], with arguments for the app (files, URLs,
+    /// flags) after its own.
+    async fn open_app_with(&self, name: &str, args: &[String]) -> Result<Launched, AdapterError> {
+        if args.is_empty() {
+            return self.open_app(name).await;
+        }
+        Err(unsupported("launching apps with arguments"))
     }
 }

@@ -9,7 +9,8 @@ use cup_protocol::{Action, Node};
 use serde_json::Value;
 
 use crate::action::{ActionParams, ActionResult, Direction, Effect, Target};
-use crate::adapter::{Launched, Shot, ShotTarget};
+use crate::adapter::{AppEntry, Check, Launched, Shot, ShotTarget};
+use crate::input::{Gesture, Point};
 use crate::session::{Session, SessionError};
 
 /// Verbs done with the pointer at the element's centre when the toolkit has
@@ -118,6 +119,34 @@ impl Session {
         Ok(self.adapter.screenshot(target).await?)
     }
 
+    /// Performs a pixel-level gesture and reports the observed effect.
+    pub async fn input(&mut self, gesture: &Gesture) -> Result<ActionResult, SessionError> {
+        check_gesture(gesture)?;
+        let refs = self
+            .last
+            .as_ref()
+            .map(|l| l.refs.clone())
+            .unwrap_or_default();
+        let mut result = self.adapter.input(gesture, &refs).await?;
+        result.changes = crate::action::condense(std::mem::take(&mut result.changes), None);
+        Ok(result)
+    }
+
+    /// Where the pointer is.
+    pub async fn cursor(&self) -> Result<Point, SessionError> {
+        Ok(self.adapter.cursor().await?)
+    }
+
+    /// Installed and running applications.
+    pub async fn apps(&self) -> Result<Vec<AppEntry>, SessionError> {
+        Ok(self.adapter.apps().await?)
+    }
+
+    /// What the adapter needs, checked.
+    pub async fn check(&self) -> Vec<Check> {
+        self.adapter.check().await
+    }
+
     /// Launches an installed app by name and waits for its window.
     pub async fn open_app(&mut self, name: &str) -> Result<Launched, SessionError> {
         if name.trim().is_empty() {
@@ -127,6 +156,22 @@ impl Session {
             .into());
         }
         Ok(self.adapter.open_app(name.trim()).await?)
+    }
+
+    /// Like [`Session::open_app`], with arguments for the app (files,
+    /// URLs, flags).
+    pub async fn open_app_with(
+        &mut self,
+        name: &str,
+        args: &[String],
+    ) -> Result<Launched, SessionError> {
+        if name.trim().is_empty() {
+            return Err(ActionError::BadParams(
+                "app name must not be empty; give part of its name, e.g. \"calculator\"".into(),
+            )
+            .into());
+        }
+        Ok(self.adapter.open_app_with(name.trim(), args).await?)
     }
 
     /// Gen-1 name of [`Session::action`].
@@ -345,6 +390,29 @@ fn check_params(verb: Action, params: &ActionParams) -> Result<(), ActionError> 
         Action::Scroll if params.direction.is_none() => Err(ActionError::BadParams(
             "action 'scroll' needs a direction: up, down, left or right".into(),
         )),
+        _ => Ok(()),
+    }
+}
+
+/// Most notches of one scroll.
+pub const MAX_SCROLL: u32 = 1000;
+
+fn check_gesture(gesture: &Gesture) -> Result<(), ActionError> {
+    match gesture {
+        Gesture::Click { count, .. } if !(1..=3).contains(count) => Err(ActionError::BadParams(
+            format!("count must be 1, 2 or 3, got {count}"),
+        )),
+        Gesture::Drag { path, .. } if path.len() < 2 => Err(ActionError::BadParams(
+            "a drag needs at least two points (from and to)".into(),
+        )),
+        Gesture::Scroll { amount, .. } if !(1..=MAX_SCROLL).contains(amount) => {
+            Err(ActionError::BadParams(format!(
+                "amount must be 1 to {MAX_SCROLL} notches, got {amount}"
+            )))
+        }
+        Gesture::Type { text, .. } if text.is_empty() => {
+            Err(ActionError::BadParams("text must not be empty".into()))
+        }
         _ => Ok(()),
     }
 }

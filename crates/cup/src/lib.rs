@@ -8,14 +8,18 @@
 pub mod action;
 pub mod adapter;
 pub mod execute;
+pub mod input;
+pub mod observe;
 pub mod session;
 
 pub use action::{condense, ActionParams, ActionResult, Change, Direction, Effect, Target};
 pub use adapter::{
-    Adapter, AdapterError, Capture, CaptureLimits, Launched, Monitor, Partial, ScreenInfo, Shot,
-    ShotTarget, WindowHandle,
+    Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check, Launched, Monitor, Partial,
+    ScreenInfo, Shot, ShotTarget, WindowHandle,
 };
 pub use execute::ActionError;
+pub use input::{Button, Gesture, Point};
+pub use observe::SnapshotDiff;
 pub use session::{Session, SessionError, Snapshot, SnapshotRequest};
 
 pub use cup_protocol as protocol;

@@ -77,6 +77,7 @@ pub struct Session {
     pub(crate) adapter: Box<dyn Adapter>,
     pub(crate) last: Option<Snapshot>,
     pub(crate) page_cursors: HashMap<String, usize>,
+    pub(crate) last_request: Option<SnapshotRequest>,
 }
 
 impl std::fmt::Debug for Session {
@@ -110,6 +111,7 @@ impl Session {
             adapter,
             last: None,
             page_cursors: HashMap::new(),
+            last_request: None,
         }
     }
 
@@ -121,6 +123,11 @@ impl Session {
     /// The latest snapshot.
     pub fn last(&self) -> Option<&Snapshot> {
         self.last.as_ref()
+    }
+
+    /// The request of the latest snapshot taken by this session.
+    pub fn last_request(&self) -> Option<&SnapshotRequest> {
+        self.last_request.as_ref()
     }
 
     /// Makes `snapshot` (kept from an earlier process, e.g. by the CLI) the
@@ -135,6 +142,7 @@ impl Session {
     pub async fn snapshot(&mut self, req: &SnapshotRequest) -> Result<&Snapshot, SessionError> {
         let snapshot = self.take_snapshot(req).await?;
         self.page_cursors.clear();
+        self.last_request = Some(req.clone());
         Ok(self.last.insert(snapshot))
     }
 

@@ -20,29 +20,7 @@ fn failed(e: impl std::fmt::Display) -> Failure {
     }
 }
 
-/// One line per result: `ok|FAILED effect: message`, then the changes.
-fn describe(result: &ActionResult) -> String {
-    let mut out = format!(
-        "{} [{}] {}",
-        if result.success { "ok" } else { "failed" },
-        result.effect,
-        result.message
-    );
-    if let Some(e) = &result.error {
-        out.push_str(&format!(" — {e}"));
-    }
-    out.push('\n');
-    for c in &result.changes {
-        out.push_str(&format!(
-            "  {} {}: {} -> {}\n",
-            c.target,
-            c.field,
-            c.before.as_deref().unwrap_or("-"),
-            c.after.as_deref().unwrap_or("-")
-        ));
-    }
-    out
-}
+use crate::tools::results::describe;
 
 fn print_result(result: &ActionResult, json: bool) -> Result<ExitCode, Failure> {
     if json {

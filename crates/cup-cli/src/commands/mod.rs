@@ -3,7 +3,9 @@
 mod act;
 #[cfg(target_os = "linux")]
 mod browser;
+mod call;
 mod find;
+pub mod mcp;
 mod page;
 mod render;
 #[cfg(target_os = "linux")]
@@ -56,6 +58,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Open(args) => act::open(&args),
         Command::Batch(args) => act::batch(&args),
         Command::Screenshot(args) => screenshot::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
+        Command::Call(args) => call::run(&args),
+        Command::Tool(words) => call::run_external(&words),
         Command::Web(command) => web::run(&command),
         #[cfg(target_os = "linux")]
         Command::Browser(command) => browser::run(&command),

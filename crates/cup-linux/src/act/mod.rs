@@ -15,6 +15,7 @@
 pub mod device;
 pub mod events;
 pub mod fallback;
+pub mod gesture;
 pub mod probe;
 pub mod verbs;
 
@@ -216,8 +217,26 @@ pub async fn press(
             "no synthetic input on this display (XTest missing); keys cannot be pressed".into(),
         )
     })?;
-    let mark = ctx.events.mark();
-    device.keys(combo).await?;
+    observed(
+        ctx.events,
+        format!("Pressed {combo}"),
+        refs,
+        device.keys(combo),
+    )
+    .await
+}
+
+/// Runs `perform` (input whose target is not known in advance: keys, a
+/// click at a point) and reports the changes any application announced
+/// within [`PRESS_SETTLE`]: `confirmed` with them, else `no_change`.
+pub async fn observed(
+    events: &EventLog,
+    message: String,
+    refs: &HashMap<String, String>,
+    perform: impl std::future::Future<Output = Result<(), AdapterError>>,
+) -> Result<ActionResult, AdapterError> {
+    let mark = events.mark();
+    perform.await?;
     let by_ref: HashMap<&str, &str> = refs
         .iter()
         .map(|(id, r)| (r.as_str(), id.as_str()))
@@ -229,32 +248,31 @@ pub async fn press(
     };
     let deadline = Instant::now() + PRESS_SETTLE;
     loop {
-        let changes = events::changes(&ctx.events.since(mark), None, &name_of);
+        let changes = events::changes(&events.since(mark), None, &name_of);
         let now = Instant::now();
         if !changes.is_empty() {
             let quiet_until = now + QUIET;
             loop {
-                let seen = ctx.events.mark();
-                ctx.events.wait(quiet_until).await;
-                if ctx.events.mark() == seen || Instant::now() >= quiet_until {
+                let seen = events.mark();
+                events.wait(quiet_until).await;
+                if events.mark() == seen || Instant::now() >= quiet_until {
                     break;
                 }
             }
-            let changes = events::changes(&ctx.events.since(mark), None, &name_of);
-            return Ok(ActionResult::observed(
-                format!("Pressed {combo}"),
-                Effect::Confirmed,
-                changes,
-            ));
+            let changes = events::changes(&events.since(mark), None, &name_of);
+            return Ok(ActionResult::observed(message, Effect::Confirmed, changes));
         }
         if now >= deadline {
             return Ok(ActionResult::observed(
-                format!("Pressed {combo}"),
+                format!(
+                    "{message}; no application reported a change within {} ms",
+                    PRESS_SETTLE.as_millis()
+                ),
                 Effect::NoChange,
                 Vec::new(),
             ));
         }
-        ctx.events.wait(deadline).await;
+        events.wait(deadline).await;
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod discover;
 pub mod entry;
 pub mod exec;
+pub mod list;
 pub mod matcher;
 
 use std::process::{Command, Stdio};
@@ -39,8 +40,13 @@ fn descends_from(mut pid: u32, root: u32) -> bool {
     false
 }
 
-/// Launches the best match for `name` and waits for its window.
-pub async fn open(adapter: &LinuxAdapter, name: &str) -> Result<Launched, AdapterError> {
+/// Launches the best match for `name` (with `args` after the entry's own
+/// arguments: files, URLs, flags) and waits for its window.
+pub async fn open(
+    adapter: &LinuxAdapter,
+    name: &str,
+    args: &[String],
+) -> Result<Launched, AdapterError> {
     let installed = tokio::task::spawn_blocking(discover::installed)
         .await
         .map_err(|e| AdapterError::Platform(format!("app discovery failed: {e}")))?;
@@ -73,6 +79,7 @@ pub async fn open(adapter: &LinuxAdapter, name: &str) -> Result<Launched, Adapte
         .find(|(e, _)| e.id == chosen.id)
         .map(|(_, p)| p.display().to_string())
         .unwrap_or_default();
+    let extra = args;
     let argv =
         exec::command_line(chosen, &file).map_err(|e| AdapterError::Platform(e.to_string()))?;
     let (program, args) = argv
@@ -83,6 +90,7 @@ pub async fn open(adapter: &LinuxAdapter, name: &str) -> Result<Launched, Adapte
     let mut command = Command::new(program);
     command
         .args(args)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -15,11 +15,13 @@
 //! * a token matches inside another only when the shorter one has at least
 //!   [`score::MIN_PARTIAL`] characters, so `-7°C` does not match `chrome`.
 
+pub mod keep;
 pub mod query;
 pub mod score;
 pub mod synonyms;
 pub mod tokenize;
 
+pub use keep::keep_matches;
 pub use query::{parse_query, NOISE_WORDS};
 pub use synonyms::{resolve_roles, synonym_roles, ROLE_SYNONYMS};
 pub use tokenize::tokenize;

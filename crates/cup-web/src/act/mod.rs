@@ -6,6 +6,7 @@
 
 mod dialog;
 mod element;
+pub(crate) mod gesture;
 mod observe;
 
 use std::time::Duration;

@@ -1,0 +1,163 @@
+//! Streamable HTTP: rmcp's service behind a bearer-token check, on a
+//! hyper listener. Each MCP session (client) gets its own [`CupServer`],
+//! hence its own snapshot state. A bind outside loopback needs an explicit
+//! token; without `--token` one is generated and printed.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{Request, Response, StatusCode};
+use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tower_service::Service as _;
+
+use super::CupServer;
+use crate::tools::{Profile, SessionMaker, Toolbox};
+
+/// Bytes of randomness in a generated token.
+const TOKEN_BYTES: usize = 24;
+
+/// A fresh random token (hex) from the system's random source.
+pub fn generate_token() -> Result<String, String> {
+    use std::io::Read as _;
+    let mut buf = [0u8; TOKEN_BYTES];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut buf))
+        .map_err(|e| format!("cannot read /dev/urandom for a token: {e}; pass --token"))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether the `Authorization` header carries `token` (constant-time
+/// comparison).
+fn authorized<B>(req: &Request<B>, token: &str) -> bool {
+    let Some(given) = req
+        .headers()
+        .get(http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    else {
+        return false;
+    };
+    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn unauthorized() -> Response<BoxBody<Bytes, Infallible>> {
+    let body = Full::new(Bytes::from_static(
+        b"{\"error\":\"missing or wrong bearer token; send Authorization: Bearer <token> (printed by cup mcp --http)\"}",
+    ))
+    .boxed();
+    let mut resp = Response::new(body);
+    *resp.status_mut() = StatusCode::UNAUTHORIZED;
+    resp.headers_mut().insert(
+        http::header::WWW_AUTHENTICATE,
+        http::HeaderValue::from_static("Bearer"),
+    );
+    resp.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    resp
+}
+
+/// Checks that `addr` may be served with the given token: a non-loopback
+/// address needs an explicit one.
+pub fn check_bind(addr: &SocketAddr, explicit_token: bool) -> Result<(), String> {
+    if !addr.ip().is_loopback() && !explicit_token {
+        return Err(format!(
+            "refusing to serve on {addr} (not loopback) without --token: anyone who reaches it could drive this desktop; pass --token SECRET (and use TLS in front), or bind 127.0.0.1"
+        ));
+    }
+    Ok(())
+}
+
+/// Serves MCP over HTTP on `listener` until the process ends; `ready` is
+/// called with the bound address once it accepts connections.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    token: String,
+    profile: Profile,
+    make: Arc<dyn Fn() -> SessionMaker + Send + Sync>,
+) -> Result<(), String> {
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let mut config = StreamableHttpServerConfig::default();
+    if !addr.ip().is_loopback() {
+        // The token guards access; the Host check is for loopback servers.
+        config = config.disable_allowed_hosts();
+    }
+    let factory = move || Ok(CupServer::new(Toolbox::new(profile, make()), profile, true));
+    let service =
+        StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+    let token: Arc<str> = token.into();
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(error = %e, "accept failed");
+                continue;
+            }
+        };
+        let service = service.clone();
+        let token = Arc::clone(&token);
+        tokio::spawn(async move {
+            let handler = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let mut service = service.clone();
+                let token = Arc::clone(&token);
+                async move {
+                    if !authorized(&req, &token) {
+                        tracing::info!(%peer, "refused: no or wrong bearer token");
+                        return Ok::<_, Infallible>(unauthorized());
+                    }
+                    service.call(req).await
+                }
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), handler);
+            if let Err(e) = conn.await {
+                tracing::debug!(%peer, error = %e, "connection ended");
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_must_match_exactly() {
+        let req = |h: Option<&str>| {
+            let mut b = Request::builder();
+            if let Some(h) = h {
+                b = b.header("authorization", h);
+            }
+            b.body(()).unwrap_or_default()
+        };
+        assert!(authorized(&req(Some("Bearer s3cret")), "s3cret"));
+        assert!(!authorized(&req(Some("Bearer s3cre")), "s3cret"));
+        assert!(!authorized(&req(Some("s3cret")), "s3cret"));
+        assert!(!authorized(&req(None), "s3cret"));
+    }
+
+    #[test]
+    fn non_loopback_binds_need_a_token() {
+        let lo: SocketAddr = "127.0.0.1:1"
+            .parse()
+            .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 1)));
+        let any = SocketAddr::from(([0, 0, 0, 0], 1));
+        assert!(check_bind(&lo, false).is_ok());
+        assert!(check_bind(&any, false).is_err());
+        assert!(check_bind(&any, true).is_ok());
+        assert_eq!(
+            generate_token().map(|t| t.len()).ok(),
+            Some(TOKEN_BYTES * 2)
+        );
+    }
+}

@@ -1,0 +1,528 @@
+//! The tool list: names, descriptions and input schemas, written to be
+//! read by a model on every turn, so each thing is said once. Shared
+//! conventions (coordinates, modifiers, `observe`) are said in the server's
+//! instructions and once in the descriptions.
+
+use serde_json::{json, Map, Value};
+
+/// Which tools a server offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// The CUP tools (snapshot, action, find, ...).
+    Cup,
+    /// The driver tools (window state, pixel input, keys, apps, ...).
+    Driver,
+    /// Both.
+    All,
+}
+
+impl Profile {
+    /// Parses `cup`, `driver` or `all`.
+    pub fn parse(s: &str) -> Result<Profile, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "cup" => Ok(Profile::Cup),
+            "driver" => Ok(Profile::Driver),
+            "all" => Ok(Profile::All),
+            other => Err(format!(
+                "unknown tool profile {other:?}; use cup, driver or all"
+            )),
+        }
+    }
+
+    /// Whether a tool of `group` is offered.
+    pub fn offers(self, group: Group) -> bool {
+        matches!(
+            (self, group),
+            (Profile::All, _) | (Profile::Cup, Group::Cup) | (Profile::Driver, Group::Driver)
+        )
+    }
+}
+
+/// The group a tool belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// CUP tools.
+    Cup,
+    /// Driver tools.
+    Driver,
+}
+
+/// One tool.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    /// Name.
+    pub name: &'static str,
+    /// What it does, for the model.
+    pub description: &'static str,
+    /// JSON Schema of its arguments.
+    pub schema: Map<String, Value>,
+    /// Group.
+    pub group: Group,
+    /// Reads only (changes nothing in the UI).
+    pub read_only: bool,
+}
+
+/// Gen-1 names accepted on call, with the tool they stand for.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("get_foreground", "snapshot"),
+    ("get_tree", "snapshot_app"),
+    ("get_desktop", "snapshot_desktop"),
+    ("get_overview", "overview"),
+    ("execute_action", "action"),
+    ("find_element", "find"),
+    ("find_elements", "find"),
+    ("capture", "snapshot"),
+    ("press_keys", "hotkey"),
+    ("batch_execute", "batch"),
+];
+
+/// The tool `name` stands for (itself, or the tool of a Gen-1 alias).
+pub fn canonical(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map_or(name, |(_, tool)| tool)
+}
+
+fn schema(props: Value, required: &[&str]) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    m.insert("properties".into(), props);
+    if !required.is_empty() {
+        m.insert("required".into(), json!(required));
+    }
+    m
+}
+
+fn int(desc: &str) -> Value {
+    json!({"type": "integer", "description": desc})
+}
+
+fn string(desc: &str) -> Value {
+    json!({"type": "string", "description": desc})
+}
+
+fn strings(desc: &str) -> Value {
+    json!({"type": "array", "items": {"type": "string"}, "description": desc})
+}
+
+fn boolean(desc: &str) -> Value {
+    json!({"type": "boolean", "description": desc})
+}
+
+fn one_of(choices: &[&str], desc: &str) -> Value {
+    json!({"type": "string", "enum": choices, "description": desc})
+}
+
+/// Properties shared by pointer tools: a point or an element.
+fn target_props(extra: &[(&str, Value)]) -> Value {
+    let mut p = json!({
+        "element_id": string("element from the last snapshot (or give x,y)"),
+        "x": int("screen px"),
+        "y": int("screen px"),
+        "from_zoom": boolean("x,y are pixels of the last zoom image"),
+        "modifier": strings("keys held"),
+        "observe": boolean("return the snapshot lines that changed"),
+    });
+    if let Some(m) = p.as_object_mut() {
+        for (k, v) in extra {
+            m.insert((*k).to_owned(), v.clone());
+        }
+    }
+    p
+}
+
+fn detail() -> Value {
+    one_of(&["compact", "full", "minimal"], "pruning (default compact)")
+}
+
+/// Every tool.
+pub fn all() -> Vec<ToolSpec> {
+    let mut tools = cup_tools();
+    tools.extend(driver_tools());
+    tools
+}
+
+/// The tools `profile` offers.
+pub fn offered(profile: Profile) -> Vec<ToolSpec> {
+    all()
+        .into_iter()
+        .filter(|t| profile.offers(t.group))
+        .collect()
+}
+
+fn cup_tools() -> Vec<ToolSpec> {
+    let tool = |name, description, schema, read_only| ToolSpec {
+        name,
+        description,
+        schema,
+        group: Group::Cup,
+        read_only,
+    };
+    vec![
+        tool(
+            "snapshot",
+            "Capture the UI as compact CUP text, one element per line: [id] role \"name\" x,y wxh {states} [actions] val=\"...\". Ids are valid until the next snapshot. Take one before acting and again after the UI changed.",
+            schema(
+                json!({
+                    "scope": one_of(&["foreground", "full", "desktop", "overview"], "default foreground (the active window)"),
+                    "app": string("with scope full: windows whose title contains this"),
+                    "max_depth": int("deepest level (root = 0)"),
+                    "detail": detail(),
+                    "query": string("keep only elements matching this (e.g. \"save button\") and their ancestors"),
+                }),
+                &[],
+            ),
+            true,
+        ),
+        tool(
+            "snapshot_app",
+            "Snapshot every window whose title contains `app`.",
+            schema(
+                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot")}),
+                &["app"],
+            ),
+            true,
+        ),
+        tool(
+            "snapshot_desktop",
+            "Snapshot the desktop surface (icons); the window list when there is none.",
+            schema(json!({"detail": detail()}), &[]),
+            true,
+        ),
+        tool(
+            "overview",
+            "List the open windows (no tree; fast).",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "action",
+            "Act on an element of the last snapshot and report the effect cup observed (confirmed / no_change / unverified, with the changes). Verbs: click, toggle, type, setvalue, select, expand, collapse, scroll, increment, decrement, focus, dismiss, rightclick, doubleclick, longpress; or press with keys.",
+            schema(
+                json!({
+                    "action": string("the verb"),
+                    "element_id": string("e.g. e12"),
+                    "value": string("text for type/setvalue, option for select"),
+                    "direction": one_of(&["up", "down", "left", "right"], "for scroll"),
+                    "amount": int("scroll notches (default 3)"),
+                    "keys": string("for press, e.g. ctrl+s"),
+                    "observe": boolean("return the snapshot lines that changed"),
+                }),
+                &["action"],
+            ),
+            false,
+        ),
+        tool(
+            "open_app",
+            "Launch an installed app by (fuzzy) name and wait for its window; on the web, open a URL in a new tab.",
+            schema(
+                json!({"name": string("e.g. \"calculator\""), "args": strings("arguments: files, URLs, flags"), "observe": boolean("snapshot the new window")}),
+                &["name"],
+            ),
+            false,
+        ),
+        tool(
+            "find",
+            "Search the last snapshot (no new capture) by a free-form query, role, name or state; best matches first.",
+            schema(
+                json!({
+                    "query": string("e.g. \"the play button\""),
+                    "role": string("role or synonym, e.g. \"search bar\""),
+                    "name": string("name words"),
+                    "state": string("e.g. focused, checked, disabled"),
+                    "limit": int("most matches (default 5)"),
+                }),
+                &[],
+            ),
+            true,
+        ),
+        tool(
+            "screenshot",
+            "A PNG of the screen, or of a region.",
+            schema(
+                json!({"x": int("region left"), "y": int("region top"), "w": int("region width"), "h": int("region height")}),
+                &[],
+            ),
+            true,
+        ),
+        tool(
+            "page",
+            "Two uses. With element_id: more items of a scroll container whose snapshot hint says items are hidden. With action: browser scripting on the page (execute_javascript, get_text, query_dom).",
+            schema(
+                json!({
+                    "element_id": string("the container"),
+                    "direction": one_of(&["up", "down", "left", "right"], "next items that way"),
+                    "offset": int("first item (0-based)"),
+                    "limit": int("items per page"),
+                    "action": one_of(&["execute_javascript", "get_text", "query_dom"], "browser scripting"),
+                    "javascript": string("for execute_javascript; its JSON value is returned"),
+                    "css_selector": string("for query_dom"),
+                    "attributes": strings("for query_dom"),
+                    "page": string("title or URL part of the tab (default foreground)"),
+                }),
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "batch",
+            "Run steps in order, stopping at the first failure: [{\"action\":\"click\",\"element_id\":\"e3\"}, {\"action\":\"type\",\"element_id\":\"e7\",\"value\":\"hi\"}, {\"action\":\"press\",\"keys\":\"enter\"}, {\"action\":\"wait\",\"ms\":300}, {\"action\":\"snapshot\"}].",
+            schema(
+                json!({"steps": {"type": "array", "items": {"type": "object"}}, "observe": boolean("return the snapshot lines that changed")}),
+                &["steps"],
+            ),
+            false,
+        ),
+        tool(
+            "wait",
+            "Wait `ms`; or, with query, until an element matching it appears (re-snapshots, up to timeout_ms).",
+            schema(
+                json!({"ms": int("50-10000"), "query": string("as in find"), "timeout_ms": int("default 5000")}),
+                &[],
+            ),
+            true,
+        ),
+    ]
+}
+
+fn driver_tools() -> Vec<ToolSpec> {
+    let tool = |name, description, schema, read_only| ToolSpec {
+        name,
+        description,
+        schema,
+        group: Group::Driver,
+        read_only,
+    };
+    let button = || {
+        one_of(
+            &["left", "middle", "right", "back", "forward"],
+            "default left",
+        )
+    };
+    let point = |x: &str, y: &str| json!({x: int("screen px"), y: int("screen px")});
+    vec![
+        tool(
+            "get_window_state",
+            "One window as compact CUP text plus its screenshot (image). Coordinates in every tool are screen pixels, as in the snapshot's bounds (web: the page viewport's). Modifiers: ctrl, shift, alt, super (cmd/meta/win/option/control accepted).",
+            schema(
+                json!({
+                    "window": string("part of the title (default foreground)"),
+                    "pid": int("a window of this process"),
+                    "query": string("keep matching elements and their ancestors"),
+                    "include_screenshot": boolean("default true"),
+                    "screenshot_out_file": string("write the PNG here instead of returning it"),
+                    "max_depth": int("deepest level"),
+                    "detail": detail(),
+                }),
+                &[],
+            ),
+            true,
+        ),
+        tool(
+            "click",
+            "Click an element or a point; reports the observed effect.",
+            schema(
+                target_props(&[("button", button()), ("count", int("1-3"))]),
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "double_click",
+            "Double-click an element or a point.",
+            schema(target_props(&[]), &[]),
+            false,
+        ),
+        tool(
+            "right_click",
+            "Right-click an element or a point.",
+            schema(target_props(&[]), &[]),
+            false,
+        ),
+        tool(
+            "mouse_down",
+            "Press and hold a button (at x,y, else where the pointer is).",
+            schema(
+                {
+                    let mut p = point("x", "y");
+                    p["button"] = button();
+                    p["from_zoom"] = boolean("x,y are zoom pixels");
+                    p
+                },
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "mouse_up",
+            "Release a held button (at x,y, else where the pointer is).",
+            schema(
+                {
+                    let mut p = point("x", "y");
+                    p["button"] = button();
+                    p["from_zoom"] = boolean("x,y are zoom pixels");
+                    p
+                },
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "drag",
+            "Press at from, move, release at to (or along path).",
+            schema(
+                json!({
+                    "from_x": int("screen px"), "from_y": int("screen px"),
+                    "to_x": int("screen px"), "to_y": int("screen px"),
+                    "path": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}, "description": "[[x,y],...] instead of from/to"},
+                    "button": button(),
+                    "duration_ms": int("default 300"),
+                    "steps": int("motion events"),
+                    "modifier": strings("keys held"),
+                    "from_zoom": boolean("zoom pixels"),
+                    "observe": boolean("return the snapshot lines that changed"),
+                }),
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "move_cursor",
+            "Move the real pointer.",
+            schema(
+                {
+                    let mut p = point("x", "y");
+                    p["from_zoom"] = boolean("zoom pixels");
+                    p
+                },
+                &["x", "y"],
+            ),
+            false,
+        ),
+        tool(
+            "get_cursor_position",
+            "Where the pointer is.",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "get_screen_size",
+            "Screen size, scale and monitors.",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "hotkey",
+            "Press a key chord, e.g. \"ctrl+shift+p\" or [\"alt\",\"f4\"]; a lone modifier and window-manager chords work.",
+            schema(
+                json!({"keys": {"type": ["string", "array"], "items": {"type": "string"}}, "observe": boolean("return the snapshot lines that changed")}),
+                &["keys"],
+            ),
+            false,
+        ),
+        tool(
+            "press_key",
+            "Press one key: a character or a name (enter, tab, escape, backspace, delete, arrows, home, end, page_up, f1-f24, kp_*, media keys, ...).",
+            schema(
+                json!({"key": string("e.g. enter"), "modifier": strings("keys held"), "observe": boolean("return the snapshot lines that changed")}),
+                &["key"],
+            ),
+            false,
+        ),
+        tool(
+            "type_text",
+            "Type text at the caret (into element_id after focusing it); newlines and tabs are typed as Enter and Tab.",
+            schema(
+                json!({"text": string("any Unicode"), "element_id": string("focus this first"), "delay_ms": int("between characters"), "observe": boolean("return the snapshot lines that changed")}),
+                &["text"],
+            ),
+            false,
+        ),
+        tool(
+            "set_value",
+            "Set an element's value directly (text fields, sliders, spin buttons), read back.",
+            schema(
+                json!({"element_id": string("e.g. e5"), "value": string("the value"), "observe": boolean("return the snapshot lines that changed")}),
+                &["element_id", "value"],
+            ),
+            false,
+        ),
+        tool(
+            "scroll",
+            "Scroll an element, or the wheel at a point.",
+            schema(
+                target_props(&[
+                    ("direction", one_of(&["up", "down", "left", "right"], "")),
+                    ("amount", int("default 3")),
+                    ("by", one_of(&["line", "page"], "a page is 10 notches")),
+                ]),
+                &["direction"],
+            ),
+            false,
+        ),
+        tool(
+            "list_apps",
+            "Installed apps and the running ones (with their windows).",
+            schema(json!({"running_only": boolean("only running apps")}), &[]),
+            true,
+        ),
+        tool(
+            "list_windows",
+            "Open windows: title, pid, bounds, which is in front.",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "launch_app",
+            "Launch an app by name (with urls and args) and wait for its window; on the web, open urls.",
+            schema(
+                json!({"name": string("fuzzy app name"), "urls": strings("to open"), "args": strings("more arguments")}),
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "zoom",
+            "A region at native resolution with 20% padding (image). Pointer tools take from_zoom:true to use its pixels.",
+            schema(
+                json!({"x": int("left"), "y": int("top"), "w": int("width"), "h": int("height")}),
+                &["x", "y", "w", "h"],
+            ),
+            true,
+        ),
+        tool(
+            "check_permissions",
+            "Check what cup needs (display, accessibility bus and flag, input, screen capture; web: the browser), each with how to fix it.",
+            schema(json!({}), &[]),
+            true,
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_aliases_point_at_tools() {
+        let tools = all();
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "duplicate tool names");
+        for (alias, tool) in ALIASES {
+            assert!(names.contains(tool), "{alias} -> {tool}");
+            assert!(!names.contains(alias), "{alias} is a tool name too");
+        }
+    }
+
+    #[test]
+    fn profiles_split_the_tools() {
+        let cup = offered(Profile::Cup).len();
+        let driver = offered(Profile::Driver).len();
+        assert_eq!(cup + driver, offered(Profile::All).len());
+        assert!(cup >= 11 && driver >= 20, "{cup} {driver}");
+    }
+}

@@ -1,0 +1,272 @@
+//! The tools an agent calls (over MCP, or `cup call` in-process): the CUP
+//! tools and the driver tools over one [`cup::Session`]. This layer knows
+//! nothing of MCP: a call is a name and JSON arguments, a result is text
+//! and image blocks, optional structured content, and an error flag.
+
+pub mod args;
+pub mod catalog;
+mod cup_tools;
+mod driver_tools;
+pub mod results;
+
+use std::time::Duration;
+
+use cup::{Point, Session, SnapshotRequest};
+use serde_json::Value;
+
+pub use args::{Args, ToolError};
+pub use catalog::{Profile, ToolSpec};
+
+/// Longest a tool call may take; past it the call fails (the server keeps
+/// serving).
+pub const CALL_DEADLINE: Duration = Duration::from_secs(90);
+
+/// One block of a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// Text (compact CUP, a result line, JSON).
+    Text(String),
+    /// A PNG image.
+    Png(Vec<u8>),
+}
+
+/// A tool's result.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Output {
+    /// Content blocks, in order.
+    pub blocks: Vec<Block>,
+    /// Machine-readable result (action effects).
+    pub structured: Option<Value>,
+    /// The call failed; the text says why and what to do.
+    pub is_error: bool,
+}
+
+impl Output {
+    /// A text result.
+    pub fn text(text: impl Into<String>) -> Output {
+        Output {
+            blocks: vec![Block::Text(text.into())],
+            ..Output::default()
+        }
+    }
+
+    /// An error result.
+    pub fn error(message: impl Into<String>) -> Output {
+        Output {
+            blocks: vec![Block::Text(message.into())],
+            structured: None,
+            is_error: true,
+        }
+    }
+}
+
+/// Makes the session on first use (no adapter work before the first call).
+pub type SessionMaker = Box<dyn Fn() -> Result<Session, String> + Send + Sync>;
+
+/// A session with the tools over it: one per MCP client.
+pub struct Toolbox {
+    profile: Profile,
+    make: SessionMaker,
+    session: Option<Session>,
+    web: Option<cup_web::WebAdapter>,
+    /// Top-left of the last zoom image on the screen.
+    zoom: Option<Point>,
+}
+
+impl std::fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("profile", &self.profile)
+            .field("session", &self.session)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Toolbox {
+    /// Tools of `profile` over the session `make` creates when first needed.
+    pub fn new(profile: Profile, make: SessionMaker) -> Toolbox {
+        Toolbox {
+            profile,
+            make,
+            session: None,
+            web: None,
+            zoom: None,
+        }
+    }
+
+    /// The tools offered.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        catalog::offered(self.profile)
+    }
+
+    /// The session (made now if needed).
+    pub fn session(&mut self) -> Result<&mut Session, ToolError> {
+        if self.session.is_none() {
+            let s = (self.make)().map_err(ToolError)?;
+            self.session = Some(s);
+        }
+        self.session
+            .as_mut()
+            .ok_or_else(|| ToolError("no session".into()))
+    }
+
+    /// The session, if one was made.
+    pub fn existing_session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The browser for page scripting (the CDP endpoint of the options or
+    /// environment).
+    fn web(&mut self) -> Result<&cup_web::WebAdapter, ToolError> {
+        if self.web.is_none() {
+            let endpoint = crate::platform::endpoint().map_err(|f| ToolError(f.message))?;
+            self.web = Some(cup_web::WebAdapter::new(endpoint));
+        }
+        self.web
+            .as_ref()
+            .ok_or_else(|| ToolError("no browser".into()))
+    }
+
+    /// Which tool `name` calls, if this server offers it (Gen-1 names
+    /// included).
+    pub fn resolve(&self, name: &str) -> Option<&'static str> {
+        let offered = self.specs();
+        if let Some(t) = offered.iter().find(|t| t.name == name) {
+            return Some(t.name);
+        }
+        let target = match catalog::canonical(name) {
+            n if n != name => n,
+            // Gen-1 launch_app on a server without the driver tools.
+            _ if name == "launch_app" => "open_app",
+            _ => return None,
+        };
+        catalog::all()
+            .into_iter()
+            .find(|t| t.name == target)
+            .map(|t| t.name)
+    }
+
+    /// Calls tool `name` with `args`; never fails: errors are results with
+    /// `is_error` set.
+    pub async fn call(&mut self, name: &str, args: Option<Value>) -> Output {
+        let Some(tool) = self.resolve(name) else {
+            let names: Vec<&str> = self.specs().iter().map(|t| t.name).collect();
+            return Output::error(format!(
+                "unknown tool {name:?}; this server offers: {}",
+                names.join(", ")
+            ));
+        };
+        let args = match Args::new(tool, args) {
+            Ok(a) => a,
+            Err(e) => return Output::error(e.0),
+        };
+        let started = std::time::Instant::now();
+        let result = tokio::time::timeout(CALL_DEADLINE, self.dispatch(tool, &args)).await;
+        tracing::debug!(
+            tool,
+            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
+            "tool call"
+        );
+        match result {
+            Ok(Ok(out)) => out,
+            Ok(Err(e)) => Output::error(e.0),
+            Err(_) => Output::error(format!(
+                "{tool}: no answer within {} s (the app or browser may be hung); check it with list_windows or check_permissions, then retry",
+                CALL_DEADLINE.as_secs()
+            )),
+        }
+    }
+
+    async fn dispatch(&mut self, tool: &str, args: &Args<'_>) -> Result<Output, ToolError> {
+        match tool {
+            "snapshot" | "snapshot_app" | "snapshot_desktop" | "overview" | "find" | "page"
+            | "wait" | "screenshot" | "action" | "open_app" | "batch" => {
+                cup_tools::call(self, tool, args).await
+            }
+            _ => driver_tools::call(self, tool, args).await,
+        }
+    }
+
+    /// Runs an acting tool; with `observe`, re-snapshots afterwards and
+    /// appends the lines that changed, appeared or disappeared.
+    async fn acting<F>(&mut self, observe: bool, act: F) -> Result<Output, ToolError>
+    where
+        F: for<'s> FnOnce(
+            &'s mut Session,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<Output, ToolError>> + Send + 's>,
+        >,
+    {
+        let session = self.session()?;
+        if !observe {
+            return act(session).await;
+        }
+        let req = session.last_request().cloned().unwrap_or_default();
+        let before = match session.last() {
+            Some(s) => s.clone(),
+            None => session.snapshot(&req).await?.clone(),
+        };
+        let mut out = act(session).await?;
+        if out.is_error {
+            return Ok(out);
+        }
+        let after = session.snapshot(&req).await?;
+        let diff = cup::observe::diff(&before, after);
+        out.blocks.push(Block::Text(if diff.is_empty() {
+            "# observed: the snapshot shows no change (ids are the new snapshot's)".to_owned()
+        } else {
+            diff.render()
+        }));
+        Ok(out)
+    }
+
+    /// A point of the arguments `x_key`/`y_key`, moved from zoom pixels to
+    /// the screen with `from_zoom`.
+    fn point(&self, args: &Args<'_>, x_key: &str, y_key: &str) -> Result<Option<Point>, ToolError> {
+        let x = args.int(x_key, -100_000, 100_000)?;
+        let y = args.int(y_key, -100_000, 100_000)?;
+        let p = match (x, y) {
+            (Some(x), Some(y)) => Point::new(x, y),
+            (None, None) => return Ok(None),
+            _ => {
+                return args::fail(format!(
+                    "{}: give both `{x_key}` and `{y_key}`",
+                    args.tool()
+                ))
+            }
+        };
+        self.from_zoom(args, p).map(Some)
+    }
+
+    fn from_zoom(&self, args: &Args<'_>, p: Point) -> Result<Point, ToolError> {
+        if !args.bool("from_zoom")?.unwrap_or(false) {
+            return Ok(p);
+        }
+        let origin = self.zoom.ok_or_else(|| {
+            ToolError(format!(
+                "{}: from_zoom needs a zoom first; call zoom, or give screen pixels",
+                args.tool()
+            ))
+        })?;
+        Ok(Point::new(origin.x + p.x, origin.y + p.y))
+    }
+}
+
+/// The snapshot request of `scope`-like arguments.
+fn snapshot_request(args: &Args<'_>) -> Result<SnapshotRequest, ToolError> {
+    let mut req = SnapshotRequest::default();
+    if let Some(scope) = args.choice("scope", &["foreground", "full", "desktop", "overview"])? {
+        req.scope = scope
+            .parse()
+            .map_err(|e: cup_protocol::UnknownWord| ToolError(e.to_string()))?;
+    }
+    if let Some(d) = args.int("max_depth", 0, 999)? {
+        req.limits.max_depth = usize::try_from(d).unwrap_or(999);
+    }
+    if let Some(detail) = args.choice("detail", &["compact", "standard", "full", "minimal"])? {
+        req.detail = detail
+            .parse()
+            .map_err(|e: cup_protocol::UnknownWord| ToolError(e.to_string()))?;
+    }
+    Ok(req)
+}
