@@ -247,6 +247,22 @@ impl Adapter for WebAdapter {
         Ok(result)
     }
 
+    /// On the web, the running "apps" are the browser's pages.
+    async fn apps(&self) -> Result<Vec<cup::AppEntry>, AdapterError> {
+        Ok(self
+            .windows()
+            .await?
+            .into_iter()
+            .map(|w| cup::AppEntry {
+                name: w.info.title.clone(),
+                id: w.info.url.clone().unwrap_or_default(),
+                pids: Vec::new(),
+                windows: vec![w.info.title],
+                installed: false,
+            })
+            .collect())
+    }
+
     async fn cursor(&self) -> Result<cup::Point, AdapterError> {
         let (_, page) = self.foreground_page().await?;
         self.pointer

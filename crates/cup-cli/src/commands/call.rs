@@ -82,8 +82,22 @@ fn call(
             names.join(", ")
         )));
     }
+    let zoom_file = crate::state_file::path(None, "CUP_ZOOM_STATE", "cup-last-zoom");
+    let key = crate::platform::target_key();
+    let kept_zoom = std::fs::read(&zoom_file)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .filter(|v| v.get("target").and_then(Value::as_str) == Some(key.as_str()))
+        .and_then(|v| Some(cup::Point::new(v.get("x")?.as_i64()?, v.get("y")?.as_i64()?)));
+    toolbox.set_zoom_origin(kept_zoom);
     let runtime = crate::platform::runtime()?;
     let result = runtime.block_on(toolbox.call(tool, arguments));
+    if let Some(z) = toolbox.zoom_origin().filter(|z| Some(*z) != kept_zoom) {
+        let kept = serde_json::json!({"target": key, "x": z.x, "y": z.y});
+        if let Err(e) = std::fs::write(&zoom_file, kept.to_string()) {
+            tracing::warn!(path = %zoom_file.display(), error = %e, "cannot keep the zoom origin");
+        }
+    }
     if let Some(session) = toolbox.existing_session() {
         if session.last_request().is_some() {
             if let Some(snap) = session.last() {

@@ -257,6 +257,28 @@ fn centre_of(tb: &mut Toolbox, tool: &str, id: &str) -> Result<Point, ToolError>
     Ok(Point::new(b.x + half(b.w), b.y + half(b.h)))
 }
 
+/// Whether element `id` of the last snapshot lists `verb`, or takes it
+/// through the pointer (double and right clicks on anything with bounds).
+fn element_offers(tb: &mut Toolbox, id: &str, verb: &str) -> bool {
+    let Some(last) = tb.session().ok().and_then(|s| s.last()) else {
+        return true; // let the action say what is wrong
+    };
+    let Some(node) = last
+        .envelope
+        .tree
+        .iter()
+        .find_map(|r| r.iter().find(|n| n.id == id))
+    else {
+        return true;
+    };
+    let Some(action) = cup_protocol::Action::from_name(verb) else {
+        return false;
+    };
+    node.actions.contains(&action)
+        || (matches!(action, cup_protocol::Action::DoubleClick | cup_protocol::Action::RightClick)
+            && node.bounds.is_some())
+}
+
 async fn click(
     tb: &mut Toolbox,
     args: &Args<'_>,
@@ -292,9 +314,11 @@ async fn click(
                 (Button::Right, 1) => Some("rightclick"),
                 _ => None,
             };
+            let offered = verb.is_some_and(|v| element_offers(tb, &id, v));
             match verb {
-                // The element's own verb: AT-SPI/DOM first, pointer otherwise.
-                Some(verb) if modifiers.is_empty() => {
+                // The element's own verb (AT-SPI / DOM, pointer otherwise);
+                // an element without it is clicked with the pointer.
+                Some(verb) if modifiers.is_empty() && offered => {
                     let params = ActionParams::default();
                     tb.acting(observe, move |s| {
                         Box::pin(
@@ -470,26 +494,31 @@ async fn scroll(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
     }
 }
 
+/// Running: a process or a window (web pages have no pid of their own).
+fn is_running(a: &cup::AppEntry) -> bool {
+    !a.pids.is_empty() || !a.windows.is_empty()
+}
+
 async fn list_apps(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     args.only(&["running_only"])?;
     let running_only = args.bool("running_only")?.unwrap_or(false);
     let apps = tb.session()?.apps().await?;
     let shown: Vec<&cup::AppEntry> = apps
         .iter()
-        .filter(|a| !running_only || !a.pids.is_empty())
+        .filter(|a| !running_only || is_running(a))
         .collect();
-    let running = apps.iter().filter(|a| !a.pids.is_empty()).count();
+    let running = apps.iter().filter(|a| is_running(a)).count();
     let mut text = format!("# {} app(s), {running} running\n", shown.len());
     for a in &shown {
         text.push_str(&format!("{:?} id={}", a.name, a.id));
         if !a.pids.is_empty() {
             let pids: Vec<String> = a.pids.iter().map(u32::to_string).collect();
             text.push_str(&format!(" running pid {}", pids.join(",")));
-            if !a.windows.is_empty() {
-                text.push_str(&format!(" windows {:?}", a.windows));
-            }
         }
-        if !a.installed {
+        if !a.windows.is_empty() {
+            text.push_str(&format!(" windows {:?}", a.windows));
+        }
+        if !a.installed && !a.pids.is_empty() {
             text.push_str(" (not installed as an app)");
         }
         text.push('\n');

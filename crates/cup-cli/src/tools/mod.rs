@@ -110,6 +110,16 @@ impl Toolbox {
             .ok_or_else(|| ToolError("no session".into()))
     }
 
+    /// Top-left of the last zoom image (for `from_zoom`).
+    pub fn zoom_origin(&self) -> Option<Point> {
+        self.zoom
+    }
+
+    /// Restores the zoom origin of an earlier process (`cup call`).
+    pub fn set_zoom_origin(&mut self, origin: Option<Point>) {
+        self.zoom = origin;
+    }
+
     /// The session, if one was made.
     pub fn existing_session(&self) -> Option<&Session> {
         self.session.as_ref()

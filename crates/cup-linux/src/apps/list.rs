@@ -20,21 +20,23 @@ fn program_of(entry: &Entry) -> Option<String> {
     Some(base)
 }
 
-/// Names a process goes by: its `comm` and its executable's basename.
+/// Names a process goes by: its executable's basename and its `comm`
+/// (which the kernel cuts to 15 bytes).
 fn process_names(pid: u32) -> Vec<String> {
     let mut names = Vec::new();
-    if let Ok(comm) = std::fs::read_to_string(format!("/proc/{pid}/comm")) {
-        names.push(comm.trim().to_owned());
-    }
     if let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) {
         if let Some(base) = exe.file_name() {
             names.push(base.to_string_lossy().into_owned());
         }
     }
+    if let Ok(comm) = std::fs::read_to_string(format!("/proc/{pid}/comm")) {
+        names.push(comm.trim().to_owned());
+    }
     names
 }
 
-/// Joins `installed` entries with the processes of `windows`.
+/// Joins `installed` entries with the processes of `windows`. Entries
+/// hidden from menus (`NoDisplay`) are listed only while running.
 pub fn join(installed: &[Entry], windows: &[WindowHandle]) -> Vec<AppEntry> {
     let mut by_pid: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for w in windows {
@@ -42,9 +44,9 @@ pub fn join(installed: &[Entry], windows: &[WindowHandle]) -> Vec<AppEntry> {
             by_pid.entry(pid).or_default().push(w.info.title.clone());
         }
     }
-    let mut apps: Vec<AppEntry> = installed
+    let listed: Vec<&Entry> = installed.iter().filter(|e| !e.hidden).collect();
+    let mut apps: Vec<AppEntry> = listed
         .iter()
-        .filter(|e| !e.no_display && !e.hidden)
         .map(|e| AppEntry {
             name: e.name.clone(),
             id: e.id.clone(),
@@ -53,11 +55,7 @@ pub fn join(installed: &[Entry], windows: &[WindowHandle]) -> Vec<AppEntry> {
             installed: true,
         })
         .collect();
-    let programs: Vec<Option<String>> = installed
-        .iter()
-        .filter(|e| !e.no_display && !e.hidden)
-        .map(program_of)
-        .collect();
+    let programs: Vec<Option<String>> = listed.iter().map(|e| program_of(e)).collect();
     for (pid, titles) in by_pid {
         let names = process_names(pid);
         let slot = programs.iter().position(|p| {
@@ -82,6 +80,12 @@ pub fn join(installed: &[Entry], windows: &[WindowHandle]) -> Vec<AppEntry> {
             }),
         }
     }
+    let mut apps: Vec<AppEntry> = apps
+        .into_iter()
+        .zip(listed.iter().map(|e| e.no_display).chain(std::iter::repeat(false)))
+        .filter(|(a, no_display)| !no_display || !a.pids.is_empty())
+        .map(|(a, _)| a)
+        .collect();
     // Running first, then by name.
     apps.sort_by(|a, b| {
         a.pids
@@ -132,6 +136,7 @@ mod tests {
         }];
         let apps = join(&entries, &windows);
         let names: Vec<&str> = apps.iter().map(|a| a.name.as_str()).collect();
+        // "Hidden" (NoDisplay) is not running: not listed.
         assert_eq!(names, vec!["Mine", "Alpha", "Zeta"]);
         assert_eq!(apps[0].pids, vec![me]);
         assert!(!apps[0].installed);
