@@ -14,10 +14,12 @@
 #   qtbase5-examples Qt5 example apps (Qt5 test apps)
 #   chromium         browser (AT-SPI and DevTools tests)
 #   openbox          optional window manager (SandboxOptions::with_window_manager)
+#   python3-venv     the venv of the Python MCP client the MCP tests use
+#                    (scripts/install-mcp-client.sh)
 set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
-          qtbase5-examples chromium openbox)
+          qtbase5-examples chromium openbox python3-venv)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root (try: sudo $0)" >&2

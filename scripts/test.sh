@@ -22,6 +22,9 @@ else
     sudo scripts/install-deps.sh
 fi
 
+echo "== MCP client for the MCP tests (Python SDK in target/mcp-client)"
+scripts/install-mcp-client.sh
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"

@@ -88,7 +88,12 @@ fn call(
         .ok()
         .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
         .filter(|v| v.get("target").and_then(Value::as_str) == Some(key.as_str()))
-        .and_then(|v| Some(cup::Point::new(v.get("x")?.as_i64()?, v.get("y")?.as_i64()?)));
+        .and_then(|v| {
+            Some(cup::Point::new(
+                v.get("x")?.as_i64()?,
+                v.get("y")?.as_i64()?,
+            ))
+        });
     toolbox.set_zoom_origin(kept_zoom);
     let runtime = crate::platform::runtime()?;
     let result = runtime.block_on(toolbox.call(tool, arguments));

@@ -93,6 +93,53 @@ impl<'a> Args<'a> {
         Ok(())
     }
 
+    /// Checks every given argument the schema knows against its type and
+    /// choices (arguments the schema does not list are left to the tool,
+    /// which accepts some aliases).
+    pub fn check_schema(&self, schema: &Map<String, Value>) -> Result<(), ToolError> {
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            return Ok(());
+        };
+        for (key, value) in &self.map {
+            if value.is_null() {
+                continue;
+            }
+            let Some(prop) = props.get(key) else {
+                continue;
+            };
+            let types: Vec<&str> = match prop.get("type") {
+                Some(Value::String(t)) => vec![t.as_str()],
+                Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+                _ => continue,
+            };
+            if !types.iter().any(|t| has_type(value, t)) {
+                let want: Vec<String> = types.iter().map(|t| article(t)).collect();
+                return Err(self.bad(key, &want.join(" or "), value));
+            }
+            if let (Some(choices), Value::String(v)) =
+                (prop.get("enum").and_then(Value::as_array), value)
+            {
+                let folded = v.trim().to_ascii_lowercase();
+                if !choices.iter().any(|c| c.as_str() == Some(folded.as_str())) {
+                    let names: Vec<&str> = choices.iter().filter_map(Value::as_str).collect();
+                    return fail(format!(
+                        "{}: `{key}` must be one of {}, got {v:?}",
+                        self.tool,
+                        names.join(", ")
+                    ));
+                }
+            }
+            if let (Some(items), Value::Array(list)) = (prop.get("items"), value) {
+                if let Some(t) = items.get("type").and_then(Value::as_str) {
+                    if let Some(bad) = list.iter().find(|i| !has_type(i, t)) {
+                        return Err(self.bad(key, &format!("a list of {}s", t), bad));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether `key` was given (and is not null).
     pub fn has(&self, key: &str) -> bool {
         self.map.get(key).is_some_and(|v| !v.is_null())
@@ -205,6 +252,26 @@ impl<'a> Args<'a> {
                 choices.join(", ")
             ))
         }
+    }
+}
+
+fn has_type(v: &Value, t: &str) -> bool {
+    match t {
+        "integer" => v.as_i64().is_some() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
+fn article(t: &str) -> String {
+    match t {
+        "integer" | "array" | "object" => format!("an {t}"),
+        "boolean" => "true or false".to_owned(),
+        t => format!("a {t}"),
     }
 }
 

@@ -133,7 +133,10 @@ fn target_props(extra: &[(&str, Value)]) -> Value {
 }
 
 fn detail() -> Value {
-    one_of(&["compact", "full", "minimal"], "pruning (default compact)")
+    one_of(
+        &["compact", "standard", "full", "minimal"],
+        "pruning (default compact)",
+    )
 }
 
 /// Every tool.

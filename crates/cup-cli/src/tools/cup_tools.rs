@@ -137,30 +137,13 @@ async fn page(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
         "attributes",
         "page",
     ])?;
-    if let Some(action) = args.choice("action", &["execute_javascript", "get_text", "query_dom"])? {
-        let script = match action.as_str() {
-            "execute_javascript" => cup_web::PageScript::ExecuteJavascript(
-                args.req_str("javascript", "\"document.title\"")?,
-            ),
-            "get_text" => cup_web::PageScript::GetText,
-            _ => cup_web::PageScript::QueryDom {
-                selector: args.req_str("css_selector", "\"a[href]\"")?,
-                attributes: args.strings("attributes", false)?,
-            },
-        };
-        let target = args.str("page")?;
-        let value = tb.web()?.page_script(target.as_deref(), &script).await?;
-        let text = match &value {
-            Value::String(s) => s.clone(),
-            v => serde_json::to_string_pretty(v).unwrap_or_default(),
-        };
-        return Ok(Output::text(text));
-    }
-    let id = args.str("element_id")?.ok_or_else(|| {
-        ToolError(
-            "page: give element_id (a scroll container, e.g. {\"element_id\": \"e12\", \"direction\": \"down\"}) or action (execute_javascript, get_text, query_dom)".into(),
-        )
-    })?;
+    // Every argument is read (and checked) before anything runs.
+    let action = args.choice("action", &["execute_javascript", "get_text", "query_dom"])?;
+    let javascript = args.str("javascript")?;
+    let selector = args.str("css_selector")?;
+    let attributes = args.strings("attributes", false)?;
+    let target = args.str("page")?;
+    let id = args.str("element_id")?;
     let req = PageRequest {
         direction: direction(args)?,
         offset: args
@@ -171,6 +154,36 @@ async fn page(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
             .and_then(|l| usize::try_from(l).ok()),
         ..PageRequest::default()
     };
+    if let Some(action) = action {
+        let script = match action.as_str() {
+            "execute_javascript" => cup_web::PageScript::ExecuteJavascript(
+                javascript.filter(|j| !j.trim().is_empty()).ok_or_else(|| {
+                    ToolError(
+                        "page: execute_javascript needs `javascript`, e.g. \"document.title\""
+                            .into(),
+                    )
+                })?,
+            ),
+            "get_text" => cup_web::PageScript::GetText,
+            _ => cup_web::PageScript::QueryDom {
+                selector: selector.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
+                    ToolError("page: query_dom needs `css_selector`, e.g. \"a[href]\"".into())
+                })?,
+                attributes,
+            },
+        };
+        let value = tb.web()?.page_script(target.as_deref(), &script).await?;
+        let text = match &value {
+            Value::String(s) => s.clone(),
+            v => serde_json::to_string_pretty(v).unwrap_or_default(),
+        };
+        return Ok(Output::text(text));
+    }
+    let id = id.ok_or_else(|| {
+        ToolError(
+            "page: give element_id (a scroll container, e.g. {\"element_id\": \"e12\", \"direction\": \"down\"}) or action (execute_javascript, get_text, query_dom)".into(),
+        )
+    })?;
     Ok(Output::text(tb.session()?.page(&id, &req)?))
 }
 
@@ -178,17 +191,17 @@ async fn wait(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     args.only(&["ms", "query", "timeout_ms"])?;
     let ms = args.int("ms", 50, 10_000)?;
     let query = args.str("query")?;
+    let timeout = Duration::from_millis(
+        args.int("timeout_ms", 100, 60_000)?
+            .unwrap_or(5000)
+            .unsigned_abs(),
+    );
     let Some(q) = query.filter(|q| !q.trim().is_empty()) else {
         let ms = ms.unwrap_or(500);
         // `wait` is the gesture an agent asked for: a pause.
         tokio::time::sleep(Duration::from_millis(ms.unsigned_abs())).await;
         return Ok(Output::text(format!("Waited {ms} ms")));
     };
-    let timeout = Duration::from_millis(
-        args.int("timeout_ms", 100, 60_000)?
-            .unwrap_or(5000)
-            .unsigned_abs(),
-    );
     let find = FindQuery {
         query: Some(q.clone()),
         limit: 1,
@@ -278,19 +291,8 @@ async fn action(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
     ])?;
     let verb = args.req_str("action", "\"click\"")?;
     let observe = args.bool("observe")?.unwrap_or(false);
-    if matches!(verb.trim(), "press" | "press_keys") {
-        let keys = args.req_str("keys", "\"ctrl+s\"")?;
-        return tb
-            .acting(observe, move |s| {
-                Box::pin(async move { Ok(action_output(&s.press(&keys).await?)) })
-            })
-            .await;
-    }
-    let id = args.str("element_id")?.ok_or_else(|| {
-        ToolError(format!(
-            "action: '{verb}' needs element_id (from the last snapshot), e.g. {{\"action\": \"{verb}\", \"element_id\": \"e3\"}}"
-        ))
-    })?;
+    let keys = args.str("keys")?;
+    let id = args.str("element_id")?;
     let params = ActionParams {
         value: args.str("value")?,
         direction: direction(args)?,
@@ -298,6 +300,24 @@ async fn action(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
             .int("amount", 1, i64::from(cup::execute::MAX_SCROLL))?
             .and_then(|a| u32::try_from(a).ok()),
     };
+    if matches!(verb.trim(), "press" | "press_keys") {
+        let keys = keys.filter(|k| !k.trim().is_empty()).ok_or_else(|| {
+            ToolError(
+                "action: press needs `keys`, e.g. {\"action\": \"press\", \"keys\": \"ctrl+s\"}"
+                    .into(),
+            )
+        })?;
+        return tb
+            .acting(observe, move |s| {
+                Box::pin(async move { Ok(action_output(&s.press(&keys).await?)) })
+            })
+            .await;
+    }
+    let id = id.ok_or_else(|| {
+        ToolError(format!(
+            "action: '{verb}' needs element_id (from the last snapshot), e.g. {{\"action\": \"{verb}\", \"element_id\": \"e3\"}}"
+        ))
+    })?;
     tb.acting(observe, move |s| {
         Box::pin(async move { Ok(action_output(&s.action(&id, &verb, &params).await?)) })
     })

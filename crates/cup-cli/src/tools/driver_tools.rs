@@ -275,8 +275,10 @@ fn element_offers(tb: &mut Toolbox, id: &str, verb: &str) -> bool {
         return false;
     };
     node.actions.contains(&action)
-        || (matches!(action, cup_protocol::Action::DoubleClick | cup_protocol::Action::RightClick)
-            && node.bounds.is_some())
+        || (matches!(
+            action,
+            cup_protocol::Action::DoubleClick | cup_protocol::Action::RightClick
+        ) && node.bounds.is_some())
 }
 
 async fn click(
@@ -543,6 +545,9 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
     let mut req = snapshot_request(args)?;
     let wanted = args.str("window")?;
     let pid = args.int("pid", 1, i64::from(u32::MAX))?;
+    let query = args.str("query")?;
+    let with_shot = args.bool("include_screenshot")?.unwrap_or(true);
+    let out_file = args.str("screenshot_out_file")?;
     let session = tb.session()?;
     let title = match (wanted, pid) {
         (Some(w), _) => Some(w),
@@ -569,7 +574,7 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
         None => req.scope = Scope::Foreground,
     }
     let snap = session.snapshot(&req).await?;
-    let text = snapshot_text(snap, args.str("query")?.as_deref(), req.detail)?;
+    let text = snapshot_text(snap, query.as_deref(), req.detail)?;
     let window_title = snap
         .envelope
         .tree
@@ -578,7 +583,7 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
         .or(title)
         .unwrap_or_default();
     let mut out = Output::text(text);
-    if !args.bool("include_screenshot")?.unwrap_or(true) {
+    if !with_shot {
         return Ok(out);
     }
     let target = if session.adapter().platform() == cup_protocol::PlatformId::Web {
@@ -591,7 +596,7 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
         "screenshot {}x{} px at {},{} (screen pixels)",
         shot.width, shot.height, shot.x, shot.y
     );
-    match args.str("screenshot_out_file")? {
+    match out_file {
         Some(path) => {
             std::fs::write(&path, &shot.png).map_err(|e| {
                 ToolError(format!(

@@ -170,6 +170,11 @@ impl Toolbox {
             Ok(a) => a,
             Err(e) => return Output::error(e.0),
         };
+        if let Some(spec) = catalog::all().into_iter().find(|t| t.name == tool) {
+            if let Err(e) = args.check_schema(&spec.schema) {
+                return Output::error(e.0);
+            }
+        }
         let started = std::time::Instant::now();
         let result = tokio::time::timeout(CALL_DEADLINE, self.dispatch(tool, &args)).await;
         tracing::debug!(

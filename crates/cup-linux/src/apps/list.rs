@@ -82,7 +82,12 @@ pub fn join(installed: &[Entry], windows: &[WindowHandle]) -> Vec<AppEntry> {
     }
     let mut apps: Vec<AppEntry> = apps
         .into_iter()
-        .zip(listed.iter().map(|e| e.no_display).chain(std::iter::repeat(false)))
+        .zip(
+            listed
+                .iter()
+                .map(|e| e.no_display)
+                .chain(std::iter::repeat(false)),
+        )
         .filter(|(a, no_display)| !no_display || !a.pids.is_empty())
         .map(|(a, _)| a)
         .collect();

@@ -31,6 +31,9 @@ pub(crate) struct Held<'a> {
     per_keycode: u8,
     /// How long clients get to read a remapped key before it is restored.
     settle: Duration,
+    /// Evidence that the client read the keys: waited for (up to its
+    /// limit) after `settle` before a remapped key is restored.
+    gate: Option<super::ReadGate>,
 }
 
 impl<'a> Held<'a> {
@@ -44,6 +47,24 @@ impl<'a> Held<'a> {
             remapped: Vec::new(),
             per_keycode: 0,
             settle,
+            gate: None,
+        }
+    }
+
+    /// Waits for `gate` too before restoring remapped keys.
+    pub fn with_gate(mut self, gate: Option<super::ReadGate>) -> Held<'a> {
+        self.gate = gate;
+        self
+    }
+
+    /// Sleeps the settle time, then until the gate opens (or its limit).
+    fn wait_read(&self) {
+        std::thread::sleep(self.settle);
+        if let Some(gate) = &self.gate {
+            let end = std::time::Instant::now() + gate.limit;
+            while !(gate.read)() && std::time::Instant::now() < end {
+                std::thread::sleep(Duration::from_millis(5));
+            }
         }
     }
 
@@ -177,7 +198,7 @@ impl<'a> Held<'a> {
     /// settle time).
     pub fn settle(&mut self) -> Result<(), InputError> {
         self.link.sync()?;
-        std::thread::sleep(self.settle);
+        self.wait_read();
         Ok(())
     }
 
@@ -238,7 +259,7 @@ impl Drop for Held<'_> {
         let _ = self.undo_presses();
         if !self.remapped.is_empty() {
             let _ = self.link.flush();
-            std::thread::sleep(self.settle);
+            self.wait_read();
             let _ = self.restore();
         }
         let _ = self.link.sync();

@@ -73,6 +73,7 @@ pub(crate) fn type_text(
     link: &mut Link,
     text: &str,
     settle: std::time::Duration,
+    gate: Option<super::ReadGate>,
 ) -> Result<(), InputError> {
     let keysyms = text_keysyms(text)?;
     if keysyms.is_empty() {
@@ -81,7 +82,7 @@ pub(crate) fn type_text(
     let maps = link.maps()?;
     let plan = Plan::new(&maps.keymap, &maps.shifters, &keysyms);
     let spares = maps.keymap.spare_keycodes(&maps.modmap);
-    let mut held = Held::new(link, settle);
+    let mut held = Held::new(link, settle).with_gate(gate);
     let caps_matters = keysyms.iter().any(|&k| {
         let (lower, upper) = keysym::keysym_case(k);
         lower != upper

@@ -45,6 +45,26 @@ pub use keysym::Keysym;
 
 use link::Link;
 
+/// Evidence that the focused client has read the typed keys (e.g. it
+/// announced the inserted text), polled before remapped keys are restored:
+/// a busy client may handle the keys later than the settle time, and a key
+/// restored before it is read would be lost.
+#[derive(Clone)]
+pub struct ReadGate {
+    /// True once the keys were read.
+    pub read: Arc<dyn Fn() -> bool + Send + Sync>,
+    /// Longest wait for it.
+    pub limit: Duration,
+}
+
+impl std::fmt::Debug for ReadGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadGate")
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A point on the screen, in pixels from the top left of the root window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Point {
@@ -343,13 +363,28 @@ impl Input {
     /// is typed); [`InputError::NoSpareKeycode`], [`InputError::X11`],
     /// [`InputError::Timeout`].
     pub async fn type_text(&self, text: &str) -> Result<(), InputError> {
+        self.type_text_gated(text, None).await
+    }
+
+    /// Like [`Input::type_text`]; remapped keys are restored only once
+    /// `gate` says the client read them (or its limit passed).
+    ///
+    /// # Errors
+    ///
+    /// As [`Input::type_text`].
+    pub async fn type_text_gated(
+        &self,
+        text: &str,
+        gate: Option<ReadGate>,
+    ) -> Result<(), InputError> {
         keyboard::text_keysyms(text)?;
         let text = text.to_owned();
         let settle = self.options.remap_settle;
         // Batches of remaps settle in between: allow one settle per 8 chars.
-        let extra = settle * (2 + u32::try_from(text.chars().count() / 8).unwrap_or(u32::MAX));
+        let batches = 2 + u32::try_from(text.chars().count() / 8).unwrap_or(u32::MAX);
+        let extra = (settle + gate.as_ref().map_or(Duration::ZERO, |g| g.limit)) * batches;
         self.run("typing text", extra, move |link| {
-            keyboard::type_text(link, &text, settle)
+            keyboard::type_text(link, &text, settle, gate)
         })
         .await
     }
