@@ -19,8 +19,10 @@ PY_SDK="computeruseprotocol==0.1.0"
 # Extra pinned packages for the SDK's Linux adapter. None are needed: it
 # reads AT-SPI through gi (Debian's python3-gi + gir1.2-atspi-2.0) and X11
 # through ctypes (libX11); 0.1.0 declares no dependencies.
-# The web adapter (the `web` extra) needs websocket-client.
-PY_EXTRAS=("websocket-client==1.9.2")
+# The web adapter (the `web` extra) needs websocket-client; its MCP server
+# (`python -m cup.mcp`, FastMCP) needs the MCP SDK, which 0.1.0 does not
+# declare.
+PY_EXTRAS=("websocket-client==1.9.2" "mcp==1.27.0")
 CUA_VERSION="0.37.0"
 CUA_DIR="$PEERS/cua-driver-$CUA_VERSION"
 CUA_BIN="$CUA_DIR/cua_driver/bin/cua-driver"

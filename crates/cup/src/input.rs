@@ -24,6 +24,12 @@ impl Point {
     }
 }
 
+impl From<(i64, i64)> for Point {
+    fn from((x, y): (i64, i64)) -> Point {
+        Point { x, y }
+    }
+}
+
 impl fmt::Display for Point {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{},{}", self.x, self.y)

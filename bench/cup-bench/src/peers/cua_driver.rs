@@ -169,6 +169,15 @@ impl McpClient {
             .await
     }
 
+    /// `tools/list` (the whole result).
+    ///
+    /// # Errors
+    ///
+    /// When the server does not answer in time or answers with an error.
+    pub async fn list_tools(&mut self) -> Result<Value, String> {
+        self.request("tools/list", json!({})).await
+    }
+
     /// `tools/call`; a result with `isError: true` is an error.
     ///
     /// # Errors

@@ -122,7 +122,7 @@ fn target_props(extra: &[(&str, Value)]) -> Value {
         "y": int("screen px"),
         "from_zoom": boolean("x,y are pixels of the last zoom image"),
         "modifier": strings("keys held"),
-        "observe": boolean("return the snapshot lines that changed"),
+        "observe": observe(),
     });
     if let Some(m) = p.as_object_mut() {
         for (k, v) in extra {
@@ -130,6 +130,10 @@ fn target_props(extra: &[(&str, Value)]) -> Value {
         }
     }
     p
+}
+
+fn observe() -> Value {
+    boolean("also return the snapshot lines that changed")
 }
 
 fn detail() -> Value {
@@ -210,7 +214,7 @@ fn cup_tools() -> Vec<ToolSpec> {
                     "direction": one_of(&["up", "down", "left", "right"], "for scroll"),
                     "amount": int("scroll notches (default 3)"),
                     "keys": string("for press, e.g. ctrl+s"),
-                    "observe": boolean("return the snapshot lines that changed"),
+                    "observe": observe(),
                 }),
                 &["action"],
             ),
@@ -272,7 +276,7 @@ fn cup_tools() -> Vec<ToolSpec> {
             "batch",
             "Run steps in order, stopping at the first failure: [{\"action\":\"click\",\"element_id\":\"e3\"}, {\"action\":\"type\",\"element_id\":\"e7\",\"value\":\"hi\"}, {\"action\":\"press\",\"keys\":\"enter\"}, {\"action\":\"wait\",\"ms\":300}, {\"action\":\"snapshot\"}].",
             schema(
-                json!({"steps": {"type": "array", "items": {"type": "object"}}, "observe": boolean("return the snapshot lines that changed")}),
+                json!({"steps": {"type": "array", "items": {"type": "object"}}, "observe": observe()}),
                 &["steps"],
             ),
             false,
@@ -351,6 +355,7 @@ fn driver_tools() -> Vec<ToolSpec> {
                     let mut p = point("x", "y");
                     p["button"] = button();
                     p["from_zoom"] = boolean("x,y are zoom pixels");
+                    p["observe"] = observe();
                     p
                 },
                 &[],
@@ -365,6 +370,7 @@ fn driver_tools() -> Vec<ToolSpec> {
                     let mut p = point("x", "y");
                     p["button"] = button();
                     p["from_zoom"] = boolean("x,y are zoom pixels");
+                    p["observe"] = observe();
                     p
                 },
                 &[],
@@ -384,7 +390,7 @@ fn driver_tools() -> Vec<ToolSpec> {
                     "steps": int("motion events"),
                     "modifier": strings("keys held"),
                     "from_zoom": boolean("zoom pixels"),
-                    "observe": boolean("return the snapshot lines that changed"),
+                    "observe": observe(),
                 }),
                 &[],
             ),
@@ -397,6 +403,7 @@ fn driver_tools() -> Vec<ToolSpec> {
                 {
                     let mut p = point("x", "y");
                     p["from_zoom"] = boolean("zoom pixels");
+                    p["observe"] = observe();
                     p
                 },
                 &["x", "y"],
@@ -419,7 +426,7 @@ fn driver_tools() -> Vec<ToolSpec> {
             "hotkey",
             "Press a key chord, e.g. \"ctrl+shift+p\" or [\"alt\",\"f4\"]; a lone modifier and window-manager chords work.",
             schema(
-                json!({"keys": {"type": ["string", "array"], "items": {"type": "string"}}, "observe": boolean("return the snapshot lines that changed")}),
+                json!({"keys": {"type": ["string", "array"], "items": {"type": "string"}}, "observe": observe()}),
                 &["keys"],
             ),
             false,
@@ -428,7 +435,7 @@ fn driver_tools() -> Vec<ToolSpec> {
             "press_key",
             "Press one key: a character or a name (enter, tab, escape, backspace, delete, arrows, home, end, page_up, f1-f24, kp_*, media keys, ...).",
             schema(
-                json!({"key": string("e.g. enter"), "modifier": strings("keys held"), "observe": boolean("return the snapshot lines that changed")}),
+                json!({"key": string("e.g. enter"), "modifier": strings("keys held"), "observe": observe()}),
                 &["key"],
             ),
             false,
@@ -437,7 +444,7 @@ fn driver_tools() -> Vec<ToolSpec> {
             "type_text",
             "Type text at the caret (into element_id after focusing it); newlines and tabs are typed as Enter and Tab.",
             schema(
-                json!({"text": string("any Unicode"), "element_id": string("focus this first"), "delay_ms": int("between characters"), "observe": boolean("return the snapshot lines that changed")}),
+                json!({"text": string("any Unicode"), "element_id": string("focus this first"), "delay_ms": int("between characters"), "observe": observe()}),
                 &["text"],
             ),
             false,
@@ -446,7 +453,7 @@ fn driver_tools() -> Vec<ToolSpec> {
             "set_value",
             "Set an element's value directly (text fields, sliders, spin buttons), read back.",
             schema(
-                json!({"element_id": string("e.g. e5"), "value": string("the value"), "observe": boolean("return the snapshot lines that changed")}),
+                json!({"element_id": string("e.g. e5"), "value": string("the value"), "observe": observe()}),
                 &["element_id", "value"],
             ),
             false,

@@ -267,16 +267,8 @@ async fn screenshot(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErr
     };
     let target = area.map_or(ShotTarget::Screen, ShotTarget::Region);
     let shot = tb.session()?.screenshot(&target).await?;
-    Ok(Output {
-        blocks: vec![
-            Block::Png(shot.png),
-            Block::Text(format!(
-                "{}x{} px at {},{}",
-                shot.width, shot.height, shot.x, shot.y
-            )),
-        ],
-        ..Output::default()
-    })
+    let note = format!("{}x{} px at {},{}", shot.width, shot.height, shot.x, shot.y);
+    Ok(Output::image(shot.png, note))
 }
 
 async fn action(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {

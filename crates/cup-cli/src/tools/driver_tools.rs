@@ -31,23 +31,25 @@ pub(super) async fn call(
         "double_click" => click(tb, args, 2, None).await,
         "right_click" => click(tb, args, 1, Some(Button::Right)).await,
         "mouse_down" | "mouse_up" => {
-            args.only(&["x", "y", "button", "from_zoom"])?;
+            args.only(&["x", "y", "button", "from_zoom", "observe"])?;
             let at = tb.point(args, "x", "y")?;
             let button = button(args)?;
+            let observe = args.bool("observe")?.unwrap_or(false);
             let g = if tool == "mouse_down" {
                 Gesture::Down { at, button }
             } else {
                 Gesture::Up { at, button }
             };
-            gesture(tb, g, false).await
+            gesture(tb, g, observe).await
         }
         "drag" => drag(tb, args).await,
         "move_cursor" => {
-            args.only(&["x", "y", "from_zoom"])?;
+            args.only(&["x", "y", "from_zoom", "observe"])?;
             let to = tb
                 .point(args, "x", "y")?
                 .ok_or_else(|| ToolError("move_cursor: missing `x` and `y`".into()))?;
-            gesture(tb, Gesture::Move { to }, false).await
+            let observe = args.bool("observe")?.unwrap_or(false);
+            gesture(tb, Gesture::Move { to }, observe).await
         }
         "get_cursor_position" => {
             args.only(&[])?;
@@ -302,13 +304,17 @@ async fn click(
     };
     let modifiers = modifiers(args)?;
     let observe = args.bool("observe")?.unwrap_or(false);
-    let at = tb.point(args, "x", "y")?;
-    match (args.str("element_id")?, at) {
-        (Some(_), Some(_)) => fail(format!("{}: give element_id or x,y, not both", args.tool())),
-        (None, None) => fail(format!(
-            "{}: give element_id (from the last snapshot) or x and y (screen pixels)",
-            args.tool()
-        )),
+    let at = match (args.str("element_id")?, tb.point(args, "x", "y")?) {
+        (Some(_), Some(_)) => {
+            return fail(format!("{}: give element_id or x,y, not both", args.tool()))
+        }
+        (None, None) => {
+            return fail(format!(
+                "{}: give element_id (from the last snapshot) or x and y (screen pixels)",
+                args.tool()
+            ))
+        }
+        (None, Some(at)) => at,
         (Some(id), None) => {
             let verb = match (button, count) {
                 (Button::Left, 1) => Some("click"),
@@ -316,41 +322,30 @@ async fn click(
                 (Button::Right, 1) => Some("rightclick"),
                 _ => None,
             };
-            let offered = verb.is_some_and(|v| element_offers(tb, &id, v));
-            match verb {
-                // The element's own verb (AT-SPI / DOM, pointer otherwise);
-                // an element without it is clicked with the pointer.
-                Some(verb) if modifiers.is_empty() && offered => {
-                    let params = ActionParams::default();
-                    tb.acting(observe, move |s| {
+            // The element's own verb (AT-SPI / DOM, pointer otherwise); an
+            // element without it, or a click with modifiers, is clicked
+            // with the pointer at its centre.
+            let own = verb.filter(|v| modifiers.is_empty() && element_offers(tb, &id, v));
+            if let Some(verb) = own {
+                let params = ActionParams::default();
+                return tb
+                    .acting(observe, move |s| {
                         Box::pin(
                             async move { Ok(action_output(&s.action(&id, verb, &params).await?)) },
                         )
                     })
-                    .await
-                }
-                _ => {
-                    let at = centre_of(tb, args.tool(), &id)?;
-                    let g = Gesture::Click {
-                        at,
-                        button,
-                        count,
-                        modifiers,
-                    };
-                    gesture(tb, g, observe).await
-                }
+                    .await;
             }
+            centre_of(tb, args.tool(), &id)?
         }
-        (None, Some(at)) => {
-            let g = Gesture::Click {
-                at,
-                button,
-                count,
-                modifiers,
-            };
-            gesture(tb, g, observe).await
-        }
-    }
+    };
+    let g = Gesture::Click {
+        at,
+        button,
+        count,
+        modifiers,
+    };
+    gesture(tb, g, observe).await
 }
 
 async fn drag(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
@@ -635,14 +630,9 @@ async fn zoom(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     let padded = Rect::new(x0, y0, (x1 - x0).unsigned_abs(), (y1 - y0).unsigned_abs());
     let shot = session.screenshot(&ShotTarget::Region(padded)).await?;
     tb.zoom = Some(Point::new(shot.x, shot.y));
-    Ok(Output {
-        blocks: vec![
-            Block::Png(shot.png),
-            Block::Text(format!(
-                "zoom {}x{} px at {},{} (native resolution); pointer tools with from_zoom:true take this image's pixels",
-                shot.width, shot.height, shot.x, shot.y
-            )),
-        ],
-        ..Output::default()
-    })
+    let note = format!(
+        "zoom {}x{} px at {},{} (native resolution); pointer tools with from_zoom:true take this image's pixels",
+        shot.width, shot.height, shot.x, shot.y
+    );
+    Ok(Output::image(shot.png, note))
 }

@@ -50,6 +50,14 @@ impl Output {
         }
     }
 
+    /// A PNG image followed by a line about it.
+    pub fn image(png: Vec<u8>, note: String) -> Output {
+        Output {
+            blocks: vec![Block::Png(png), Block::Text(note)],
+            ..Output::default()
+        }
+    }
+
     /// An error result.
     pub fn error(message: impl Into<String>) -> Output {
         Output {

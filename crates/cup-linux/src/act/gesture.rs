@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use cup::{ActionResult, AdapterError, Button, Change, Effect, Gesture, Point};
+use cup::{ActionResult, AdapterError, Button, Change, Effect, Gesture};
 
 use super::events::EventLog;
 use crate::input::{self, Input, InputError};
@@ -27,10 +27,6 @@ fn button(b: Button) -> input::Button {
         Button::Back => input::Button::Back,
         Button::Forward => input::Button::Forward,
     }
-}
-
-fn point(p: Point) -> input::Point {
-    input::Point::new(p.x, p.y)
 }
 
 /// Longest wait for an app to announce typed text before remapped keys are
@@ -69,7 +65,7 @@ pub async fn perform(
     let message = gesture.to_string();
     match gesture {
         Gesture::Move { to } => {
-            device.move_to(point(*to)).await.map_err(platform)?;
+            device.move_to(*to).await.map_err(platform)?;
             let now = device.cursor_position().await.map_err(platform)?;
             let (effect, changes) = if (now.x, now.y) == (to.x, to.y) {
                 (
@@ -94,28 +90,18 @@ pub async fn perform(
         } => {
             let work = async {
                 device
-                    .click(point(*at), button(*b), *count, modifiers)
+                    .click(*at, button(*b), *count, modifiers)
                     .await
                     .map_err(platform)
             };
             super::observed(events, message, refs, work).await
         }
         Gesture::Down { at, button: b } => {
-            let work = async {
-                device
-                    .button_down(button(*b), at.map(point))
-                    .await
-                    .map_err(platform)
-            };
+            let work = async { device.button_down(button(*b), *at).await.map_err(platform) };
             super::observed(events, message, refs, work).await
         }
         Gesture::Up { at, button: b } => {
-            let work = async {
-                device
-                    .button_up(button(*b), at.map(point))
-                    .await
-                    .map_err(platform)
-            };
+            let work = async { device.button_up(button(*b), *at).await.map_err(platform) };
             super::observed(events, message, refs, work).await
         }
         Gesture::Drag {
@@ -125,10 +111,9 @@ pub async fn perform(
             steps,
             modifiers,
         } => {
-            let path: Vec<input::Point> = path.iter().copied().map(point).collect();
             let work = async {
                 device
-                    .drag(&path, button(*b), *duration, *steps, modifiers)
+                    .drag(path, button(*b), *duration, *steps, modifiers)
                     .await
                     .map_err(platform)
             };
@@ -142,7 +127,7 @@ pub async fn perform(
         } => {
             let work = async {
                 device
-                    .scroll(at.map(point), *direction, *amount, modifiers)
+                    .scroll(*at, *direction, *amount, modifiers)
                     .await
                     .map_err(platform)
             };

@@ -65,27 +65,9 @@ impl std::fmt::Debug for ReadGate {
     }
 }
 
-/// A point on the screen, in pixels from the top left of the root window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Point {
-    /// Pixels from the left.
-    pub x: i64,
-    /// Pixels from the top.
-    pub y: i64,
-}
-
-impl Point {
-    /// The point `x`, `y`.
-    pub const fn new(x: i64, y: i64) -> Point {
-        Point { x, y }
-    }
-}
-
-impl From<(i64, i64)> for Point {
-    fn from((x, y): (i64, i64)) -> Point {
-        Point { x, y }
-    }
-}
+/// A point on the screen, in pixels from the top left of the root window
+/// (the facade's point: gestures need no conversion).
+pub use cup::Point;
 
 /// A pointer button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
