@@ -9,6 +9,9 @@
 //! cargo run --release -p cup-bench --bin mcp-surface -- --runs 9
 //! ```
 
+// A report binary: its output is the table.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

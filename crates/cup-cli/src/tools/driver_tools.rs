@@ -374,7 +374,7 @@ async fn drag(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
                     "drag: path[{i}] must be [x, y] with integers, got {p}"
                 ));
             };
-            path.push(tb.from_zoom(args, xy)?);
+            path.push(tb.unzoom(args, xy)?);
         }
     } else {
         let from = tb.point(args, "from_x", "from_y")?;

@@ -258,10 +258,10 @@ impl Toolbox {
                 ))
             }
         };
-        self.from_zoom(args, p).map(Some)
+        self.unzoom(args, p).map(Some)
     }
 
-    fn from_zoom(&self, args: &Args<'_>, p: Point) -> Result<Point, ToolError> {
+    fn unzoom(&self, args: &Args<'_>, p: Point) -> Result<Point, ToolError> {
         if !args.bool("from_zoom")?.unwrap_or(false) {
             return Ok(p);
         }

@@ -54,7 +54,7 @@ pub fn envelope(nodes: usize) -> Envelope {
             3 => {
                 let mut n = Node::new(id, Role::Checkbox, format!("Option {i}"));
                 n.actions = vec![Action::Toggle];
-                if i % 4 == 0 {
+                if i.is_multiple_of(4) {
                     n.states = vec![State::Checked];
                 }
                 n
