@@ -59,6 +59,15 @@ shot="${state%.json}.png"
 echo "\$ cup screenshot -o screen.png"
 "$cup" screenshot -o "$shot"
 rm -f "$shot"
+echo
+# The MCP tools (what `cup mcp` serves to an agent), run in-process.
+echo "\$ cup call get_window_state '{\"query\": \"checkbutton\"}' -o window.png"
+"$cup" call get_window_state '{"query": "checkbutton"}' -o "$shot"
+rm -f "$shot"
+echo "\$ cup click '{\"x\": 60, \"y\": 380, \"observe\": true}'   # a pixel click, observed"
+"$cup" click '{"x": 60, "y": 380, "observe": true}' || true
+echo "\$ cup call check_permissions"
+"$cup" call check_permissions
 
 echo
 # The web: a headless Chromium over the DevTools protocol; nodes have bounds.
