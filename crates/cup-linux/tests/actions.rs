@@ -260,7 +260,18 @@ async fn keyboard_pointer_and_scroll() {
     let desk = Desk::start();
     desk.launch("gtk3-widget-factory", &[]);
     let mut session = desk.session();
-    let snap = fresh(&mut session).await;
+    // The app reports its initial focus a little after its window shows.
+    let mut snap = fresh(&mut session).await;
+    for _ in 0..50 {
+        if nodes(&snap)
+            .iter()
+            .any(|n| n.role == Role::TextBox && has(n, State::Focused))
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        snap = fresh(&mut session).await;
+    }
 
     // ctrl+a in the focused entry selects its text: an observed effect.
     let focused = first(&snap, |n| n.role == Role::TextBox && has(n, State::Focused))
