@@ -308,6 +308,14 @@ fn driver_tools() -> Vec<ToolSpec> {
         )
     };
     let point = |x: &str, y: &str| json!({x: int("screen px"), y: int("screen px")});
+    // mouse_down and mouse_up take the same arguments.
+    let button_at = {
+        let mut p = point("x", "y");
+        p["button"] = button();
+        p["from_zoom"] = boolean("x,y are zoom pixels");
+        p["observe"] = observe();
+        p
+    };
     vec![
         tool(
             "get_window_state",
@@ -350,31 +358,13 @@ fn driver_tools() -> Vec<ToolSpec> {
         tool(
             "mouse_down",
             "Press and hold a button (at x,y, else where the pointer is).",
-            schema(
-                {
-                    let mut p = point("x", "y");
-                    p["button"] = button();
-                    p["from_zoom"] = boolean("x,y are zoom pixels");
-                    p["observe"] = observe();
-                    p
-                },
-                &[],
-            ),
+            schema(button_at.clone(), &[]),
             false,
         ),
         tool(
             "mouse_up",
             "Release a held button (at x,y, else where the pointer is).",
-            schema(
-                {
-                    let mut p = point("x", "y");
-                    p["button"] = button();
-                    p["from_zoom"] = boolean("x,y are zoom pixels");
-                    p["observe"] = observe();
-                    p
-                },
-                &[],
-            ),
+            schema(button_at.clone(), &[]),
             false,
         ),
         tool(
