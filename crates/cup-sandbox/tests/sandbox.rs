@@ -212,7 +212,7 @@ fn drop_cleans_up_after_a_panic() {
 }
 
 // Saving, attaching and stopping across processes is tested through the
-// real `cup sandbox start|run|stop` commands: crates/cup-cli/tests/sandbox.rs.
+// real `cup sandbox start|run|stop` commands: crates/cup-cli/tests/cli/sandbox.rs.
 
 #[test]
 fn launch_of_a_program_that_never_registers_times_out_and_kills_it() {

@@ -6,15 +6,13 @@
 //! called with bad arguments, and a hung or killed app gives errors, never
 //! a hang.
 
-mod common;
-
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-use common::{cup, exports, path_str, state_file, text};
+use crate::common::{cup, exports, path_str, state_file, text};
 use serde_json::{json, Value};
 
 /// The Python of the MCP client venv.
@@ -158,7 +156,7 @@ fn id_of(snapshot: &str, parts: &[&str]) -> String {
 
 /// A private desktop with gtk3-widget-factory; its environment and the
 /// app's pid. The desktop stops when the returned guard drops.
-fn desktop(name: &str) -> (common::StateFile, Vec<(String, String)>, u32) {
+fn desktop(name: &str) -> (crate::common::StateFile, Vec<(String, String)>, u32) {
     let state = state_file(name);
     let s = path_str(&state.0).to_owned();
     let started = cup(&["sandbox", "start", "--state", &s], &[]);

@@ -2,12 +2,10 @@
 //! `cup screenshot` against it in separate processes, then `cup browser
 //! stop`: the web target end to end through the binary.
 
-mod common;
-
 use std::io::Write as _;
 use std::net::TcpListener;
 
-use common::{cup, exports, path_str, text};
+use crate::common::{cup, exports, path_str, text};
 
 /// Serves one page on a loopback port (for the life of the test).
 fn serve(page: &'static str) -> u16 {

@@ -1,10 +1,8 @@
 //! GTK4 (gtk4-demo): window-relative extents turned into screen
 //! coordinates, GTK4's state quirks.
 
-mod support;
-
+use crate::support::{find, has, nodes, request, snapshot, Desk};
 use cup_protocol::{Role, Scope, State};
-use support::{find, has, nodes, request, snapshot, Desk};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gtk4_demo_list_and_buttons() {
@@ -38,6 +36,6 @@ async fn gtk4_demo_list_and_buttons() {
         .iter()
         .find(|n| n.role == Role::Button && n.name == "Search");
     assert!(search.is_some_and(|b| b.bounds.is_some()), "{}", snap.text);
-    support::assert_bounds_on_screen(&snap);
+    crate::support::assert_bounds_on_screen(&snap);
     assert!(snap.text.contains("lst \"Demo list\""), "{}", snap.text);
 }

@@ -16,14 +16,14 @@ fn assert_valid_and_reemitted_valid(label: &str, raw: &Value) {
 
 #[test]
 fn spec_example_is_valid() {
-    let raw: Value = serde_json::from_str(include_str!("../data/example.json")).expect("json");
+    let raw: Value = serde_json::from_str(include_str!("../../data/example.json")).expect("json");
     assert_valid_and_reemitted_valid("example.json", &raw);
 }
 
 #[test]
 fn every_vector_input_is_valid() {
     let v: Value =
-        serde_json::from_str(include_str!("fixtures/reference-sdk-vectors.json")).expect("json");
+        serde_json::from_str(include_str!("../fixtures/reference-sdk-vectors.json")).expect("json");
     let mut n = 0;
     for case in v["inputs"]["compact"].as_array().expect("compact") {
         let mut env = case["env"].clone();

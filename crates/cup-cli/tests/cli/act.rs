@@ -3,11 +3,9 @@
 //! `cup snapshot` are acted on by later invocations, and refused once the
 //! element behind an id is gone.
 
-mod common;
-
 use std::process::Output;
 
-use common::{cup, exports, path_str, state_file, text};
+use crate::common::{cup, exports, path_str, state_file, text};
 use serde_json::Value;
 
 /// The id of the first line of `snapshot` that contains every one of

@@ -3,20 +3,26 @@
 //! combos, clicks that toggle a check button, drags and scrolls that move
 //! the real pointer, and the keymap restored after temporary remaps.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::support::{has, nodes, request, snapshot, Desk};
 use cup::Snapshot;
 use cup_linux::input::{Button, Input, InputError, InputOptions, Level, Point, Resolution};
 use cup_protocol::{Direction, Key, Modifier, NamedKey, Node, Role, Scope, State};
 use cup_sandbox::SandboxOptions;
-use support::{has, nodes, request, snapshot, Desk};
 
 /// Opens input on the desktop's display.
 async fn input(desk: &Desk) -> Input {
     let display = desk.sandbox.display().to_owned();
-    Input::open(&display)
+    // The raw input layer restores a remapped key `remap_settle` after
+    // sending it (the session's typing waits for the app's insert events
+    // instead); with the suite's other desktops busy on two cores, the
+    // app may read the key later than the default 50 ms.
+    let options = InputOptions {
+        remap_settle: Duration::from_millis(400),
+        ..InputOptions::default()
+    };
+    Input::open_with(&display, options)
         .await
         .unwrap_or_else(|e| panic!("cannot open input on {display}: {e}"))
 }
@@ -42,7 +48,8 @@ async fn snapshot_until(session: &mut cup::Session, done: impl Fn(&Snapshot) -> 
     let start = Instant::now();
     loop {
         let snap = snapshot(session, &request(Scope::Foreground)).await;
-        if done(&snap) || start.elapsed() > Duration::from_secs(3) {
+        // Generous: other desktops of the suite share the two cores.
+        if done(&snap) || start.elapsed() > Duration::from_secs(10) {
             return snap;
         }
         tokio::time::sleep(Duration::from_millis(30)).await;
@@ -643,73 +650,4 @@ fn release_key(holder: &Holder, keycode: u8) {
         .xtest_fake_input(3, keycode, 0, x11rb::NONE, 0, 0, 0)
         .unwrap_or_else(|e| panic!("fake input: {e}"));
     let _ = holder.0.get_input_focus().map(|c| c.reply());
-}
-
-fn min_median(mut samples: Vec<Duration>) -> (Duration, Duration) {
-    samples.sort();
-    (samples[0], samples[samples.len() / 2])
-}
-
-/// Measures a key press, a typed 20-character string and a click.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[allow(clippy::print_stderr)]
-async fn timings() {
-    let (_desk, mut session, input, at) = factory(false).await;
-    const RUNS: usize = 9;
-    let mut press = Vec::new();
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        input
-            .press("end")
-            .await
-            .unwrap_or_else(|e| panic!("end: {e}"));
-        press.push(t.elapsed());
-    }
-    let mut typed = Vec::new();
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        input
-            .type_text("Quick brown fox 1234")
-            .await
-            .unwrap_or_else(|e| panic!("type: {e}"));
-        typed.push(t.elapsed());
-    }
-    let mut typed_remap = Vec::new();
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        input
-            .type_text("Quick bröwn fox ✓日本4")
-            .await
-            .unwrap_or_else(|e| panic!("type: {e}"));
-        typed_remap.push(t.elapsed());
-    }
-    input
-        .press("ctrl+a")
-        .await
-        .unwrap_or_else(|e| panic!("ctrl+a: {e}"));
-    input
-        .type_text("Quick brown fox 1234")
-        .await
-        .unwrap_or_else(|e| panic!("type: {e}"));
-    let mut click = Vec::new();
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        input
-            .click(at, Button::Left, 1, &[])
-            .await
-            .unwrap_or_else(|e| panic!("click: {e}"));
-        click.push(t.elapsed());
-    }
-    let want = "Quick brown fox 1234";
-    let snap = snapshot_until(&mut session, |s| focused_value(s).as_deref() == Some(want)).await;
-    assert_eq!(focused_value(&snap).as_deref(), Some(want));
-    for (name, samples) in [
-        ("press end", press),
-        ("type 20 ASCII chars", typed),
-        ("type 20 chars, 4 remapped", typed_remap),
-        ("click", click),
-    ] {
-        let (min, median) = min_median(samples);
-        eprintln!("input timing: {name}: min {min:?}, median {median:?} over {RUNS} runs");
-    }
 }

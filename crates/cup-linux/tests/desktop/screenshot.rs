@@ -2,12 +2,10 @@
 //! screen, a region, a monitor and a window, through MIT-SHM and through
 //! core `GetImage`, decoded back from PNG and compared pixel by pixel.
 
-mod support;
-
+use crate::support::Desk;
 use cup::{Shot, ShotTarget};
 use cup_linux::screenshot::{Grabber, Transport};
 use cup_protocol::Rect;
-use support::Desk;
 
 /// A decoded RGB image.
 struct Image {

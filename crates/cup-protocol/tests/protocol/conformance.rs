@@ -9,7 +9,7 @@ use cup_protocol::{Direction, Envelope, PlatformId, Screen, WindowInfo};
 use serde_json::Value;
 
 fn vectors() -> Value {
-    serde_json::from_str(include_str!("fixtures/reference-sdk-vectors.json"))
+    serde_json::from_str(include_str!("../fixtures/reference-sdk-vectors.json"))
         .expect("vectors parse")
 }
 
@@ -63,7 +63,7 @@ fn expectation(name: &str) -> Expect {
 fn spec_example_renders_like_the_reference_sdks() {
     let v = vectors();
     let env: Envelope =
-        serde_json::from_str(include_str!("../data/example.json")).expect("example parses");
+        serde_json::from_str(include_str!("../../data/example.json")).expect("example parses");
     let compact = render(&env, &RenderOptions::default());
     assert_eq!(
         compact,

@@ -1,13 +1,11 @@
 //! GTK3 (gtk3-widget-factory) in a private desktop: real content, states,
 //! bounds, scopes, limits and a hung app.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::support::{find, has, nodes, request, snapshot, Desk};
 use cup::{CaptureLimits, SnapshotRequest};
 use cup_protocol::{Role, Scope, State};
-use support::{find, has, nodes, request, snapshot, Desk};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn widget_factory_check_buttons_and_bounds() {
@@ -69,7 +67,7 @@ async fn widget_factory_check_buttons_and_bounds() {
     for (i, n) in nodes(&snap).into_iter().enumerate() {
         assert_eq!(n.id, format!("e{i}"));
     }
-    support::assert_bounds_on_screen(&snap);
+    crate::support::assert_bounds_on_screen(&snap);
     assert!(
         snap.text.starts_with("# CUP 0.1.0 | linux | 1920x1080\n"),
         "{}",

@@ -3,10 +3,8 @@
 //! out-of-process), an open shadow root, a 5,000-row list, bounds on every
 //! laid-out node, schema-valid envelopes.
 
-mod support;
-
+use crate::support::{nodes, Site, Web};
 use cup_protocol::{Action, Role, State};
-use support::{nodes, Site, Web};
 
 const FORM: &str = r#"<!doctype html><html><head><title>Form</title></head><body>
 <h1>Shipping details</h1>
@@ -35,8 +33,15 @@ const FORM: &str = r#"<!doctype html><html><head><title>Form</title></head><body
 async fn form_with_every_input_type_has_bounds_and_states() {
     let site = Site::serve(&[("/form.html", FORM.to_owned())]);
     let mut web = Web::open(&site.url("/form.html"));
+    // The page's accessibility tree grows while it loads: wait for its
+    // last element, named.
     let snap = web
-        .snapshot_until(|s| s.text.contains("Shipping details"))
+        .snapshot_until(|s| {
+            let all = nodes(s);
+            all.iter()
+                .any(|n| n.role == Role::Link && n.name == "Next page")
+                && all.iter().any(|n| n.name == "Far below")
+        })
         .await;
     let all = nodes(&snap);
     let find = |role: Role, name: &str| {

@@ -1,15 +1,13 @@
 //! Qt5 (the calculator of qtbase5-examples).
 
-mod support;
-
+use crate::support::{find, nodes, snapshot, Desk};
 use cup::SnapshotRequest;
 use cup_protocol::{Action, Role, Scope};
-use support::{find, nodes, snapshot, Desk};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn qt5_calculator_buttons() {
     let desk = Desk::start();
-    let calculator = support::qt_example("calculator");
+    let calculator = crate::support::qt_example("calculator");
     desk.launch(&calculator.to_string_lossy(), &[]);
     let mut session = desk.session();
     let req = SnapshotRequest {
@@ -39,5 +37,5 @@ async fn qt5_calculator_buttons() {
             assert!(Action::ALL.contains(a));
         }
     }
-    support::assert_bounds_on_screen(&snap);
+    crate::support::assert_bounds_on_screen(&snap);
 }

@@ -186,8 +186,17 @@ fn expected_lines(pruned: &[Pruned<'_>], depth: usize, out: &mut Vec<Line>) {
     }
 }
 
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // 64 cases per property in the suite (unoptimized, ~80 ms a case);
+    // PROPTEST_CASES=N asks for more.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn parse_returns_exactly_what_render_shows(env in envelope(), detail in prop_oneof![Just(Detail::Compact), Just(Detail::Full), Just(Detail::Minimal)]) {

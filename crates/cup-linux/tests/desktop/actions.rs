@@ -1,11 +1,9 @@
 //! Element actions on real apps, each checked by an independent snapshot:
 //! the effect the action reports must be the one the next capture shows.
 
-mod support;
-
+use crate::support::{has, nodes, request, snapshot, Desk};
 use cup::{ActionParams, Direction, Effect, Session, SnapshotRequest};
 use cup_protocol::{Node, Role, Scope, State};
-use support::{has, nodes, request, snapshot, Desk};
 
 async fn fresh(session: &mut Session) -> cup::Snapshot {
     snapshot(session, &request(Scope::Foreground)).await

@@ -8,7 +8,8 @@ const EXAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../cup-protocol/data/example.json"
 );
-const VECTORS: &str = include_str!("../../cup-protocol/tests/fixtures/reference-sdk-vectors.json");
+const VECTORS: &str =
+    include_str!("../../../cup-protocol/tests/fixtures/reference-sdk-vectors.json");
 
 fn cup(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cup"))

@@ -2,9 +2,7 @@
 //! a real private desktop: each command is its own process, as a user (or
 //! an agent in a container) runs them.
 
-mod common;
-
-use common::{cup, exports, path_str, state_file, text};
+use crate::common::{cup, exports, path_str, state_file, text};
 
 fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))

@@ -3,12 +3,10 @@
 //! set value, select, increment, dismiss, keys, scroll with paging, and
 //! screenshots.
 
-mod support;
-
+use crate::support::{nodes, Site, Web};
 use cup::{ActionParams, Direction, Effect, ShotTarget};
 use cup_protocol::compact::PageRequest;
 use cup_protocol::{Role, State};
-use support::{nodes, Site, Web};
 
 const PAGE: &str = r#"<!doctype html><html><head><title>Actions</title></head><body>
 <button id="b" onclick="this.dataset.n=(+this.dataset.n||0)+1; document.getElementById('out').textContent='Clicked '+this.dataset.n">Send</button>

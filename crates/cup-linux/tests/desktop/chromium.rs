@@ -1,15 +1,13 @@
 //! Chromium over AT-SPI: web content with --force-renderer-accessibility,
 //! a stable tree, and the advice when it is missing.
 
-mod support;
-
 use std::path::Path;
 
+use crate::support::{find, has, nodes, request, snapshot, Desk};
 use cup_protocol::{Role, Scope, State};
-use support::{find, has, nodes, request, snapshot, Desk};
 
-fn page() -> (support::TempDir, String) {
-    let dir = support::TempDir::new("cup-chromium-page");
+fn page() -> (crate::support::TempDir, String) {
+    let dir = crate::support::TempDir::new("cup-chromium-page");
     let path = dir.path().join("form.html");
     std::fs::write(
         &path,
@@ -76,7 +74,7 @@ async fn chromium_web_content_is_captured_and_stable() {
     assert!(snap.text.contains("hdg \"Order form\""), "{}", snap.text);
     // No right-click noise on every web node.
     assert!(!snap.text.contains("rclk"), "{}", snap.text);
-    support::assert_bounds_on_screen(&snap);
+    crate::support::assert_bounds_on_screen(&snap);
 
     let counts: Vec<usize> = {
         let mut v = vec![nodes(&snap).len()];

@@ -1,0 +1,16 @@
+//! Integration tests of the Linux adapter against real apps (GTK3, GTK4, Qt5,
+//! Chromium) on private headless desktops.
+//!
+//! One test binary for the crate (each file a module): one link, not one
+//! per file, and the tests of every file share the runner's threads.
+
+mod support;
+
+mod actions;
+mod chromium;
+mod errors;
+mod gtk3;
+mod gtk4;
+mod input;
+mod qt5;
+mod screenshot;

@@ -1,0 +1,9 @@
+//! Integration tests of the web adapter in headless Chromium.
+//!
+//! One test binary for the crate (each file a module): one link, not one
+//! per file, and the tests of every file share the runner's threads.
+
+mod support;
+
+mod actions;
+mod capture;
