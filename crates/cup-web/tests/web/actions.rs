@@ -44,7 +44,17 @@ fn value(v: &str) -> ActionParams {
 async fn every_verb_reports_what_the_page_shows() {
     let site = Site::serve(&[("/a.html", page())]);
     let mut web = Web::open(&site.url("/a.html"));
-    let snap = web.snapshot_until(|s| s.text.contains("Subscribe")).await;
+    // The page's tree grows while it loads: wait for its last control.
+    let snap = web
+        .snapshot_until(|s| {
+            let all = nodes(s);
+            all.iter()
+                .any(|n| n.role == Role::Generic && n.name.contains("Rich text"))
+                && all
+                    .iter()
+                    .any(|n| n.role == Role::Button && n.name == "Open dialog")
+        })
+        .await;
     let id = |role: Role, name: &str| {
         nodes(&snap)
             .into_iter()

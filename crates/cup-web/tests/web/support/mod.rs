@@ -79,6 +79,35 @@ impl Site {
 pub struct Web {
     pub browser: Browser,
     pub session: Session,
+    /// Held until the browser is gone (fields drop in order).
+    _turn: Turn,
+}
+
+/// One headless Chromium at a time in this test binary: two of them
+/// (plus their renderers) on two cores made page loads and 5,000-row
+/// snapshots miss their deadlines. Released on drop, also when a test
+/// panics.
+struct Turn;
+
+static BROWSER_BUSY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+impl Turn {
+    fn take() -> Turn {
+        use std::sync::atomic::Ordering;
+        while BROWSER_BUSY
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Turn
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        BROWSER_BUSY.store(false, std::sync::atomic::Ordering::Release);
+    }
 }
 
 impl Web {
@@ -87,6 +116,7 @@ impl Web {
     }
 
     pub fn open_sized(url: &str, size: (u32, u32)) -> Web {
+        let turn = Turn::take();
         let browser = Browser::start(&BrowserOptions {
             url: Some(url.to_owned()),
             window_size: size,
@@ -102,7 +132,11 @@ impl Web {
             port: browser.port(),
         };
         let session = Session::new(Box::new(WebAdapter::new(endpoint)));
-        Web { browser, session }
+        Web {
+            browser,
+            session,
+            _turn: turn,
+        }
     }
 
     /// Takes foreground snapshots until `done` holds (or 10 s pass), checks
