@@ -362,3 +362,55 @@ mod tests {
         assert_eq!(runs.observed_count(), 2);
     }
 }
+
+/// Raw X11 input through XTest (`cup_linux::input`), cup only: a key
+/// press, 20 typed ASCII characters, 20 characters of which 4 are not on
+/// the keymap (written to a spare keycode for the call and restored after
+/// the 50 ms settle), and a pointer click on the root window. Each call
+/// returns once the X server has the events (one round trip); what the
+/// app does with them is the element-click row's business.
+pub async fn cup_raw_input(display: &str, runs: usize) -> Vec<(&'static str, Outcome)> {
+    let input = match cup_linux::input::Input::open(display).await {
+        Ok(i) => i,
+        Err(e) => {
+            let e = format!("cannot open X11 input on {display}: {e}");
+            return INPUT_TASKS.iter().map(|t| (*t, Err(e.clone()))).collect();
+        }
+    };
+    let corner = cup::Point { x: 1910, y: 1070 };
+    let mut out = Vec::new();
+    for task in INPUT_TASKS {
+        let mut runs_out = Runs::default();
+        let mut failed = None;
+        for round in 0..=runs {
+            let t = Instant::now();
+            let result = match *task {
+                PRESS => input.press("end").await,
+                TYPE_ASCII => input.type_text("Quick brown fox 1234").await,
+                TYPE_REMAP => input.type_text("Quick bröwn fox ✓日本4").await,
+                _ => {
+                    input
+                        .click(corner, cup_linux::input::Button::Left, 1, &[])
+                        .await
+                }
+            };
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if let Err(e) = result {
+                failed = Some(format!("{task}: {e}"));
+                break;
+            }
+            if round > 0 {
+                runs_out.times_ms.push(ms);
+            }
+        }
+        out.push((*task, failed.map_or(Ok(runs_out), Err)));
+    }
+    out
+}
+
+/// The raw input tasks, in order.
+pub const INPUT_TASKS: &[&str] = &[PRESS, TYPE_ASCII, TYPE_REMAP, ROOT_CLICK];
+const PRESS: &str = "XTest key press (End)";
+const TYPE_ASCII: &str = "XTest type 20 ASCII";
+const TYPE_REMAP: &str = "XTest type 20, 4 remapped";
+const ROOT_CLICK: &str = "XTest pointer click";

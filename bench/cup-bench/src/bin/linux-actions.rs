@@ -3,7 +3,8 @@
 //! On one private headless desktop with gtk3-widget-factory, in one run:
 //! an element click on a check button until its effect is known, and
 //! screenshots of the whole 1920x1080 screen and of the window, by cup (in
-//! process, release build) and by the Cua Driver 0.37.0 (MCP stdio). Every
+//! process, release build) and by the Cua Driver 0.37.0 (MCP stdio); and
+//! cup's raw XTest input calls (key, typing, pointer click). Every
 //! click is checked by an independent readback (a fresh snapshot before and
 //! after, untimed). Prints min and median, ratios, what each tool reported
 //! and what the readback saw, and the targets.
@@ -81,6 +82,13 @@ async fn measure(sandbox: &Sandbox, pid: u32, runs: usize) -> Vec<Row> {
         tool: "cup",
         outcome: actions::cup_screenshots(&mut session, &window, runs).await,
     });
+    for (task, outcome) in actions::cup_raw_input(sandbox.display(), runs).await {
+        rows.push(Row {
+            task,
+            tool: "cup",
+            outcome,
+        });
+    }
 
     eprintln!("== Cua Driver {}", cua_driver::VERSION);
     let binary = cua_driver::binary();
