@@ -334,35 +334,6 @@ pub async fn cua_screenshots(
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn token_of_the_first_indexed_check_button() {
-        let state = json!({"structuredContent": {
-            "snapshot_id": "s00000003",
-            "tree_markdown": "- window \"x\"\n  - check box = \"checkbutton\" (disabled)\n  \
-                              - [19] check box \"checkbutton\" [actions=[click]]\n  \
-                              - [20] check box \"checkbutton\" [actions=[click]]\n"
-        }});
-        assert_eq!(cua_token(&state).as_deref(), Some("s00000003:19"));
-        let none = json!({"structuredContent": {"snapshot_id": "s1", "tree_markdown": "- [3] push button \"OK\""}});
-        assert_eq!(cua_token(&none), None);
-    }
-
-    #[test]
-    fn tallies() {
-        let runs = Runs {
-            reported: vec!["confirmed".into(), "confirmed".into(), "no_change".into()],
-            observed: vec![true, true, false],
-            ..Runs::default()
-        };
-        assert_eq!(runs.reported_tally(), "2/3 confirmed, 1/3 no_change");
-        assert_eq!(runs.observed_count(), 2);
-    }
-}
-
 /// Raw X11 input through XTest (`cup_linux::input`), cup only: a key
 /// press, 20 typed ASCII characters, 20 characters of which 4 are not on
 /// the keymap (written to a spare keycode for the call and restored after
@@ -414,3 +385,32 @@ const PRESS: &str = "XTest key press (End)";
 const TYPE_ASCII: &str = "XTest type 20 ASCII";
 const TYPE_REMAP: &str = "XTest type 20, 4 remapped";
 const ROOT_CLICK: &str = "XTest pointer click";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_of_the_first_indexed_check_button() {
+        let state = json!({"structuredContent": {
+            "snapshot_id": "s00000003",
+            "tree_markdown": "- window \"x\"\n  - check box = \"checkbutton\" (disabled)\n  \
+                              - [19] check box \"checkbutton\" [actions=[click]]\n  \
+                              - [20] check box \"checkbutton\" [actions=[click]]\n"
+        }});
+        assert_eq!(cua_token(&state).as_deref(), Some("s00000003:19"));
+        let none = json!({"structuredContent": {"snapshot_id": "s1", "tree_markdown": "- [3] push button \"OK\""}});
+        assert_eq!(cua_token(&none), None);
+    }
+
+    #[test]
+    fn tallies() {
+        let runs = Runs {
+            reported: vec!["confirmed".into(), "confirmed".into(), "no_change".into()],
+            observed: vec![true, true, false],
+            ..Runs::default()
+        };
+        assert_eq!(runs.reported_tally(), "2/3 confirmed, 1/3 no_change");
+        assert_eq!(runs.observed_count(), 2);
+    }
+}
