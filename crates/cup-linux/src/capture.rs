@@ -685,6 +685,7 @@ fn wants(n: &Skel) -> Vec<Want> {
     }
     if interfaces.contains(Interface::Action)
         && mapping::needs_actions(n.role, n.states, &n.toolkit)
+        && (!is_gtk4(n) || mapping::gtk4_names_actions(n.role))
     {
         out.push(Want::Actions);
     }

@@ -73,6 +73,32 @@ pub fn gtk4_may_have_actions(role: AtspiRole, states: StateSet) -> bool {
         || states.contains(AtspiState::Expandable)
 }
 
+/// Whether a GTK 4 node's `GetActions` can name a CUP verb. GTK 4 gives
+/// its own action names ("click", "activate", "toggle", "select",
+/// "customize") only to buttons, entries (plain, password, search),
+/// expanders, switches and colour swatches; every other widget answers with
+/// its widget-class actions ("listitem.expand", "menu.popup",
+/// "clipboard.copy", …), which stand for no CUP verb. Those widgets' verbs
+/// come from their states and interfaces instead, so the call is skipped:
+/// a list of 400 widgets costs 300 main-loop round trips otherwise.
+pub fn gtk4_names_actions(role: AtspiRole) -> bool {
+    matches!(
+        role,
+        AtspiRole::Button
+            | AtspiRole::ToggleButton
+            | AtspiRole::CheckBox
+            | AtspiRole::RadioButton
+            | AtspiRole::Link
+            | AtspiRole::Entry
+            | AtspiRole::PasswordText
+            | AtspiRole::ComboBox
+            | AtspiRole::MenuItem
+            | AtspiRole::CheckMenuItem
+            | AtspiRole::RadioMenuItem
+            | AtspiRole::PushButtonMenu
+    )
+}
+
 /// Whether to read the Text interface: for text inputs (the value) and for
 /// roles that may be named by their content (labels, paragraphs, web
 /// sections, cells, list items, …; the text is used only when the name is
@@ -119,6 +145,32 @@ mod tests {
         assert!(needs_attributes(AtspiRole::DocumentWeb, ""));
         assert!(!needs_attributes(AtspiRole::Button, "GTK"));
         assert!(!needs_attributes(AtspiRole::Panel, "Qt"));
+    }
+
+    #[test]
+    fn gtk4_actions_only_where_gtk_names_them() {
+        for role in [
+            AtspiRole::Button,
+            AtspiRole::ToggleButton,
+            AtspiRole::Entry,
+            AtspiRole::PasswordText,
+            AtspiRole::RadioButton,
+        ] {
+            assert!(gtk4_names_actions(role), "{role:?}");
+        }
+        // Tree expanders (panels), rows, GtkText, labels, tabs, scroll bars:
+        // widget-class actions only.
+        for role in [
+            AtspiRole::Panel,
+            AtspiRole::ListItem,
+            AtspiRole::Text,
+            AtspiRole::Label,
+            AtspiRole::PageTab,
+            AtspiRole::ScrollBar,
+            AtspiRole::Frame,
+        ] {
+            assert!(!gtk4_names_actions(role), "{role:?}");
+        }
     }
 
     #[test]
