@@ -25,6 +25,13 @@ impl Extents {
     pub fn is_unplaced(&self) -> bool {
         self.x == i32::MIN || self.y == i32::MIN
     }
+
+    /// Not placed, or an empty rectangle: what GTK 4 answers for a widget
+    /// it has not allocated (a list row scrolled out of its view), GTK 4
+    /// having no SHOWING state.
+    pub fn is_unallocated(&self) -> bool {
+        self.is_unplaced() || (self.w == 0 && self.h == 0)
+    }
 }
 
 /// Range of a `Value` interface.

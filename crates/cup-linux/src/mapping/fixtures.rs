@@ -38,9 +38,12 @@ pub fn gtk3(role: AtspiRole, name: &str) -> Fx {
     node("GTK", role, name)
 }
 
-/// GTK 4 (`ToolkitName` "GTK").
+/// GTK 4.8 (`ToolkitName` "GTK", `Version` "4.8.3"), which never reports
+/// SHOWING.
 pub fn gtk4(role: AtspiRole, name: &str) -> Fx {
-    node("GTK", role, name)
+    let mut fx = node("GTK", role, name).without(&[AtspiState::Showing]);
+    fx.0.toolkit_version = "4.8.3".to_owned();
+    fx
 }
 
 /// Qt 5 (`ToolkitName` "Qt").

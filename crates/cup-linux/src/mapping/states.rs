@@ -36,7 +36,9 @@ pub fn outside_monitors(bounds: &Rect, monitors: &[Rect]) -> bool {
 /// 13. `busy`, 14. `multiselectable`: the AT-SPI state;
 /// 15. `offscreen`: not SHOWING while VISIBLE (or while it has bounds), or
 ///     bounds outside every monitor of `ctx` (GTK 4 never reports SHOWING:
-///     only the bounds test applies there);
+///     there the bounds test applies, and a widget GTK 4 did not allocate —
+///     empty or unplaced extents, e.g. a list row scrolled out of view — is
+///     offscreen);
 /// 16. `hidden`: neither VISIBLE nor SHOWING and no bounds (not rendered at
 ///     all; excludes `offscreen`).
 ///
@@ -113,7 +115,12 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
         && !has(AtspiState::Showing)
         && (has(AtspiState::Visible) || bounds.is_some());
     let outside = bounds.is_some_and(|b| outside_monitors(&b, &ctx.monitors));
-    push(State::Offscreen, !hidden && (not_showing || outside));
+    // ... and a widget it did not allocate is its "not showing".
+    let unallocated = gtk4.is_some() && raw.extents.is_some_and(|e| e.is_unallocated());
+    push(
+        State::Offscreen,
+        !hidden && (not_showing || outside || unallocated),
+    );
     push(State::Hidden, hidden);
     out
 }

@@ -415,6 +415,27 @@ fn unplaced_gtk_widgets_have_no_bounds_and_are_offscreen() {
 }
 
 #[test]
+fn gtk4_rows_it_did_not_allocate_are_offscreen_without_bounds() {
+    // A GtkListView row scrolled out of view: an empty rectangle at the
+    // list's origin. GTK 4 has no SHOWING state to say so.
+    let row = gtk4(AtspiRole::ListItem, "Builder")
+        .states(&[AtspiState::Focusable, AtspiState::Selectable])
+        .extents(0, 51, 0, 0)
+        .build();
+    let m = map(&row);
+    assert_eq!(m.bounds, None);
+    assert!(m.states.contains(&State::Offscreen), "{:?}", m.states);
+    let shown = gtk4(AtspiRole::ListItem, "GTK Demo")
+        .states(&[AtspiState::Focusable, AtspiState::Selectable])
+        .extents(13, 51, 197, 36)
+        .build();
+    assert!(!map(&shown).states.contains(&State::Offscreen));
+    // GTK 3 says it with SHOWING; an empty rectangle alone changes nothing.
+    let gtk3_empty = gtk3(AtspiRole::Label, "x").extents(5, 5, 0, 0).build();
+    assert!(!map(&gtk3_empty).states.contains(&State::Offscreen));
+}
+
+#[test]
 fn unknown_extents_give_no_bounds() {
     let raw = gtk3(AtspiRole::Label, "x").extents(-1, -1, -1, -1).build();
     assert_eq!(map(&raw).bounds, None);

@@ -21,6 +21,8 @@ use crate::links::Links;
 use crate::mapping::{self, MapContext};
 use crate::raw::{Extents, RawNode, RawValue};
 
+mod unallocated;
+
 /// Calls in flight at once on the accessibility bus.
 const CONCURRENCY: usize = 256;
 /// Characters read from a `Text` interface.
@@ -94,6 +96,8 @@ struct Walk<'a> {
     /// Toolkit version of the window being walked (reads are planned as
     /// nodes join, so it must be known then).
     version: String,
+    /// Extents are read top-down after the walk (GTK 4), not as nodes join.
+    defer_extents: bool,
 }
 
 impl Walk<'_> {
@@ -105,6 +109,9 @@ impl Walk<'_> {
     fn accept(&mut self, i: usize) {
         let Some(queue) = &self.queue else { return };
         for want in wants(&self.nodes[i]) {
+            if self.defer_extents && want == Want::Extents {
+                continue;
+            }
             if queue
                 .unbounded_send((i, self.nodes[i].obj.clone(), want))
                 .is_ok()
@@ -140,10 +147,14 @@ pub async fn capture(
         queued: 0,
         by_kind: [0; 5],
         version: String::new(),
+        defer_extents: false,
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut hung: Vec<u32> = Vec::new();
     let mut notes = Vec::new();
+    // Extents read top-down (GTK 4 windows), and how many were inherited.
+    let mut gated: Vec<(usize, Option<Got>)> = Vec::new();
+    let mut inherited = 0usize;
 
     // Toolkit of every app involved (one call each, cached across captures).
     let buses: HashSet<String> = targets
@@ -218,8 +229,31 @@ pub async fn capture(
                 (0, 0)
             };
             walk.version.clone_from(&version);
+            let gtk4 = toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.");
+            walk.defer_extents = gtk4;
             let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
+            walk.defer_extents = false;
             roots.push(root);
+            if let (true, Some(r)) = (gtk4, root) {
+                let outcomes = extents_top_down(&walk, r).await;
+                for (i, outcome) in outcomes {
+                    let got = match outcome {
+                        unallocated::Outcome::Read(e) => {
+                            walk.by_kind[Want::Extents as usize] += 1;
+                            Some(Got::Extents(e))
+                        }
+                        unallocated::Outcome::Inherited(e) => {
+                            inherited += 1;
+                            Some(Got::Extents(Some(e)))
+                        }
+                        unallocated::Outcome::TimedOut => {
+                            walk.by_kind[Want::Extents as usize] += 1;
+                            None
+                        }
+                    };
+                    gated.push((i, got));
+                }
+            }
             if toolkit.eq_ignore_ascii_case("chromium") {
                 if let Some(r) = root {
                     if !subtree(&walk.nodes, r)
@@ -238,13 +272,15 @@ pub async fn capture(
         drop(queue);
         started.elapsed()
     };
-    let (structured, results) = futures::join!(walking, reads);
+    let (structured, mut results) = futures::join!(walking, reads);
+    results.extend(gated);
     let details = collect_details(walk.nodes.len(), results);
     let timed_out_details = details.iter().filter(|d| d.timed_out).count();
     tracing::debug!(
         nodes = walk.nodes.len(),
         reads = walk.queued,
         by_kind = ?walk.by_kind,
+        extents_inherited = inherited,
         structure_ms = structured.as_secs_f64() * 1e3,
         details_ms = (started.elapsed() - structured).as_secs_f64() * 1e3,
         "capture phases"
@@ -656,8 +692,34 @@ enum Got {
     Attributes(HashMap<String, String>),
 }
 
+/// Reads the extents of the window under `root` top-down (see
+/// [`unallocated`]): nodes under a widget GTK 4 did not allocate inherit
+/// its empty extents instead of being asked.
+async fn extents_top_down(walk: &Walk<'_>, root: usize) -> Vec<(usize, unallocated::Outcome)> {
+    let nodes = &walk.nodes;
+    let links = walk.links;
+    let deadline = walk.deadline;
+    unallocated::read_top_down(
+        root,
+        |i| nodes[i].children.as_slice(),
+        |i| wants(&nodes[i]).contains(&Want::Extents),
+        |i| {
+            let obj = nodes[i].obj.clone();
+            let conn = links.to(&obj.bus);
+            async move {
+                timeout_at(deadline, calls::extents(&conn, &obj, 0))
+                    .await
+                    .ok()
+                    .map(Result::ok)
+            }
+        },
+        CONCURRENCY,
+    )
+    .await
+}
+
 /// One optional read of a node.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Want {
     Extents,
     Actions,
