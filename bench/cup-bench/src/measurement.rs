@@ -26,6 +26,10 @@ pub struct Measurement {
     /// Remarks for the report (truncated walks, ...).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The envelope behind `text` (cup only), so another serializer can be
+    /// run on the same tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub envelope: Option<serde_json::Value>,
 }
 
 impl Measurement {

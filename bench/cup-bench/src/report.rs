@@ -367,6 +367,29 @@ pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
     out
 }
 
+/// Like for like: cup's compact text against the Python SDK's
+/// `serialize_compact` of the very envelope cup captured (`py_text`), so
+/// the formats are compared on the same tree whatever each tool's capture
+/// keeps (the SDK marks nearly every GTK 4 node offscreen, for one).
+pub fn same_tree_check(rows: &[Row], app: &AppSpec, py_text: Result<String, String>) -> Check {
+    let what = format!(
+        "{} foreground, same tree: cup's compact text not larger than the Python SDK's serialize_compact of cup's envelope (o200k tokens)",
+        app.label
+    );
+    let cup = find(rows, app, Tool::Cup, Scope::Foreground).and_then(Row::tokens);
+    match (cup, py_text) {
+        (None, _) => check(false, format!("{what}: cup failed")),
+        (Some(_), Err(e)) => Check {
+            status: Status::Unchecked,
+            text: format!("{what}: {e}"),
+        },
+        (Some(cup), Ok(text)) => match tokens::count(&text) {
+            Ok(py) => check(cup <= py, format!("{what}: {cup} vs {py} tokens")),
+            Err(e) => check(false, format!("{what}: token count failed: {e}")),
+        },
+    }
+}
+
 /// The check lines, e.g. `PASS  gtk4-demo foreground: ...`.
 pub fn check_lines(checks: &[Check]) -> String {
     let mut out = String::new();

@@ -78,6 +78,7 @@ pub async fn measure(
     let mut nodes_per_run = Vec::with_capacity(runs);
     let mut text = String::new();
     let mut notes = Vec::new();
+    let mut envelope = None;
     for run in 1..=runs.max(1) {
         let t = Instant::now();
         let snapshot = session
@@ -92,6 +93,9 @@ pub async fn measure(
             }
         }
         text.clone_from(&snapshot.text);
+        if run == runs.max(1) {
+            envelope = serde_json::to_value(&snapshot.envelope).ok();
+        }
     }
     Ok(Measurement {
         times_ms,
@@ -101,6 +105,7 @@ pub async fn measure(
         init_ms: Some(init_ms),
         counts_elements: false,
         notes,
+        envelope,
     })
 }
 

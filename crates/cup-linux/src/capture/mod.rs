@@ -96,7 +96,13 @@ struct Walk<'a> {
     /// Toolkit version of the window being walked (reads are planned as
     /// nodes join, so it must be known then).
     version: String,
-    /// Extents are read top-down after the walk (GTK 4), not as nodes join.
+    /// The window is GTK 4's: when its structure comes from the cache,
+    /// extents are read top-down after it (see [`unallocated`]).
+    gtk4: bool,
+    /// Extents are read top-down after the walk, not as nodes join: set
+    /// for a GTK 4 window whose structure came in one `Cache.GetItems`
+    /// (when the structure is walked level by level, the reads start as
+    /// nodes join instead, or they would wait for the whole walk).
     defer_extents: bool,
 }
 
@@ -147,6 +153,7 @@ pub async fn capture(
         queued: 0,
         by_kind: [0; 5],
         version: String::new(),
+        gtk4: false,
         defer_extents: false,
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
@@ -229,12 +236,11 @@ pub async fn capture(
                 (0, 0)
             };
             walk.version.clone_from(&version);
-            let gtk4 = toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.");
-            walk.defer_extents = gtk4;
+            walk.gtk4 = toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.");
             let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
-            walk.defer_extents = false;
+            let deferred = std::mem::take(&mut walk.defer_extents);
             roots.push(root);
-            if let (true, Some(r)) = (gtk4, root) {
+            if let (true, Some(r)) = (deferred, root) {
                 let outcomes = extents_top_down(&walk, r).await;
                 for (i, outcome) in outcomes {
                     let got = match outcome {
@@ -430,6 +436,7 @@ async fn structure(
                     elapsed_ms = asked.elapsed().as_secs_f64() * 1e3,
                     "Cache.GetItems"
                 );
+                walk.defer_extents = walk.gtk4 && !items.is_empty();
                 cache = CacheIndex::new(items);
             }
             Ok(Err(e)) => {
