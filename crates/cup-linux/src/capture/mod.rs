@@ -241,7 +241,13 @@ pub async fn capture(
             let deferred = std::mem::take(&mut walk.defer_extents);
             roots.push(root);
             if let (true, Some(r)) = (deferred, root) {
+                let began = Instant::now();
                 let outcomes = extents_top_down(&walk, r).await;
+                tracing::debug!(
+                    outcomes = outcomes.len(),
+                    elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+                    "extents top-down"
+                );
                 for (i, outcome) in outcomes {
                     let got = match outcome {
                         unallocated::Outcome::Read(e) => {
