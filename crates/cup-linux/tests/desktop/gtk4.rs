@@ -1,7 +1,7 @@
 //! GTK4 (gtk4-demo): window-relative extents turned into screen
 //! coordinates, GTK4's state quirks.
 
-use crate::support::{find, has, nodes, request, snapshot, Desk};
+use crate::support::{complete_snapshot, find, has, nodes, request, Desk};
 use cup_protocol::{Role, Scope, State};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -9,7 +9,7 @@ async fn gtk4_demo_list_and_buttons() {
     let desk = Desk::start();
     desk.launch("gtk4-demo", &[]);
     let mut session = desk.session();
-    let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+    let snap = complete_snapshot(&mut session, &request(Scope::Foreground)).await;
 
     let root = &snap.envelope.tree[0];
     assert_eq!(root.role, Role::Window);

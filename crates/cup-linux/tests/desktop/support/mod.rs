@@ -66,6 +66,25 @@ pub async fn snapshot(session: &mut Session, req: &SnapshotRequest) -> Snapshot 
     snap
 }
 
+/// Like [`snapshot`], until a capture is complete (at most 30 s): the
+/// first capture of a freshly started app may reach the capture deadline
+/// on a loaded machine (toolkits create their accessibles on first use),
+/// which the partial capture says; tests of content want the whole tree.
+pub async fn complete_snapshot(session: &mut Session, req: &SnapshotRequest) -> Snapshot {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let snap = snapshot(session, req).await;
+        if !snap.text.contains("# partial capture") {
+            return snap;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "every capture for 30 s was partial; the last:\n{}",
+            snap.text
+        );
+    }
+}
+
 pub fn request(scope: Scope) -> SnapshotRequest {
     SnapshotRequest {
         scope,
