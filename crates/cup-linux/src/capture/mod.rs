@@ -405,6 +405,19 @@ impl CacheIndex {
         }
     }
 
+    /// `true` when the cache lists `root` and, below it, every child of
+    /// every node.
+    fn covers(&self, root: &ObjRef) -> bool {
+        let mut stack = vec![root];
+        while let Some(obj) = stack.pop() {
+            match self.complete_children(obj) {
+                Some(kids) => stack.extend(kids.iter().map(|&i| &self.items[i].obj)),
+                None => return false,
+            }
+        }
+        true
+    }
+
     /// The cached children of `obj` when the cache lists all of them.
     fn complete_children(&self, obj: &ObjRef) -> Option<&[usize]> {
         let item = &self.items[*self.by_obj.get(obj)?];
@@ -442,8 +455,11 @@ async fn structure(
                     elapsed_ms = asked.elapsed().as_secs_f64() * 1e3,
                     "Cache.GetItems"
                 );
-                walk.defer_extents = walk.gtk4 && !items.is_empty();
                 cache = CacheIndex::new(items);
+                if walk.gtk4 && !cache.covers(frame) {
+                    cache = realize_gtk4(walk, frame).await.unwrap_or(cache);
+                }
+                walk.defer_extents = walk.gtk4 && cache.covers(frame);
             }
             Ok(Err(e)) => {
                 // GTK's bridge offers the cache only once an event listener
@@ -473,6 +489,60 @@ async fn structure(
     walk.accept(root);
     grow(walk, vec![root], &cache, offset, toolkit).await;
     Some(root)
+}
+
+/// GTK 4 puts an accessible on the bus only once something asks for it:
+/// the `Cache.GetItems` of an app nobody has read yet lists a handful of
+/// items. Asking for the children of every node below `frame` (a level's
+/// calls at once) creates them all, and a second `GetItems` then lists the
+/// whole tree: one call per node instead of the six a walk makes (children,
+/// role, states, interfaces, name, description). Returns the new cache, or
+/// `None` when the second `GetItems` fails.
+async fn realize_gtk4(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheIndex> {
+    let links = walk.links;
+    let deadline = walk.deadline;
+    let began = Instant::now();
+    let mut frontier = vec![frame.clone()];
+    let (mut asked, mut depth) = (0usize, 0usize);
+    while !frontier.is_empty()
+        && depth < walk.limits.max_depth
+        && asked < walk.limits.max_nodes
+        && Instant::now() < deadline
+    {
+        asked += frontier.len();
+        let lists: Vec<Option<Vec<ObjRef>>> =
+            stream::iter(frontier.into_iter().map(|obj| async move {
+                let conn = links.to(&obj.bus);
+                timeout_at(deadline, calls::children(&conn, &obj))
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+            }))
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        frontier = lists
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|c| !c.is_null())
+            .collect();
+        depth += 1;
+    }
+    let items = timeout_at(
+        deadline,
+        calls::cache_items(&links.to(&frame.bus), &frame.bus),
+    )
+    .await
+    .ok()
+    .and_then(Result::ok)?;
+    tracing::debug!(
+        children_calls = asked,
+        items = items.len(),
+        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+        "GTK 4 accessibles created, Cache.GetItems again"
+    );
+    Some(CacheIndex::new(items))
 }
 
 /// A node that is neither VISIBLE nor SHOWING (a closed menu or popover,
