@@ -162,6 +162,8 @@ pub async fn capture(
     // Extents read top-down (GTK 4 windows), and how many were inherited.
     let mut gated: Vec<(usize, Option<Got>)> = Vec::new();
     let mut inherited = 0usize;
+    // Roots of the GTK 4 windows whose extents are read top-down.
+    let mut top_down: Vec<usize> = Vec::new();
 
     // Toolkit of every app involved (one call each, cached across captures).
     let buses: HashSet<String> = targets
@@ -241,30 +243,7 @@ pub async fn capture(
             let deferred = std::mem::take(&mut walk.defer_extents);
             roots.push(root);
             if let (true, Some(r)) = (deferred, root) {
-                let began = Instant::now();
-                let outcomes = extents_top_down(&walk, r).await;
-                tracing::debug!(
-                    outcomes = outcomes.len(),
-                    elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
-                    "extents top-down"
-                );
-                for (i, outcome) in outcomes {
-                    let got = match outcome {
-                        unallocated::Outcome::Read(e) => {
-                            walk.by_kind[Want::Extents as usize] += 1;
-                            Some(Got::Extents(e))
-                        }
-                        unallocated::Outcome::Inherited(e) => {
-                            inherited += 1;
-                            Some(Got::Extents(Some(e)))
-                        }
-                        unallocated::Outcome::TimedOut => {
-                            walk.by_kind[Want::Extents as usize] += 1;
-                            None
-                        }
-                    };
-                    gated.push((i, got));
-                }
+                top_down.push(r);
             }
             if toolkit.eq_ignore_ascii_case("chromium") {
                 if let Some(r) = root {
@@ -278,6 +257,35 @@ pub async fn capture(
                     }
                 }
             }
+        }
+        // GTK 4 windows' extents, top-down, all windows at once (after the
+        // structures, so no window's walk waits for another's extents).
+        let began = Instant::now();
+        let passes =
+            futures::future::join_all(top_down.iter().map(|&r| extents_top_down(&walk, r))).await;
+        for (i, outcome) in passes.into_iter().flatten() {
+            let got = match outcome {
+                unallocated::Outcome::Read(e) => {
+                    walk.by_kind[Want::Extents as usize] += 1;
+                    Some(Got::Extents(e))
+                }
+                unallocated::Outcome::Inherited(e) => {
+                    inherited += 1;
+                    Some(Got::Extents(Some(e)))
+                }
+                unallocated::Outcome::TimedOut => {
+                    walk.by_kind[Want::Extents as usize] += 1;
+                    None
+                }
+            };
+            gated.push((i, got));
+        }
+        if !top_down.is_empty() {
+            tracing::debug!(
+                windows = top_down.len(),
+                elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+                "extents top-down"
+            );
         }
         // No more nodes: the reads finish what is queued.
         walk.queue = None;
