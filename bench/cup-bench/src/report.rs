@@ -367,6 +367,13 @@ pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
     out
 }
 
+/// The envelope cup captured for `app`'s foreground window, if it did.
+pub fn cup_envelope<'a>(rows: &'a [Row], app: &AppSpec) -> Option<&'a serde_json::Value> {
+    find(rows, app, Tool::Cup, Scope::Foreground)
+        .and_then(|r| r.outcome.as_ref().ok())
+        .and_then(|m| m.envelope.as_ref())
+}
+
 /// The tree part of a compact text: what follows the `#` header and its
 /// blank line.
 fn tree_part(text: &str) -> &str {

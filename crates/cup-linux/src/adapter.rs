@@ -328,9 +328,10 @@ impl Adapter for LinuxAdapter {
         let links = self.links().await?;
         let events = self.events().await?;
         let bus = target.native.split_once(":/").map_or("", |(b, _)| b);
-        let gtk4 = self.facts.toolkit(bus).is_some_and(|(name, version)| {
-            name.eq_ignore_ascii_case("gtk") && version.starts_with('4')
-        });
+        let gtk4 = self
+            .facts
+            .toolkit(bus)
+            .is_some_and(|(name, version)| crate::raw::is_gtk4(&name, &version));
         let origin = if gtk4 {
             target.window.bounds.map_or((0, 0), |b| (b.x, b.y))
         } else {

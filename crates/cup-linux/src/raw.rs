@@ -88,6 +88,12 @@ pub struct RawNode {
     pub toolkit_version: String,
 }
 
+/// `true` for GTK 4 (`ToolkitName` "GTK", `Version` "4.x"), whose
+/// extents are window-relative and whose backend has no SHOWING state.
+pub fn is_gtk4(toolkit: &str, version: &str) -> bool {
+    toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.")
+}
+
 impl RawNode {
     /// GTK 4 (its AT-SPI backend never reports SHOWING, and before 4.10
     /// reports SENSITIVE only on widgets that were once made insensitive).

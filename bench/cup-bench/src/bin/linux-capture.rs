@@ -252,12 +252,7 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
     println!();
     let mut checks = report::checks(&rows, &options.apps);
     for app in &options.apps {
-        let envelope = rows
-            .iter()
-            .find(|r| r.app.key == app.key && r.tool == Tool::Cup && r.scope == Scope::Foreground)
-            .and_then(|r| r.outcome.as_ref().ok())
-            .and_then(|m| m.envelope.as_ref());
-        let py_text = match envelope {
+        let py_text = match report::cup_envelope(&rows, app) {
             Some(env) => rt.block_on(python_sdk::serialize_compact(env)),
             None => Err("cup captured no envelope".to_owned()),
         };

@@ -23,16 +23,23 @@ pub fn script() -> PathBuf {
         .join("python_sdk_capture.py")
 }
 
-/// Runs the script: 1 warm-up, then `runs` timed snapshots of `scope`.
-pub async fn run(sandbox: &Sandbox, scope: Scope, runs: usize) -> Outcome {
+/// The venv's interpreter, or why the SDK is not installed.
+fn installed_python() -> Result<PathBuf, String> {
     let python = python();
-    if !python.is_file() {
-        return Err(format!(
+    if python.is_file() {
+        Ok(python)
+    } else {
+        Err(format!(
             "not installed ({} is missing): {}",
             python.display(),
             crate::SETUP_HINT
-        ));
+        ))
     }
+}
+
+/// Runs the script: 1 warm-up, then `runs` timed snapshots of `scope`.
+pub async fn run(sandbox: &Sandbox, scope: Scope, runs: usize) -> Outcome {
+    let python = installed_python()?;
     let script = script();
     if !script.is_file() {
         return Err(format!("{} is missing", script.display()));
@@ -65,14 +72,7 @@ sys.stdout.write(serialize_compact(env, window_list=env.get("windows"), detail="
 pub async fn serialize_compact(envelope: &serde_json::Value) -> Result<String, String> {
     use tokio::io::AsyncWriteExt;
 
-    let python = python();
-    if !python.is_file() {
-        return Err(format!(
-            "not installed ({} is missing): {}",
-            python.display(),
-            crate::SETUP_HINT
-        ));
-    }
+    let python = installed_python()?;
     let json = serde_json::to_vec(envelope).map_err(|e| format!("envelope: {e}"))?;
     let mut child = tokio::process::Command::new(&python)
         .arg("-c")

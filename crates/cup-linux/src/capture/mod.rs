@@ -232,13 +232,9 @@ pub async fn capture(
                 continue;
             };
             let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
-            let offset = if toolkit.eq_ignore_ascii_case("gtk") && version.starts_with('4') {
-                target.origin
-            } else {
-                (0, 0)
-            };
+            walk.gtk4 = crate::raw::is_gtk4(&toolkit, &version);
+            let offset = if walk.gtk4 { target.origin } else { (0, 0) };
             walk.version.clone_from(&version);
-            walk.gtk4 = toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.");
             let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
             let deferred = std::mem::take(&mut walk.defer_extents);
             roots.push(root);
@@ -499,6 +495,27 @@ async fn structure(
     Some(root)
 }
 
+/// `GetChildren` of every object at once (bounded concurrency), each
+/// answer with its key, in the order they arrive; `None` for a failed or
+/// late call.
+async fn children_of<K>(
+    links: &Links,
+    deadline: Instant,
+    objs: impl IntoIterator<Item = (K, ObjRef)>,
+) -> Vec<(K, Option<Vec<ObjRef>>)> {
+    stream::iter(objs.into_iter().map(|(key, obj)| async move {
+        let conn = links.to(&obj.bus);
+        let list = timeout_at(deadline, calls::children(&conn, &obj))
+            .await
+            .ok()
+            .and_then(Result::ok);
+        (key, list)
+    }))
+    .buffer_unordered(CONCURRENCY)
+    .collect()
+    .await
+}
+
 /// GTK 4 puts an accessible on the bus only once something asks for it:
 /// the `Cache.GetItems` of an app nobody has read yet lists a handful of
 /// items. Asking for the children of every node below `frame` (a level's
@@ -518,20 +535,10 @@ async fn realize_gtk4(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheIndex> {
         && Instant::now() < deadline
     {
         asked += frontier.len();
-        let lists: Vec<Option<Vec<ObjRef>>> =
-            stream::iter(frontier.into_iter().map(|obj| async move {
-                let conn = links.to(&obj.bus);
-                timeout_at(deadline, calls::children(&conn, &obj))
-                    .await
-                    .ok()
-                    .and_then(Result::ok)
-            }))
-            .buffer_unordered(CONCURRENCY)
-            .collect()
-            .await;
+        let lists = children_of(links, deadline, frontier.into_iter().map(|o| ((), o))).await;
         frontier = lists
             .into_iter()
-            .flatten()
+            .filter_map(|((), list)| list)
             .flatten()
             .filter(|c| !c.is_null())
             .collect();
@@ -624,21 +631,7 @@ async fn grow(
             }
         }
         if !ask.is_empty() {
-            let links = walk.links;
-            let deadline = walk.deadline;
-            let asked: Vec<(usize, Option<Vec<ObjRef>>)> =
-                stream::iter(ask.into_iter().map(|(p, obj)| async move {
-                    let conn = links.to(&obj.bus);
-                    let list = timeout_at(deadline, calls::children(&conn, &obj))
-                        .await
-                        .ok()
-                        .and_then(Result::ok);
-                    (p, list)
-                }))
-                .buffer_unordered(CONCURRENCY)
-                .collect()
-                .await;
-            lists.extend(asked);
+            lists.extend(children_of(walk.links, walk.deadline, ask).await);
         }
         lists.sort_by_key(|(p, _)| *p);
 
@@ -858,7 +851,7 @@ fn wants(n: &Skel) -> Vec<Want> {
 
 /// GTK 4 gives every widget the Action interface, mostly empty.
 fn is_gtk4(n: &Skel) -> bool {
-    n.toolkit.eq_ignore_ascii_case("gtk") && n.toolkit_version.starts_with("4.")
+    crate::raw::is_gtk4(&n.toolkit, &n.toolkit_version)
 }
 
 /// A queued read: node index, object, what to read.

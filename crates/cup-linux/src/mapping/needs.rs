@@ -63,10 +63,11 @@ pub fn needs_actions(role: AtspiRole, states: StateSet, toolkit: &str) -> bool {
         || states.contains(AtspiState::Focusable)
 }
 
-/// Whether a GTK 4 node may have actions worth a `GetActions` call: GTK 4
-/// gives every widget the Action interface, but only controls (and
-/// focusable widgets) have actions in it; boxes, labels, images and panes
-/// answer an empty list, one main-loop round trip each.
+/// Whether a GTK 4 node may be acted on (a control, focusable or
+/// expandable): GTK 4 gives every widget the Action interface, so for the
+/// rest (boxes, labels, images, panes) the capture treats it as absent
+/// when deciding whether bounds matter. Whether `GetActions` is worth its
+/// main-loop round trip is [`gtk4_names_actions`].
 pub fn gtk4_may_have_actions(role: AtspiRole, states: StateSet) -> bool {
     kinds::is_interactive(native_role(role))
         || states.contains(AtspiState::Focusable)
