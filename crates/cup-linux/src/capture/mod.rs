@@ -943,6 +943,9 @@ fn build(
         .iter()
         .map(|&c| build(nodes, details, c, ctx, next_id, refs))
         .collect();
+    if node.name.is_empty() && mapping::kinds::names_from_content(node.role) {
+        node.name = mapping::text::name_from_content(&node.children);
+    }
     node
 }
 

@@ -91,6 +91,34 @@ pub fn names_from_text(role: Role) -> bool {
     )
 }
 
+/// Roles whose accessible name comes from their content when no name is
+/// given: ARIA's "name from content" roles (accname 1.2). A toolkit may
+/// leave such an item unnamed and put the label in a child (GTK 4's list
+/// rows hold a named expander or label); [`super::name_from_content`] names
+/// it from its descendants.
+pub fn names_from_content(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Button
+            | Role::Cell
+            | Role::Checkbox
+            | Role::ColumnHeader
+            | Role::Heading
+            | Role::Link
+            | Role::MenuItem
+            | Role::MenuItemCheckbox
+            | Role::MenuItemRadio
+            | Role::Option
+            | Role::Radio
+            | Role::Row
+            | Role::RowHeader
+            | Role::Switch
+            | Role::Tab
+            | Role::Tooltip
+            | Role::TreeItem
+    )
+}
+
 /// Roles that carry an orientation attribute.
 pub fn has_orientation(role: Role) -> bool {
     matches!(

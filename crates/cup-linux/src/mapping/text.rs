@@ -1,6 +1,6 @@
 //! Strings of a node: name, description and value, cleaned and capped.
 
-use cup_protocol::Role;
+use cup_protocol::{Node, Role};
 
 use super::kinds;
 use crate::raw::RawNode;
@@ -48,6 +48,31 @@ pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
         Some(t) if !t.is_empty() => (t, true),
         _ => (name, false),
     }
+}
+
+/// The name of an unnamed node computed from its (already mapped)
+/// descendants, as accname's "name from content" does: each child
+/// contributes its own name, or else its descendants', in tree order,
+/// joined by spaces and capped at [`NAME_MAX`]. Empty when no descendant
+/// is named. Only for roles that [`kinds::names_from_content`] accepts.
+pub fn name_from_content(children: &[Node]) -> String {
+    fn collect<'a>(children: &'a [Node], parts: &mut Vec<&'a str>, len: &mut usize) {
+        for child in children {
+            if *len > NAME_MAX {
+                return;
+            }
+            let name = child.name.trim();
+            if name.is_empty() {
+                collect(&child.children, parts, len);
+            } else {
+                *len += name.chars().count() + 1;
+                parts.push(name);
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    collect(children, &mut parts, &mut 0);
+    one_line(&parts.join(" "), NAME_MAX)
 }
 
 /// The description when non-empty and different from the name.
@@ -113,6 +138,43 @@ mod tests {
         );
         assert_eq!(format_number(f64::NAN), None);
         assert_eq!(format_number(f64::INFINITY), None);
+    }
+
+    fn node(role: Role, name: &str, children: Vec<Node>) -> Node {
+        let mut n = Node::new("e0".to_owned(), role, name.to_owned());
+        n.children = children;
+        n
+    }
+
+    #[test]
+    fn name_from_content_takes_named_descendants_in_order() {
+        // GTK 4 list row: option > expander group "Fishbowl" > (button "Expand", text).
+        let row = [node(
+            Role::Group,
+            "Fishbowl",
+            vec![
+                node(Role::Button, "Expand", vec![]),
+                node(Role::Text, "Fishbowl", vec![]),
+            ],
+        )];
+        assert_eq!(name_from_content(&row), "Fishbowl");
+        // Unnamed wrappers are looked through; names join with spaces.
+        let cells = [
+            node(
+                Role::Generic,
+                "",
+                vec![node(Role::Text, " Alice\n", vec![])],
+            ),
+            node(Role::Img, "", vec![]),
+            node(Role::Text, "42", vec![]),
+        ];
+        assert_eq!(name_from_content(&cells), "Alice 42");
+        assert_eq!(name_from_content(&[node(Role::Img, "", vec![])]), "");
+        assert_eq!(name_from_content(&[]), "");
+        let long: Vec<Node> = (0..100)
+            .map(|i| node(Role::Text, &format!("word{i}"), vec![]))
+            .collect();
+        assert_eq!(name_from_content(&long).chars().count(), NAME_MAX);
     }
 
     #[test]
