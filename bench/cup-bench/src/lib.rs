@@ -14,6 +14,7 @@ pub mod apps;
 pub mod measurement;
 pub mod peers;
 pub mod report;
+pub mod settle;
 pub mod stats;
 pub mod tokens;
 pub mod web;

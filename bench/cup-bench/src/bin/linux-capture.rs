@@ -14,13 +14,18 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use cup_bench::apps::{self, AppSpec};
 use cup_bench::peers::{cua_driver, cup_inproc, python_sdk};
 use cup_bench::report::{self, Row, Status, Tool};
+use cup_bench::settle;
 use cup_protocol::Scope;
 use cup_sandbox::{Sandbox, SandboxOptions};
+
+/// Longest wait for the app to go idle before a tool is timed.
+const SETTLE_MAX: Duration = Duration::from_secs(20);
 
 const USAGE: &str = "\
 usage: linux-capture [--runs N] [--apps gtk3,gtk4,chromium] [--dump DIR]
@@ -181,7 +186,29 @@ fn bench_in(
         outcome,
     };
     let mut rows = Vec::new();
-    eprintln!("== {}: cup", app.label);
+    // Each tool starts on a quiet app (Chromium is busy for seconds after
+    // its window shows; whichever tool came first would pay for it).
+    let settle = |tool: &str| {
+        let s = settle::wait_idle(launched.pid, SETTLE_MAX);
+        eprintln!(
+            "== {}: {tool}{}",
+            app.label,
+            if s.idle {
+                format!(
+                    " (app settled at {:.0} % of a core after {:.1} s)",
+                    s.share * 100.0,
+                    s.waited.as_secs_f64()
+                )
+            } else {
+                format!(
+                    " (app still at {:.0} % of a core after {:.0} s; timing anyway)",
+                    s.share * 100.0,
+                    s.waited.as_secs_f64()
+                )
+            }
+        );
+    };
+    settle("cup");
     rows.push(row(
         Tool::Cup,
         Scope::Foreground,
@@ -197,7 +224,7 @@ fn bench_in(
         Scope::Overview,
         rt.block_on(cup_inproc::run(sandbox, Scope::Overview, runs, None)),
     ));
-    eprintln!("== {}: Python SDK", app.label);
+    settle("Python SDK");
     for scope in [Scope::Foreground, Scope::Overview] {
         rows.push(row(
             Tool::PythonSdk,
@@ -205,7 +232,7 @@ fn bench_in(
             rt.block_on(python_sdk::run(sandbox, scope, runs)),
         ));
     }
-    eprintln!("== {}: Cua Driver", app.label);
+    settle("Cua Driver");
     let cua = rt.block_on(cua_driver::run(sandbox, launched.a11y_pid, runs, &scratch));
     rows.push(row(Tool::CuaDriver, Scope::Foreground, cua.window_state));
     rows.push(row(Tool::CuaDriver, Scope::Overview, cua.list_windows));
