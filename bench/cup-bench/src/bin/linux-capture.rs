@@ -119,7 +119,12 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// Child mode: prints one JSON measurement of cup.
 fn measure_cup(options: &MeasureOptions) -> anyhow::Result<()> {
-    let measurement = runtime()?
+    // The runtime the cup binary runs on (one thread: a D-Bus reply then
+    // wakes its caller without a hop between threads).
+    let measurement = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the tokio runtime")?
         .block_on(cup_inproc::measure(
             options.scope,
             options.runs,
