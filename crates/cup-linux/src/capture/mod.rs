@@ -787,6 +787,7 @@ async fn extents_top_down(walk: &Walk<'_>, root: usize) -> Vec<(usize, unallocat
         root,
         |i| nodes[i].children.as_slice(),
         |i| wants(&nodes[i]).contains(&Want::Extents),
+        |i| mapping::gtk4_may_be_unallocated(nodes[i].role),
         |i| {
             let obj = nodes[i].obj.clone();
             let conn = links.to(&obj.bus);

@@ -5,9 +5,12 @@
 //! `GetExtents` with an empty rectangle at its parent's origin. GTK 4
 //! allocates children inside their parent's allocation, so every
 //! descendant of an unallocated widget is unallocated too: its extents are
-//! known without asking. Reading the extents top-down, a node's only once
-//! its nearest read ancestor came back allocated, skips those calls — on
-//! gtk4-demo about 300 of 440, each a round trip through GTK's main loop.
+//! known without asking. Reading the extents of a row's subtree only once
+//! the row came back allocated skips those calls — on gtk4-demo about 240
+//! of 440, each a round trip through GTK's main loop. Only the widgets a
+//! container may leave unallocated while they exist (list, grid and tree
+//! rows and cells) hold their subtree back; every other read goes out at
+//! once, so the pass costs a round trip per row level, not per tree level.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -28,19 +31,24 @@ pub enum Outcome {
 }
 
 /// Reads the extents of the nodes under `root` that `wants` them, at most
-/// `concurrency` calls at once, a node's only after its nearest ancestor
-/// that wants extents came back allocated. `children(i)` lists node `i`'s
-/// children; `read(i)` reads node `i`'s extents (`None`: out of time).
-pub async fn read_top_down<'a, C, W, R, F>(
+/// `concurrency` calls at once. Below a node that `gates`, a node's extents
+/// are asked only after that node came back allocated; below one that does
+/// not, they are asked at once, with its own (a guess that it is allocated,
+/// which costs calls when wrong, never correctness: every answer is a
+/// read). `children(i)` lists node `i`'s children; `read(i)` reads node
+/// `i`'s extents (`None`: out of time).
+pub async fn read_top_down<'a, C, W, G, R, F>(
     root: usize,
     children: C,
     wants: W,
+    gates: G,
     read: R,
     concurrency: usize,
 ) -> Vec<(usize, Outcome)>
 where
     C: Fn(usize) -> &'a [usize],
     W: Fn(usize) -> bool,
+    G: Fn(usize) -> bool,
     R: Fn(usize) -> F,
     F: Future<Output = Option<Option<Extents>>>,
 {
@@ -67,7 +75,9 @@ where
                 }
             } else if wants(i) {
                 backlog.push_back(i);
-                continue;
+                if gates(i) {
+                    continue;
+                }
             }
             stack.extend(children(i).iter().rev().copied());
         }
@@ -87,6 +97,10 @@ where
             None => Outcome::TimedOut,
         };
         out.push((i, outcome));
+        if !gates(i) {
+            // Its subtree was visited when it was queued.
+            continue;
+        }
         let unallocated = match outcome {
             Outcome::Read(Some(e)) if e.is_unallocated() => Some(e),
             _ => None,
@@ -128,12 +142,20 @@ mod tests {
     }
 
     fn run(wants: impl Fn(usize) -> bool) -> (Vec<(usize, Outcome)>, Vec<usize>) {
+        run_gated(wants, |_| true)
+    }
+
+    fn run_gated(
+        wants: impl Fn(usize) -> bool,
+        gates: impl Fn(usize) -> bool,
+    ) -> (Vec<(usize, Outcome)>, Vec<usize>) {
         let kids = tree();
         let asked = std::sync::Mutex::new(Vec::new());
         let out = futures::executor::block_on(read_top_down(
             0,
             |i| kids[i].as_slice(),
             wants,
+            gates,
             |i| {
                 asked.lock().map(|mut a| a.push(i)).ok();
                 async move { Some(Some(extents_of(i))) }
@@ -175,11 +197,27 @@ mod tests {
     }
 
     #[test]
+    fn below_a_node_that_does_not_gate_reads_go_out_at_once() {
+        // Only 3 gates: 0, 1, 2, 3 are asked without waiting; 3 comes back
+        // unallocated, so 4, 5, 7 inherit.
+        let (out, asked) = run_gated(|i| i != 6, |i| i == 3);
+        assert_eq!(asked, vec![0, 1, 2, 3]);
+        assert_eq!(out.len(), 7);
+        assert!(out.contains(&(5, Outcome::Inherited(e(0, 51, 0, 0)))));
+        // Nothing gates: every node is read, each answer its own.
+        let (out, asked) = run_gated(|i| i != 6, |_| false);
+        assert_eq!(asked, vec![0, 1, 2, 3, 4, 5, 7]);
+        assert_eq!(out.len(), 7);
+        assert!(out.contains(&(5, Outcome::Read(Some(extents_of(5))))));
+    }
+
+    #[test]
     fn a_failed_or_timed_out_read_does_not_gate() {
         let kids = tree();
         let out = futures::executor::block_on(read_top_down(
             0,
             |i| kids[i].as_slice(),
+            |_| true,
             |_| true,
             |i| async move {
                 match i {

@@ -74,6 +74,19 @@ pub fn gtk4_may_have_actions(role: AtspiRole, states: StateSet) -> bool {
         || states.contains(AtspiState::Expandable)
 }
 
+/// Whether a GTK 4 widget is one its container may leave unallocated
+/// while it exists: the rows and cells of list, grid, column and tree views,
+/// which only lay out what is in view. The capture waits for such a
+/// widget's extents before asking its subtree (an unallocated one passes
+/// its empty extents on); any other widget's subtree is asked at once,
+/// without the round trip per level.
+pub fn gtk4_may_be_unallocated(role: AtspiRole) -> bool {
+    matches!(
+        role,
+        AtspiRole::ListItem | AtspiRole::TableRow | AtspiRole::TableCell | AtspiRole::TreeItem
+    )
+}
+
 /// Whether a GTK 4 node's `GetActions` can name a CUP verb. GTK 4 gives
 /// its own action names ("click", "activate", "toggle", "select",
 /// "customize") only to buttons, entries (plain, password, search),
