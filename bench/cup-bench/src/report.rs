@@ -367,11 +367,14 @@ pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
     out
 }
 
+/// cup's measurement of `app`'s foreground window, when it succeeded.
+fn cup_foreground<'a>(rows: &'a [Row], app: &AppSpec) -> Option<&'a Measurement> {
+    find(rows, app, Tool::Cup, Scope::Foreground).and_then(|r| r.outcome.as_ref().ok())
+}
+
 /// The envelope cup captured for `app`'s foreground window, if it did.
 pub fn cup_envelope<'a>(rows: &'a [Row], app: &AppSpec) -> Option<&'a serde_json::Value> {
-    find(rows, app, Tool::Cup, Scope::Foreground)
-        .and_then(|r| r.outcome.as_ref().ok())
-        .and_then(|m| m.envelope.as_ref())
+    cup_foreground(rows, app).and_then(|m| m.envelope.as_ref())
 }
 
 /// The tree part of a compact text: what follows the `#` header and its
@@ -392,9 +395,7 @@ pub fn same_tree_check(rows: &[Row], app: &AppSpec, py_text: Result<String, Stri
         "{} foreground, same tree: cup's compact tree lines not larger than the Python SDK's serialize_compact of cup's envelope (o200k tokens, headers excluded)",
         app.label
     );
-    let cup = find(rows, app, Tool::Cup, Scope::Foreground)
-        .and_then(|r| r.outcome.as_ref().ok())
-        .map(|m| tokens::count(tree_part(&m.text)));
+    let cup = cup_foreground(rows, app).map(|m| tokens::count(tree_part(&m.text)));
     match (cup, py_text) {
         (None, _) => check(false, format!("{what}: cup failed")),
         (Some(_), Err(e)) => Check {

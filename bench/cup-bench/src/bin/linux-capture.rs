@@ -195,22 +195,16 @@ fn bench_in(
     // its window shows; whichever tool came first would pay for it).
     let settle = |tool: &str| {
         let s = settle::wait_idle(launched.pid, SETTLE_MAX);
+        let (state, then) = if s.idle {
+            ("settled", "")
+        } else {
+            ("still", "; timing anyway")
+        };
         eprintln!(
-            "== {}: {tool}{}",
+            "== {}: {tool} (app {state} at {:.0} % of a core after {:.1} s{then})",
             app.label,
-            if s.idle {
-                format!(
-                    " (app settled at {:.0} % of a core after {:.1} s)",
-                    s.share * 100.0,
-                    s.waited.as_secs_f64()
-                )
-            } else {
-                format!(
-                    " (app still at {:.0} % of a core after {:.0} s; timing anyway)",
-                    s.share * 100.0,
-                    s.waited.as_secs_f64()
-                )
-            }
+            s.share * 100.0,
+            s.waited.as_secs_f64()
         );
     };
     settle("cup");

@@ -460,10 +460,12 @@ async fn structure(
                     "Cache.GetItems"
                 );
                 cache = CacheIndex::new(items);
-                if walk.gtk4 && !cache.covers(frame) {
-                    cache = realize_gtk4(walk, frame).await.unwrap_or(cache);
+                if walk.gtk4 {
+                    if !cache.covers(frame) {
+                        cache = realize_gtk4(walk, frame).await.unwrap_or(cache);
+                    }
+                    walk.defer_extents = cache.covers(frame);
                 }
-                walk.defer_extents = walk.gtk4 && cache.covers(frame);
             }
             Ok(Err(e)) => {
                 // GTK's bridge offers the cache only once an event listener

@@ -60,35 +60,22 @@ pub fn reports_editable(role: Role) -> bool {
 
 /// Roles whose accessible name may come from their own text content when
 /// the toolkit leaves the name empty (web engines expose inline text only
-/// through the Text interface of its container).
+/// through the Text interface of its container): the name-from-content
+/// roles except rows (a row's text is its cells'), plus text, generic
+/// containers, list items and live regions.
 pub fn names_from_text(role: Role) -> bool {
-    matches!(
-        role,
-        Role::Text
-            | Role::Generic
-            | Role::Heading
-            | Role::Link
-            | Role::ListItem
-            | Role::Option
-            | Role::Cell
-            | Role::ColumnHeader
-            | Role::RowHeader
-            | Role::Tab
-            | Role::MenuItem
-            | Role::MenuItemCheckbox
-            | Role::MenuItemRadio
-            | Role::Button
-            | Role::Checkbox
-            | Role::Radio
-            | Role::Switch
-            | Role::TreeItem
-            | Role::Tooltip
-            | Role::Status
-            | Role::Alert
-            | Role::Log
-            | Role::Marquee
-            | Role::Timer
-    )
+    (names_from_content(role) && role != Role::Row)
+        || matches!(
+            role,
+            Role::Text
+                | Role::Generic
+                | Role::ListItem
+                | Role::Status
+                | Role::Alert
+                | Role::Log
+                | Role::Marquee
+                | Role::Timer
+        )
 }
 
 /// Roles whose accessible name comes from their content when no name is
