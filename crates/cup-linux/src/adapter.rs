@@ -239,7 +239,7 @@ impl LinuxAdapter {
                 let read = tokio::try_join!(
                     calls::role(conn, &obj),
                     calls::states(conn, &obj),
-                    calls::accessible_props(conn, &obj),
+                    calls::accessible_props(conn, &obj, false),
                     calls::extents(conn, &obj, 0)
                 );
                 read.ok().map(|(role, states, props, e)| Frame {

@@ -3,9 +3,8 @@
 
 use atspi::zbus;
 use zbus::zvariant::Value;
-use zbus::Connection;
 
-use crate::atspi_calls::{call, CallResult, ObjRef};
+use crate::atspi_calls::{call, CallResult, Caller, ObjRef};
 
 const ACTION: &str = "org.a11y.atspi.Action";
 const COMPONENT: &str = "org.a11y.atspi.Component";
@@ -15,29 +14,29 @@ const VALUE: &str = "org.a11y.atspi.Value";
 const SELECTION: &str = "org.a11y.atspi.Selection";
 
 /// `Action.DoAction(index)`: `true` when the toolkit accepted it.
-pub async fn do_action(conn: &Connection, obj: &ObjRef, index: usize) -> CallResult<bool> {
+pub async fn do_action(conn: &impl Caller, obj: &ObjRef, index: usize) -> CallResult<bool> {
     let index = i32::try_from(index).unwrap_or(i32::MAX);
     call(conn, obj, ACTION, "DoAction", &(index,)).await
 }
 
 /// `Component.GrabFocus`.
-pub async fn grab_focus(conn: &Connection, obj: &ObjRef) -> CallResult<bool> {
+pub async fn grab_focus(conn: &impl Caller, obj: &ObjRef) -> CallResult<bool> {
     call(conn, obj, COMPONENT, "GrabFocus", &()).await
 }
 
 /// `Component.ScrollTo(type)`; 4 = `ATSPI_SCROLL_ANYWHERE`.
-pub async fn scroll_into_view(conn: &Connection, obj: &ObjRef) -> CallResult<bool> {
+pub async fn scroll_into_view(conn: &impl Caller, obj: &ObjRef) -> CallResult<bool> {
     call(conn, obj, COMPONENT, "ScrollTo", &(4u32,)).await
 }
 
 /// `Text.CharacterCount`.
-pub async fn char_count(conn: &Connection, obj: &ObjRef) -> CallResult<i32> {
+pub async fn char_count(conn: &impl Caller, obj: &ObjRef) -> CallResult<i32> {
     crate::atspi_calls::property::<i32>(conn, obj, TEXT, "CharacterCount").await
 }
 
 /// Replaces the whole text: `EditableText.SetTextContents`, else
 /// `DeleteText` + `InsertText`.
-pub async fn set_text(conn: &Connection, obj: &ObjRef, text: &str) -> CallResult<bool> {
+pub async fn set_text(conn: &impl Caller, obj: &ObjRef, text: &str) -> CallResult<bool> {
     if let Ok(true) = call::<_, bool>(conn, obj, EDITABLE, "SetTextContents", &(text,)).await {
         return Ok(true);
     }
@@ -48,22 +47,19 @@ pub async fn set_text(conn: &Connection, obj: &ObjRef, text: &str) -> CallResult
 }
 
 /// Sets `Value.CurrentValue`.
-pub async fn set_value(conn: &Connection, obj: &ObjRef, value: f64) -> CallResult<()> {
-    let reply = conn
-        .call_method(
-            Some(obj.bus.as_str()),
-            obj.path.as_str(),
-            Some("org.freedesktop.DBus.Properties"),
-            "Set",
-            &(VALUE, "CurrentValue", Value::from(value)),
-        )
-        .await?;
-    drop(reply);
-    Ok(())
+pub async fn set_value(conn: &impl Caller, obj: &ObjRef, value: f64) -> CallResult<()> {
+    call(
+        conn,
+        obj,
+        "org.freedesktop.DBus.Properties",
+        "Set",
+        &(VALUE, "CurrentValue", Value::from(value)),
+    )
+    .await
 }
 
 /// `Accessible.GetIndexInParent`.
-pub async fn index_in_parent(conn: &Connection, obj: &ObjRef) -> CallResult<i32> {
+pub async fn index_in_parent(conn: &impl Caller, obj: &ObjRef) -> CallResult<i32> {
     call(
         conn,
         obj,
@@ -75,7 +71,7 @@ pub async fn index_in_parent(conn: &Connection, obj: &ObjRef) -> CallResult<i32>
 }
 
 /// The parent (`Accessible.Parent` property).
-pub async fn parent(conn: &Connection, obj: &ObjRef) -> CallResult<ObjRef> {
+pub async fn parent(conn: &impl Caller, obj: &ObjRef) -> CallResult<ObjRef> {
     let value: zbus::zvariant::OwnedValue = call(
         conn,
         obj,
@@ -89,6 +85,6 @@ pub async fn parent(conn: &Connection, obj: &ObjRef) -> CallResult<ObjRef> {
 }
 
 /// `Selection.SelectChild(index)` on `parent`.
-pub async fn select_child(conn: &Connection, parent: &ObjRef, index: i32) -> CallResult<bool> {
+pub async fn select_child(conn: &impl Caller, parent: &ObjRef, index: i32) -> CallResult<bool> {
     call(conn, parent, SELECTION, "SelectChild", &(index,)).await
 }

@@ -81,44 +81,76 @@ pub fn is_missing_method(e: &zbus::Error) -> bool {
                 | "org.freedesktop.DBus.Error.UnknownObject"
                 | "org.freedesktop.DBus.Error.UnknownInterface"
         ),
+        zbus::Error::FDO(e) => matches!(
+            **e,
+            zbus::fdo::Error::UnknownMethod(_)
+                | zbus::fdo::Error::UnknownObject(_)
+                | zbus::fdo::Error::UnknownInterface(_)
+        ),
         _ => false,
+    }
+}
+
+/// Something that makes AT-SPI method calls: the `zbus` connection to the
+/// bus, or a [`crate::links::Peer`] (an application's own socket).
+pub trait Caller: Sync {
+    /// Calls `iface.method(body)` on `obj` and decodes the reply.
+    fn call<B, R>(
+        &self,
+        obj: &ObjRef,
+        iface: &str,
+        method: &str,
+        body: &B,
+    ) -> impl std::future::Future<Output = CallResult<R>> + Send
+    where
+        B: serde::Serialize + DynamicType + Sync,
+        R: DeserializeOwned + zbus::zvariant::Type + Send;
+}
+
+impl Caller for Connection {
+    async fn call<B, R>(&self, obj: &ObjRef, iface: &str, method: &str, body: &B) -> CallResult<R>
+    where
+        B: serde::Serialize + DynamicType + Sync,
+        R: DeserializeOwned + zbus::zvariant::Type + Send,
+    {
+        let reply = self
+            .call_method(
+                Some(obj.bus.as_str()),
+                obj.path.as_str(),
+                Some(iface),
+                method,
+                body,
+            )
+            .await?;
+        reply.body().deserialize::<R>()
     }
 }
 
 /// Calls `iface.method(body)` on `obj` and decodes the reply.
 pub async fn call<B, R>(
-    conn: &Connection,
+    conn: &impl Caller,
     obj: &ObjRef,
     iface: &str,
     method: &str,
     body: &B,
 ) -> CallResult<R>
 where
-    B: serde::Serialize + DynamicType,
-    R: DeserializeOwned + zbus::zvariant::Type,
+    B: serde::Serialize + DynamicType + Sync,
+    R: DeserializeOwned + zbus::zvariant::Type + Send,
 {
-    let reply = conn
-        .call_method(
-            Some(obj.bus.as_str()),
-            obj.path.as_str(),
-            Some(iface),
-            method,
-            body,
-        )
-        .await?;
-    reply.body().deserialize::<R>()
+    conn.call(obj, iface, method, body).await
 }
 
 const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 
 /// `Accessible.GetRole`.
-pub async fn role(conn: &Connection, obj: &ObjRef) -> CallResult<AtspiRole> {
+pub async fn role(conn: &impl Caller, obj: &ObjRef) -> CallResult<AtspiRole> {
     let n: u32 = call(conn, obj, ACCESSIBLE, "GetRole", &()).await?;
     Ok(AtspiRole::try_from(n).unwrap_or(AtspiRole::Unknown))
 }
 
 /// `Accessible.GetState`.
-pub async fn states(conn: &Connection, obj: &ObjRef) -> CallResult<StateSet> {
+pub async fn states(conn: &impl Caller, obj: &ObjRef) -> CallResult<StateSet> {
     let words: Vec<u32> = call(conn, obj, ACCESSIBLE, "GetState", &()).await?;
     Ok(state_set(&words))
 }
@@ -140,24 +172,24 @@ pub fn state_set(words: &[u32]) -> StateSet {
 }
 
 /// `Accessible.GetInterfaces`.
-pub async fn interfaces(conn: &Connection, obj: &ObjRef) -> CallResult<InterfaceSet> {
+pub async fn interfaces(conn: &impl Caller, obj: &ObjRef) -> CallResult<InterfaceSet> {
     call(conn, obj, ACCESSIBLE, "GetInterfaces", &()).await
 }
 
 /// `Accessible.GetChildren`.
-pub async fn children(conn: &Connection, obj: &ObjRef) -> CallResult<Vec<ObjRef>> {
+pub async fn children(conn: &impl Caller, obj: &ObjRef) -> CallResult<Vec<ObjRef>> {
     let refs: Vec<WireRef> = call(conn, obj, ACCESSIBLE, "GetChildren", &()).await?;
     Ok(refs.into_iter().map(ObjRef::from).collect())
 }
 
 /// `Accessible.GetAttributes`.
-pub async fn attributes(conn: &Connection, obj: &ObjRef) -> CallResult<HashMap<String, String>> {
+pub async fn attributes(conn: &impl Caller, obj: &ObjRef) -> CallResult<HashMap<String, String>> {
     call(conn, obj, ACCESSIBLE, "GetAttributes", &()).await
 }
 
 /// All properties of one interface (`org.freedesktop.DBus.Properties.GetAll`).
 pub async fn properties(
-    conn: &Connection,
+    conn: &impl Caller,
     obj: &ObjRef,
     iface: &str,
 ) -> CallResult<HashMap<String, OwnedValue>> {
@@ -178,14 +210,39 @@ pub struct AccessibleProps {
     pub name: String,
     /// `Description`.
     pub description: String,
-    /// `ChildCount`.
+    /// `ChildCount` (-1 when not read).
     pub child_count: i32,
 }
 
-/// `Name` and `Description`, read one property at a time: `GetAll` on
-/// `Accessible` makes Chromium's bridge abort the browser (a property getter
-/// that writes no value), so it is never used there.
-pub async fn accessible_props(conn: &Connection, obj: &ObjRef) -> CallResult<AccessibleProps> {
+/// `true` when `Properties.GetAll` is safe on the toolkit's objects: GTK
+/// (3 through at-spi2-atk, 4 through GDBus) answers it. Chromium's bridge
+/// aborts the browser on it (a property getter that writes no value), and
+/// other toolkits are not known to implement it, so they are asked one
+/// property at a time.
+pub fn get_all_safe(toolkit: &str) -> bool {
+    toolkit.eq_ignore_ascii_case("gtk")
+}
+
+/// `Name`, `Description` and (with `get_all`) `ChildCount`: one
+/// `Properties.GetAll` where [`get_all_safe`], else two `Get`s (child count
+/// then -1, unknown).
+pub async fn accessible_props(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    get_all: bool,
+) -> CallResult<AccessibleProps> {
+    if get_all {
+        let mut all = properties(conn, obj, ACCESSIBLE).await?;
+        let mut take = |key: &str| all.remove(key);
+        let name = take("Name").and_then(|v| String::try_from(v).ok());
+        let description = take("Description").and_then(|v| String::try_from(v).ok());
+        let child_count = take("ChildCount").and_then(|v| i32::try_from(v).ok());
+        return Ok(AccessibleProps {
+            name: name.unwrap_or_default(),
+            description: description.unwrap_or_default(),
+            child_count: child_count.unwrap_or(-1),
+        });
+    }
     let (name, description) = tokio::try_join!(
         property::<String>(conn, obj, ACCESSIBLE, "Name"),
         property::<String>(conn, obj, ACCESSIBLE, "Description")
@@ -193,12 +250,12 @@ pub async fn accessible_props(conn: &Connection, obj: &ObjRef) -> CallResult<Acc
     Ok(AccessibleProps {
         name,
         description,
-        child_count: 0,
+        child_count: -1,
     })
 }
 
 /// One property (`org.freedesktop.DBus.Properties.Get`).
-pub async fn property<T>(conn: &Connection, obj: &ObjRef, iface: &str, name: &str) -> CallResult<T>
+pub async fn property<T>(conn: &impl Caller, obj: &ObjRef, iface: &str, name: &str) -> CallResult<T>
 where
     T: TryFrom<OwnedValue>,
     T::Error: Into<zbus::Error>,
@@ -215,7 +272,7 @@ where
 }
 
 /// `Component.GetExtents(coord_type)`; 0 = screen, 1 = window.
-pub async fn extents(conn: &Connection, obj: &ObjRef, coord_type: u32) -> CallResult<Extents> {
+pub async fn extents(conn: &impl Caller, obj: &ObjRef, coord_type: u32) -> CallResult<Extents> {
     let (x, y, w, h): (i32, i32, i32, i32) = call(
         conn,
         obj,
@@ -228,7 +285,7 @@ pub async fn extents(conn: &Connection, obj: &ObjRef, coord_type: u32) -> CallRe
 }
 
 /// `Action.GetActions`: the action names.
-pub async fn action_names(conn: &Connection, obj: &ObjRef) -> CallResult<Vec<String>> {
+pub async fn action_names(conn: &impl Caller, obj: &ObjRef) -> CallResult<Vec<String>> {
     let actions: Vec<(String, String, String)> =
         call(conn, obj, "org.a11y.atspi.Action", "GetActions", &()).await?;
     let mut names: Vec<String> = actions.into_iter().map(|(name, _, _)| name).collect();
@@ -248,11 +305,33 @@ pub async fn action_names(conn: &Connection, obj: &ObjRef) -> CallResult<Vec<Str
     Ok(names)
 }
 
-/// The `Value` interface.
-pub async fn value(conn: &Connection, obj: &ObjRef) -> CallResult<RawValue> {
-    // One property at a time: see `accessible_props` (GetAll is unsafe on
-    // Chromium). `Text` is optional (AT-SPI ≥ 2.46).
-    const VALUE: &str = "org.a11y.atspi.Value";
+const VALUE: &str = "org.a11y.atspi.Value";
+
+/// The `Value` interface: one `Properties.GetAll` where [`get_all_safe`],
+/// else one `Get` per property. `Text` is optional (AT-SPI ≥ 2.46).
+pub async fn value(conn: &impl Caller, obj: &ObjRef, get_all: bool) -> CallResult<RawValue> {
+    if get_all {
+        let mut all = properties(conn, obj, VALUE).await?;
+        let mut number = |key: &str| all.remove(key).and_then(|v| f64::try_from(v).ok());
+        let current = number("CurrentValue")
+            .ok_or_else(|| zbus::Error::Failure("Value.GetAll has no CurrentValue".to_owned()))?;
+        let (minimum, maximum, increment) = (
+            number("MinimumValue"),
+            number("MaximumValue"),
+            number("MinimumIncrement"),
+        );
+        let text = all
+            .remove("Text")
+            .and_then(|v| String::try_from(v).ok())
+            .unwrap_or_default();
+        return Ok(RawValue {
+            current,
+            minimum: minimum.unwrap_or(0.0),
+            maximum: maximum.unwrap_or(0.0),
+            increment: increment.unwrap_or(0.0),
+            text: (!text.is_empty()).then_some(text),
+        });
+    }
     let (current, minimum, maximum, increment, text) = tokio::join!(
         property::<f64>(conn, obj, VALUE, "CurrentValue"),
         property::<f64>(conn, obj, VALUE, "MinimumValue"),
@@ -271,7 +350,7 @@ pub async fn value(conn: &Connection, obj: &ObjRef) -> CallResult<RawValue> {
 }
 
 /// `Text.GetText(0, max_chars)`.
-pub async fn text(conn: &Connection, obj: &ObjRef, max_chars: i32) -> CallResult<String> {
+pub async fn text(conn: &impl Caller, obj: &ObjRef, max_chars: i32) -> CallResult<String> {
     call(
         conn,
         obj,
@@ -283,7 +362,7 @@ pub async fn text(conn: &Connection, obj: &ObjRef, max_chars: i32) -> CallResult
 }
 
 /// `Application.ToolkitName` and `Version` of an application root.
-pub async fn toolkit(conn: &Connection, app_root: &ObjRef) -> CallResult<(String, String)> {
+pub async fn toolkit(conn: &impl Caller, app_root: &ObjRef) -> CallResult<(String, String)> {
     const APPLICATION: &str = "org.a11y.atspi.Application";
     let (name, version) = tokio::join!(
         property::<String>(conn, app_root, APPLICATION, "ToolkitName"),
@@ -331,7 +410,7 @@ type WireCacheItem = (
 
 /// `Cache.GetItems` of one application (one call for its whole tree), or
 /// an error when the toolkit does not implement it.
-pub async fn cache_items(conn: &Connection, bus: &str) -> CallResult<Vec<CacheEntry>> {
+pub async fn cache_items(conn: &impl Caller, bus: &str) -> CallResult<Vec<CacheEntry>> {
     let cache = ObjRef::new(bus, "/org/a11y/atspi/cache");
     let items: Vec<WireCacheItem> =
         call(conn, &cache, "org.a11y.atspi.Cache", "GetItems", &()).await?;
@@ -386,7 +465,7 @@ fn interface_from_name(name: &str) -> Option<atspi::Interface> {
 }
 
 /// The applications registered on the bus.
-pub async fn applications(conn: &Connection) -> CallResult<Vec<ObjRef>> {
+pub async fn applications(conn: &impl Caller) -> CallResult<Vec<ObjRef>> {
     children(
         conn,
         &ObjRef::new("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root"),
@@ -395,7 +474,7 @@ pub async fn applications(conn: &Connection) -> CallResult<Vec<ObjRef>> {
 }
 
 /// Process id behind a bus name.
-pub async fn pid_of(conn: &Connection, bus: &str) -> CallResult<u32> {
+pub async fn pid_of(conn: &impl Caller, bus: &str) -> CallResult<u32> {
     let dbus = ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
     call(
         conn,

@@ -20,6 +20,7 @@ pub mod mapping;
 pub mod raw;
 pub mod screenshot;
 pub mod windows;
+pub mod wire;
 pub mod x11;
 pub mod xsettings;
 

@@ -5,7 +5,8 @@
 //! (`Application.GetApplicationBusAddress`); talking to it directly skips
 //! the daemon's routing, which roughly halves the cost of each call. An app
 //! that offers no socket (or refuses the connection) is reached through the
-//! bus as before.
+//! bus as before. Direct sockets are spoken to with cup's lean client
+//! ([`crate::wire`]), which costs a fraction of `zbus`'s CPU per call.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -13,15 +14,72 @@ use std::sync::Mutex;
 use atspi::zbus;
 use zbus::Connection;
 
-use crate::atspi_calls::{self as calls, ObjRef};
+use crate::atspi_calls::{self as calls, CallResult, Caller, ObjRef};
 use crate::bus::CALL_TIMEOUT;
+use crate::wire::{WireConn, WireError};
+
+/// Where an application's calls go: its own socket, or the bus.
+#[derive(Debug, Clone)]
+pub enum Peer {
+    /// The application's own socket.
+    Direct(WireConn),
+    /// The accessibility bus.
+    Bus(Connection),
+}
+
+impl Caller for Peer {
+    async fn call<B, R>(&self, obj: &ObjRef, iface: &str, method: &str, body: &B) -> CallResult<R>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType + Sync,
+        R: serde::de::DeserializeOwned + zbus::zvariant::Type + Send,
+    {
+        match self {
+            Peer::Bus(conn) => conn.call(obj, iface, method, body).await,
+            Peer::Direct(wire) => {
+                let call = wire.call_typed(None, &obj.path, iface, method, body);
+                match tokio::time::timeout(CALL_TIMEOUT, call).await {
+                    Ok(r) => r.map_err(zbus_error),
+                    Err(_) => Err(zbus::Error::InputOutput(std::sync::Arc::new(
+                        std::io::Error::new(
+                            std::io::ErrorKind::TimedOut,
+                            format!("{iface}.{method} timed out"),
+                        ),
+                    ))),
+                }
+            }
+        }
+    }
+}
+
+/// A failed direct call as the `zbus` error the rest of the adapter knows.
+fn zbus_error(e: WireError) -> zbus::Error {
+    use zbus::fdo::Error as Fdo;
+    match e {
+        WireError::Method { name, message } => match name.as_str() {
+            "org.freedesktop.DBus.Error.UnknownMethod" => {
+                zbus::Error::FDO(Box::new(Fdo::UnknownMethod(message)))
+            }
+            "org.freedesktop.DBus.Error.UnknownObject" => {
+                zbus::Error::FDO(Box::new(Fdo::UnknownObject(message)))
+            }
+            "org.freedesktop.DBus.Error.UnknownInterface" => {
+                zbus::Error::FDO(Box::new(Fdo::UnknownInterface(message)))
+            }
+            _ => zbus::Error::Failure(format!("{name}: {message}")),
+        },
+        WireError::Io(_) | WireError::Closed(_) => {
+            zbus::Error::InputOutput(std::sync::Arc::new(std::io::Error::other(e.to_string())))
+        }
+        other => zbus::Error::Failure(other.to_string()),
+    }
+}
 
 /// The accessibility bus plus a direct connection per application where
 /// one could be opened.
 #[derive(Debug)]
 pub struct Links {
     bus: Connection,
-    peers: Mutex<HashMap<String, Option<Connection>>>,
+    peers: Mutex<HashMap<String, Option<WireConn>>>,
 }
 
 impl Links {
@@ -40,12 +98,13 @@ impl Links {
 
     /// The connection to use for objects of the application `bus_name`:
     /// its direct socket when one is open, else the bus.
-    pub fn to(&self, bus_name: &str) -> Connection {
+    pub fn to(&self, bus_name: &str) -> Peer {
         self.peers
             .lock()
             .ok()
             .and_then(|p| p.get(bus_name).cloned().flatten())
-            .unwrap_or_else(|| self.bus.clone())
+            .filter(|w| !w.is_closed())
+            .map_or_else(|| Peer::Bus(self.bus.clone()), Peer::Direct)
     }
 
     /// Tries once per application to open its direct socket.
@@ -78,7 +137,7 @@ impl Links {
         }
     }
 
-    async fn direct(&self, bus_name: &str) -> Option<Connection> {
+    async fn direct(&self, bus_name: &str) -> Option<WireConn> {
         let root = ObjRef::new(bus_name, "/org/a11y/atspi/accessible/root");
         let address: String = calls::call(
             &self.bus,
@@ -93,11 +152,7 @@ impl Links {
         if address.is_empty() {
             return None;
         }
-        let conn = zbus::connection::Builder::address(address.as_str())
-            .ok()?
-            .p2p()
-            .method_timeout(CALL_TIMEOUT)
-            .build()
+        let conn = WireConn::connect(&address, false)
             .await
             .map_err(
                 |e| tracing::debug!(bus = bus_name, %address, error = %e, "direct socket refused"),

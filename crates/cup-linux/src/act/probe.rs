@@ -1,7 +1,7 @@
 //! What the action observes on its target, before and after: states, name,
 //! value, text. Reading is a handful of concurrent calls; the diff is pure.
 
-use atspi::zbus::Connection;
+use crate::links::Peer;
 use cup::Change;
 
 use crate::atspi_calls::{self as calls, ObjRef};
@@ -44,7 +44,7 @@ impl Plan {
 }
 
 /// Reads the facts of `obj` (concurrently).
-pub async fn read(conn: &Connection, obj: &ObjRef, plan: Plan) -> Facts {
+pub async fn read(conn: &Peer, obj: &ObjRef, plan: Plan) -> Facts {
     let (states, name, value, text) = tokio::join!(
         calls::states(conn, obj),
         calls::property::<String>(conn, obj, "org.a11y.atspi.Accessible", "Name"),

@@ -1,7 +1,7 @@
 //! How each CUP verb is done over AT-SPI, and when the pointer or keyboard
 //! must step in (see [`super::fallback`]).
 
-use atspi::zbus::Connection;
+use crate::links::Peer;
 use cup::{ActionParams, AdapterError, Direction};
 use cup_protocol::keys::{parse_combo, Combo};
 use cup_protocol::Action;
@@ -51,7 +51,7 @@ impl Performed {
 #[derive(Debug)]
 pub struct Element<'a> {
     /// Connection to its app.
-    pub conn: &'a Connection,
+    pub conn: &'a Peer,
     /// The object.
     pub obj: &'a ObjRef,
     /// Interfaces.
@@ -218,7 +218,7 @@ pub async fn perform(
                     "this element has neither an {verb} action nor a value to change"
                 )));
             }
-            let value = crate::atspi_calls::value(el.conn, el.obj)
+            let value = crate::atspi_calls::value(el.conn, el.obj, false)
                 .await
                 .map_err(|e| platform(e, "reading the value"))?;
             let step = if value.increment > 0.0 {

@@ -56,6 +56,8 @@ struct Skel {
     interfaces: InterfaceSet,
     depth: usize,
     children: Vec<usize>,
+    /// The child count the toolkit reported (-1: not read).
+    child_count: i32,
     parent_selectable: bool,
     /// Extents offset (GTK4 window-relative extents).
     offset: (i64, i64),
@@ -119,7 +121,12 @@ impl Walk<'_> {
                 continue;
             }
             if queue
-                .unbounded_send((i, self.nodes[i].obj.clone(), want))
+                .unbounded_send(Job {
+                    node: i,
+                    obj: self.nodes[i].obj.clone(),
+                    want,
+                    get_all: calls::get_all_safe(&self.nodes[i].toolkit),
+                })
                 .is_ok()
             {
                 self.queued += 1;
@@ -590,6 +597,7 @@ fn push_cached(
         interfaces: e.interfaces,
         depth,
         children: Vec::new(),
+        child_count: e.child_count,
         parent_selectable,
         offset,
         toolkit: toolkit.to_owned(),
@@ -629,6 +637,13 @@ async fn grow(
                     p,
                     Some(kids.iter().map(|&i| cache.items[i].obj.clone()).collect()),
                 )),
+                // A node read outside the cache that reported no children
+                // (a tree view's cell) is a leaf: no GetChildren.
+                None if walk.nodes[p].child_count == 0
+                    && !cache.by_obj.contains_key(&walk.nodes[p].obj) =>
+                {
+                    lists.push((p, Some(Vec::new())));
+                }
                 None => ask.push((p, walk.nodes[p].obj.clone())),
             }
         }
@@ -706,6 +721,7 @@ async fn fetch_nodes(
 ) -> Vec<Option<usize>> {
     let links = walk.links;
     let deadline = walk.deadline;
+    let get_all = calls::get_all_safe(toolkit);
     let read: Vec<Option<(AtspiRole, StateSet, InterfaceSet, calls::AccessibleProps)>> =
         stream::iter(objs.iter().cloned().map(|obj| async move {
             let conn = links.to(&obj.bus);
@@ -714,7 +730,7 @@ async fn fetch_nodes(
                     calls::role(&conn, &obj),
                     calls::states(&conn, &obj),
                     calls::interfaces(&conn, &obj),
-                    calls::accessible_props(&conn, &obj)
+                    calls::accessible_props(&conn, &obj, get_all)
                 )
             };
             timeout_at(deadline, all).await.ok().and_then(Result::ok)
@@ -735,6 +751,7 @@ async fn fetch_nodes(
                     interfaces,
                     depth,
                     children: Vec::new(),
+                    child_count: props.child_count,
                     parent_selectable: false,
                     offset,
                     toolkit: toolkit.to_owned(),
@@ -857,11 +874,24 @@ fn is_gtk4(n: &Skel) -> bool {
     crate::raw::is_gtk4(&n.toolkit, &n.toolkit_version)
 }
 
-/// A queued read: node index, object, what to read.
-type Job = (usize, ObjRef, Want);
+/// A queued read.
+struct Job {
+    /// Index of the node.
+    node: usize,
+    obj: ObjRef,
+    want: Want,
+    /// Properties may be read with one `GetAll` ([`calls::get_all_safe`]).
+    get_all: bool,
+}
 
 /// Runs one read under the deadline.
-async fn read_one(links: &Links, deadline: Instant, (i, obj, want): Job) -> (usize, Option<Got>) {
+async fn read_one(links: &Links, deadline: Instant, job: Job) -> (usize, Option<Got>) {
+    let Job {
+        node: i,
+        obj,
+        want,
+        get_all,
+    } = job;
     let conn = &links.to(&obj.bus);
     let obj = &obj;
     let got = match want {
@@ -871,7 +901,7 @@ async fn read_one(links: &Links, deadline: Instant, (i, obj, want): Job) -> (usi
         Want::Actions => timeout_at(deadline, calls::action_names(conn, obj))
             .await
             .map(|r| Got::Actions(r.unwrap_or_default())),
-        Want::Value => timeout_at(deadline, calls::value(conn, obj))
+        Want::Value => timeout_at(deadline, calls::value(conn, obj, get_all))
             .await
             .map(|r| Got::Value(r.ok())),
         Want::Text => timeout_at(deadline, calls::text(conn, obj, TEXT_MAX))

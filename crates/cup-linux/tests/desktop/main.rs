@@ -14,3 +14,4 @@ mod gtk4;
 mod input;
 mod qt5;
 mod screenshot;
+mod wire;
