@@ -91,7 +91,11 @@ impl LinuxAdapter {
     /// The bus and the direct connections to applications.
     pub async fn links(&self) -> Result<&Links, AdapterError> {
         self.links
-            .get_or_try_init(|| async { crate::bus::connect(&self.desktop).await.map(Links::new) })
+            .get_or_try_init(|| async {
+                crate::bus::connect(&self.desktop)
+                    .await
+                    .map(|(bus, address)| Links::new(bus, address))
+            })
             .await
     }
 

@@ -87,8 +87,8 @@ pub async fn a11y_address(desktop: &Desktop) -> Result<String, AdapterError> {
         .map_err(|e| unavailable(format!("org.a11y.Bus.GetAddress answered oddly: {e}")))
 }
 
-/// A connection to the accessibility bus.
-pub async fn connect(desktop: &Desktop) -> Result<Connection, AdapterError> {
+/// A connection to the accessibility bus, and the bus's address.
+pub async fn connect(desktop: &Desktop) -> Result<(Connection, String), AdapterError> {
     let addr = a11y_address(desktop).await?;
     let builder = zbus::connection::Builder::address(addr.as_str())
         .map_err(|e| unavailable(format!("bad accessibility bus address '{addr}': {e}")))?
@@ -102,7 +102,7 @@ pub async fn connect(desktop: &Desktop) -> Result<Connection, AdapterError> {
             ))
         })?;
     announce_listener(&conn).await;
-    Ok(conn)
+    Ok((conn, addr))
 }
 
 /// Registers event listeners with the AT-SPI registry. Toolkit bridges

@@ -5,8 +5,9 @@
 //! (`Application.GetApplicationBusAddress`); talking to it directly skips
 //! the daemon's routing, which roughly halves the cost of each call. An app
 //! that offers no socket (or refuses the connection) is reached through the
-//! bus as before. Direct sockets are spoken to with cup's lean client
-//! ([`crate::wire`]), which costs a fraction of `zbus`'s CPU per call.
+//! bus, over a second, lean connection of its own. Both are spoken to with
+//! cup's lean client ([`crate::wire`]), which costs a fraction of `zbus`'s
+//! CPU per call; the `zbus` connection keeps signals and the registry.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,7 +24,9 @@ use crate::wire::{WireConn, WireError};
 pub enum Peer {
     /// The application's own socket.
     Direct(WireConn),
-    /// The accessibility bus.
+    /// The accessibility bus, through cup's lean connection to it.
+    Routed(WireConn),
+    /// The accessibility bus, through `zbus`.
     Bus(Connection),
 }
 
@@ -35,8 +38,9 @@ impl Caller for Peer {
     {
         match self {
             Peer::Bus(conn) => conn.call(obj, iface, method, body).await,
-            Peer::Direct(wire) => {
-                let call = wire.call_typed(None, &obj.path, iface, method, body);
+            Peer::Direct(wire) | Peer::Routed(wire) => {
+                let destination = matches!(self, Peer::Routed(_)).then_some(obj.bus.as_str());
+                let call = wire.call_typed(destination, &obj.path, iface, method, body);
                 match tokio::time::timeout(CALL_TIMEOUT, call).await {
                     Ok(r) => r.map_err(zbus_error),
                     Err(_) => Err(zbus::Error::InputOutput(std::sync::Arc::new(
@@ -79,14 +83,21 @@ fn zbus_error(e: WireError) -> zbus::Error {
 #[derive(Debug)]
 pub struct Links {
     bus: Connection,
+    /// The bus's address, for the lean connection.
+    address: String,
+    /// The lean connection to the bus, once opened (`None` inside: it
+    /// could not be).
+    routed: tokio::sync::OnceCell<Option<WireConn>>,
     peers: Mutex<HashMap<String, Option<WireConn>>>,
 }
 
 impl Links {
-    /// Links over `bus` with no direct connection yet.
-    pub fn new(bus: Connection) -> Self {
+    /// Links over `bus` (at `address`) with no other connection yet.
+    pub fn new(bus: Connection, address: String) -> Self {
         Links {
             bus,
+            address,
+            routed: tokio::sync::OnceCell::new(),
             peers: Mutex::new(HashMap::new()),
         }
     }
@@ -97,18 +108,39 @@ impl Links {
     }
 
     /// The connection to use for objects of the application `bus_name`:
-    /// its direct socket when one is open, else the bus.
+    /// its direct socket when one is open, else the bus (the lean
+    /// connection once [`Links::open`] opened it).
     pub fn to(&self, bus_name: &str) -> Peer {
-        self.peers
+        let direct = self
+            .peers
             .lock()
             .ok()
             .and_then(|p| p.get(bus_name).cloned().flatten())
-            .filter(|w| !w.is_closed())
-            .map_or_else(|| Peer::Bus(self.bus.clone()), Peer::Direct)
+            .filter(|w| !w.is_closed());
+        if let Some(w) = direct {
+            return Peer::Direct(w);
+        }
+        match self.routed.get().cloned().flatten() {
+            Some(w) if !w.is_closed() => Peer::Routed(w),
+            _ => Peer::Bus(self.bus.clone()),
+        }
     }
 
     /// Tries once per application to open its direct socket.
     pub async fn open(&self, bus_names: &[String]) {
+        self.routed
+            .get_or_init(|| async {
+                let conn = tokio::time::timeout(CALL_TIMEOUT, WireConn::connect(&self.address, true)).await;
+                match conn {
+                    Ok(Ok(w)) => Some(w),
+                    Ok(Err(e)) => {
+                        tracing::debug!(address = %self.address, error = %e, "no lean bus connection");
+                        None
+                    }
+                    Err(_) => None,
+                }
+            })
+            .await;
         let todo: Vec<String> = match self.peers.lock() {
             Ok(p) => bus_names
                 .iter()
