@@ -49,8 +49,10 @@ async fn direct_calls_match_the_bus_and_fail_fast_when_the_app_dies() {
         .expect("GetItems over the app's socket");
     assert!(over_bus.len() > 100, "{} items", over_bus.len());
     assert_eq!(over_bus.len(), over_wire.len());
+    // (States may move in between: the freshly started app is still
+    // settling its focus.)
     for (a, b) in over_bus.iter().zip(&over_wire) {
-        assert_eq!((&a.obj, a.role, a.states), (&b.obj, b.role, b.states));
+        assert_eq!((&a.obj, a.role, &a.parent), (&b.obj, b.role, &b.parent));
     }
     // Hundreds of calls in flight at once, each answered by serial.
     let objs: Vec<&ObjRef> = over_wire.iter().map(|i| &i.obj).collect();
