@@ -75,6 +75,7 @@ fn x11_err(e: impl std::fmt::Display) -> AdapterError {
     AdapterError::Platform(format!("X11: {e}"))
 }
 
+/// The atoms a read needs, interned in one round trip.
 struct Atoms {
     net_client_list_stacking: u32,
     net_client_list: u32,
@@ -82,17 +83,55 @@ struct Atoms {
     net_wm_name: u32,
     net_wm_pid: u32,
     utf8_string: u32,
+    xsettings_selection: u32,
+    xsettings_settings: u32,
 }
 
-fn intern(conn: &RustConnection, name: &str) -> X11Result<u32> {
-    Ok(conn
-        .intern_atom(false, name.as_bytes())
-        .map_err(x11_err)?
-        .reply()
-        .map_err(x11_err)?
-        .atom)
+impl Atoms {
+    fn intern(conn: &RustConnection, screen_num: usize) -> X11Result<Atoms> {
+        let selection = format!("_XSETTINGS_S{screen_num}");
+        let names: [&str; 8] = [
+            "_NET_CLIENT_LIST_STACKING",
+            "_NET_CLIENT_LIST",
+            "_NET_ACTIVE_WINDOW",
+            "_NET_WM_NAME",
+            "_NET_WM_PID",
+            "UTF8_STRING",
+            &selection,
+            "_XSETTINGS_SETTINGS",
+        ];
+        // Every request first, then the replies: one round trip.
+        let cookies = names
+            .iter()
+            .map(|n| conn.intern_atom(false, n.as_bytes()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(x11_err)?;
+        let mut atoms = Vec::with_capacity(names.len());
+        for cookie in cookies {
+            atoms.push(cookie.reply().map_err(x11_err)?.atom);
+        }
+        Ok(Atoms {
+            net_client_list_stacking: atoms[0],
+            net_client_list: atoms[1],
+            net_active_window: atoms[2],
+            net_wm_name: atoms[3],
+            net_wm_pid: atoms[4],
+            utf8_string: atoms[5],
+            xsettings_selection: atoms[6],
+            xsettings_settings: atoms[7],
+        })
+    }
 }
 
+/// The replies to requests sent earlier; `None` for a failed one.
+type Pending<'c, R> = Option<x11rb::cookie::Cookie<'c, RustConnection, R>>;
+
+fn reply<R: x11rb::x11_utils::TryParse>(cookie: Pending<'_, R>) -> Option<R> {
+    cookie?.reply().ok()
+}
+
+/// Reads the whole state in a handful of round trips: each step sends all
+/// its requests before it waits for the first reply.
 fn read_state_blocking(display: &str) -> X11Result<X11State> {
     let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| {
         unavailable(format!(
@@ -106,47 +145,75 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
         .ok_or_else(|| x11_err("no screen"))?
         .clone();
     let root = screen.root;
-    let atoms = Atoms {
-        net_client_list_stacking: intern(&conn, "_NET_CLIENT_LIST_STACKING")?,
-        net_client_list: intern(&conn, "_NET_CLIENT_LIST")?,
-        net_active_window: intern(&conn, "_NET_ACTIVE_WINDOW")?,
-        net_wm_name: intern(&conn, "_NET_WM_NAME")?,
-        net_wm_pid: intern(&conn, "_NET_WM_PID")?,
-        utf8_string: intern(&conn, "UTF8_STRING")?,
-    };
     let width = i64::from(screen.width_in_pixels);
     let height = i64::from(screen.height_in_pixels);
-    let monitors = monitors(&conn, root, width, height);
-    let scale = settings_scale(&conn, screen_num);
 
-    let managed_list = window_list_prop(&conn, root, atoms.net_client_list_stacking)
+    // 1: atoms and monitors.
+    let monitors_cookie = conn.randr_get_monitors(root, true).ok();
+    let atoms = Atoms::intern(&conn, screen_num)?;
+    let monitors = monitors(&conn, reply(monitors_cookie), width, height);
+
+    // 2: window lists, active window, focus, the settings manager.
+    let list = |atom| {
+        conn.get_property(false, root, atom, AtomEnum::WINDOW, 0, 4096)
+            .ok()
+    };
+    let stacking = list(atoms.net_client_list_stacking);
+    let clients = list(atoms.net_client_list);
+    let active = list(atoms.net_active_window);
+    let focus = conn.get_input_focus().ok();
+    let tree = conn.query_tree(root).ok();
+    let owner = conn.get_selection_owner(atoms.xsettings_selection).ok();
+    let windows_of = |cookie| -> Option<Vec<u32>> {
+        let r: x11rb::protocol::xproto::GetPropertyReply = reply(cookie)?;
+        let list = r.value32()?.collect();
+        Some(list)
+    };
+    let managed_list = windows_of(stacking)
         .filter(|l| !l.is_empty())
-        .or_else(|| window_list_prop(&conn, root, atoms.net_client_list).filter(|l| !l.is_empty()));
+        .or_else(|| windows_of(clients).filter(|l| !l.is_empty()));
+    let active = windows_of(active)
+        .and_then(|l| l.first().copied())
+        .filter(|&w| w != 0);
+    let focus = reply(focus).map(|f| f.focus);
+    let tree = reply(tree);
+    let owner = reply(owner).map(|o| o.owner).filter(|&o| o != x11rb::NONE);
     let managed = managed_list.is_some();
     let candidates = match managed_list {
         Some(list) => list,
         None => {
-            conn.query_tree(root)
-                .map_err(x11_err)?
-                .reply()
-                .map_err(x11_err)?
+            tree.ok_or_else(|| x11_err("QueryTree of the root failed"))?
                 .children
         }
     };
-    let mut windows = Vec::new();
-    for id in candidates {
-        if let Some(w) = describe(&conn, root, id, &atoms, managed) {
-            windows.push(w);
-        }
-    }
-    let active = window_list_prop(&conn, root, atoms.net_active_window)
-        .and_then(|l| l.first().copied())
-        .filter(|&w| w != 0)
-        .or_else(|| {
-            let focus = conn.get_input_focus().ok()?.reply().ok()?.focus;
-            // 0 = None, 1 = PointerRoot.
-            (focus > 1).then_some(focus)
-        });
+
+    // 3: the scale, and everything about every candidate window.
+    let settings = owner.and_then(|o| {
+        conn.get_property(
+            false,
+            o,
+            atoms.xsettings_settings,
+            AtomEnum::ANY,
+            0,
+            1 << 16,
+        )
+        .ok()
+    });
+    let asked: Vec<Asked<'_>> = candidates
+        .iter()
+        .map(|&id| Asked::send(&conn, root, id, &atoms))
+        .collect();
+    let scale = reply(settings)
+        .and_then(|r| crate::xsettings::window_scale(&r.value))
+        .unwrap_or(1.0);
+    let windows = asked
+        .into_iter()
+        .filter_map(|a| a.window(managed))
+        .collect();
+    let active = active.or_else(|| {
+        // 0 = None, 1 = PointerRoot.
+        focus.filter(|&f| f > 1)
+    });
     Ok(X11State {
         width,
         height,
@@ -158,7 +225,12 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
     })
 }
 
-fn monitors(conn: &RustConnection, root: Window, width: i64, height: i64) -> Vec<Monitor> {
+fn monitors(
+    conn: &RustConnection,
+    reply: Option<x11rb::protocol::randr::GetMonitorsReply>,
+    width: i64,
+    height: i64,
+) -> Vec<Monitor> {
     let whole = || {
         vec![Monitor {
             name: "screen".to_owned(),
@@ -166,17 +238,22 @@ fn monitors(conn: &RustConnection, root: Window, width: i64, height: i64) -> Vec
             primary: true,
         }]
     };
-    let Ok(cookie) = conn.randr_get_monitors(root, true) else {
+    let Some(reply) = reply else {
         return whole();
     };
-    let Ok(reply) = cookie.reply() else {
-        return whole();
-    };
+    let names: Vec<Pending<'_, _>> = reply
+        .monitors
+        .iter()
+        .map(|m| conn.get_atom_name(m.name).ok())
+        .collect();
     let mut out: Vec<Monitor> = reply
         .monitors
         .iter()
-        .map(|m| Monitor {
-            name: atom_name(conn, m.name).unwrap_or_else(|| format!("monitor-{}", m.name)),
+        .zip(names)
+        .map(|(m, name)| Monitor {
+            name: self::reply(name)
+                .and_then(|r| String::from_utf8(r.name).ok())
+                .unwrap_or_else(|| format!("monitor-{}", m.name)),
             rect: Rect::new(
                 i64::from(m.x),
                 i64::from(m.y),
@@ -197,98 +274,71 @@ fn monitors(conn: &RustConnection, root: Window, width: i64, height: i64) -> Vec
     out
 }
 
-fn atom_name(conn: &RustConnection, atom: u32) -> Option<String> {
-    let reply = conn.get_atom_name(atom).ok()?.reply().ok()?;
-    String::from_utf8(reply.name).ok()
+/// The requests about one candidate window, sent; [`Asked::window`] reads
+/// the replies.
+struct Asked<'c> {
+    id: Window,
+    attributes: Pending<'c, x11rb::protocol::xproto::GetWindowAttributesReply>,
+    geometry: Pending<'c, x11rb::protocol::xproto::GetGeometryReply>,
+    origin: Pending<'c, x11rb::protocol::xproto::TranslateCoordinatesReply>,
+    net_wm_name: Pending<'c, x11rb::protocol::xproto::GetPropertyReply>,
+    wm_name: Pending<'c, x11rb::protocol::xproto::GetPropertyReply>,
+    pid: Pending<'c, x11rb::protocol::xproto::GetPropertyReply>,
 }
 
-/// The device scale: the XSETTINGS `Gdk/WindowScalingFactor` of the
-/// settings manager of this screen, 1.0 without one (`Xft.dpi` is a font
-/// setting, not the scale).
-fn settings_scale(conn: &RustConnection, screen_num: usize) -> f64 {
-    let read = || -> Option<f64> {
-        let selection = intern(conn, &format!("_XSETTINGS_S{screen_num}")).ok()?;
-        let owner = conn
-            .get_selection_owner(selection)
-            .ok()?
-            .reply()
-            .ok()?
-            .owner;
-        if owner == x11rb::NONE {
+impl<'c> Asked<'c> {
+    fn send(conn: &'c RustConnection, root: Window, id: Window, atoms: &Atoms) -> Self {
+        let text = |prop: u32, ty: u32| conn.get_property(false, id, prop, ty, 0, 1024).ok();
+        Asked {
+            id,
+            attributes: conn.get_window_attributes(id).ok(),
+            geometry: conn.get_geometry(id).ok(),
+            origin: conn.translate_coordinates(id, root, 0, 0).ok(),
+            net_wm_name: text(atoms.net_wm_name, atoms.utf8_string),
+            wm_name: text(AtomEnum::WM_NAME.into(), AtomEnum::STRING.into()),
+            pid: conn
+                .get_property(false, id, atoms.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+                .ok(),
+        }
+    }
+
+    /// The window, or `None` when it is gone or (without a window manager)
+    /// is not a top-level window a user sees.
+    fn window(self, managed: bool) -> Option<X11Window> {
+        let attrs = reply(self.attributes)?;
+        // Every reply is read, so none is left behind on the connection.
+        let geom = reply(self.geometry);
+        let origin = reply(self.origin);
+        let text = |r: Option<x11rb::protocol::xproto::GetPropertyReply>| {
+            r.filter(|r| !r.value.is_empty())
+                .map(|r| String::from_utf8_lossy(&r.value).into_owned())
+        };
+        let net_wm_name = text(reply(self.net_wm_name));
+        let wm_name = text(reply(self.wm_name));
+        let pid = reply(self.pid).and_then(|r| r.value32().and_then(|mut v| v.next()));
+        if !managed
+            && (attrs.map_state != MapState::VIEWABLE
+                || attrs.class == WindowClass::INPUT_ONLY
+                || attrs.override_redirect)
+        {
             return None;
         }
-        let property = intern(conn, "_XSETTINGS_SETTINGS").ok()?;
-        let reply = conn
-            .get_property(false, owner, property, AtomEnum::ANY, 0, 1 << 16)
-            .ok()?
-            .reply()
-            .ok()?;
-        crate::xsettings::window_scale(&reply.value)
-    };
-    read().unwrap_or(1.0)
-}
-
-fn window_list_prop(conn: &RustConnection, root: Window, atom: u32) -> Option<Vec<u32>> {
-    let reply = conn
-        .get_property(false, root, atom, AtomEnum::WINDOW, 0, 4096)
-        .ok()?
-        .reply()
-        .ok()?;
-    let list: Vec<u32> = reply.value32()?.collect();
-    Some(list)
-}
-
-fn describe(
-    conn: &RustConnection,
-    root: Window,
-    id: Window,
-    atoms: &Atoms,
-    managed: bool,
-) -> Option<X11Window> {
-    let attrs = conn.get_window_attributes(id).ok()?.reply().ok()?;
-    if !managed
-        && (attrs.map_state != MapState::VIEWABLE
-            || attrs.class == WindowClass::INPUT_ONLY
-            || attrs.override_redirect)
-    {
-        return None;
+        let (geom, origin) = (geom?, origin?);
+        let title = net_wm_name.or(wm_name).unwrap_or_default();
+        if !managed && title.is_empty() && pid.is_none() {
+            // Unnamed helper windows of toolkits (e.g. GTK's leader window).
+            return None;
+        }
+        Some(X11Window {
+            id: self.id,
+            title,
+            pid,
+            rect: Rect::new(
+                i64::from(origin.dst_x),
+                i64::from(origin.dst_y),
+                u64::from(geom.width),
+                u64::from(geom.height),
+            ),
+        })
     }
-    let geom = conn.get_geometry(id).ok()?.reply().ok()?;
-    let origin = conn
-        .translate_coordinates(id, root, 0, 0)
-        .ok()?
-        .reply()
-        .ok()?;
-    let title = text_prop(conn, id, atoms.net_wm_name, atoms.utf8_string)
-        .or_else(|| text_prop(conn, id, AtomEnum::WM_NAME.into(), AtomEnum::STRING.into()))
-        .unwrap_or_default();
-    let pid = conn
-        .get_property(false, id, atoms.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
-        .ok()
-        .and_then(|c| c.reply().ok())
-        .and_then(|r| r.value32().and_then(|mut v| v.next()));
-    if !managed && title.is_empty() && pid.is_none() {
-        // Unnamed helper windows of toolkits (e.g. GTK's leader window).
-        return None;
-    }
-    Some(X11Window {
-        id,
-        title,
-        pid,
-        rect: Rect::new(
-            i64::from(origin.dst_x),
-            i64::from(origin.dst_y),
-            u64::from(geom.width),
-            u64::from(geom.height),
-        ),
-    })
-}
-
-fn text_prop(conn: &RustConnection, id: Window, prop: u32, ty: u32) -> Option<String> {
-    let reply = conn
-        .get_property(false, id, prop, ty, 0, 1024)
-        .ok()?
-        .reply()
-        .ok()?;
-    (!reply.value.is_empty()).then(|| String::from_utf8_lossy(&reply.value).into_owned())
 }
