@@ -53,6 +53,25 @@ pub struct LinuxAdapter {
     grabber: OnceCell<Result<Grabber, String>>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
+    /// The X11 read in progress, which concurrent callers share (a
+    /// snapshot asks for the screen and the windows at once).
+    x11_read: Mutex<Option<X11Read>>,
+}
+
+/// One X11 state read, shared by the callers that overlap it.
+type X11Read =
+    futures::future::Shared<futures::future::BoxFuture<'static, Result<X11State, AdapterError>>>;
+
+/// Empties the slot of the shared X11 read once its first caller is done
+/// with it (or gave up): a later call reads afresh.
+struct ClearRead<'a>(&'a Mutex<Option<X11Read>>);
+
+impl Drop for ClearRead<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = None;
+        }
+    }
 }
 
 impl LinuxAdapter {
@@ -275,8 +294,29 @@ impl LinuxAdapter {
             .collect())
     }
 
+    /// The X11 state. Calls that overlap one read in progress share it
+    /// (its first caller started it, and it is no older than that call);
+    /// every other call reads afresh.
     async fn x11(&self) -> Result<X11State, AdapterError> {
-        let state = x11::read_state(self.desktop.display.as_deref()).await?;
+        use futures::FutureExt;
+        let (read, first) = {
+            let mut slot = self.x11_read.lock().map_err(|_| {
+                AdapterError::Platform("X11 reader state poisoned; restart cup".to_owned())
+            })?;
+            match slot.as_ref() {
+                Some(read) => (read.clone(), false),
+                None => {
+                    let display = self.desktop.display.clone();
+                    let read = async move { x11::read_state(display.as_deref()).await }
+                        .boxed()
+                        .shared();
+                    *slot = Some(read.clone());
+                    (read, true)
+                }
+            }
+        };
+        let _clear = first.then(|| ClearRead(&self.x11_read));
+        let state = read.await?;
         if let Ok(mut m) = self.monitors.lock() {
             m.clone_from(&state.monitors);
         }
