@@ -40,20 +40,35 @@ async fn direct_calls_match_the_bus_and_fail_fast_when_the_app_dies() {
         .unwrap_or_else(|e| panic!("cannot connect to {socket}: {e}"));
     let direct = Peer::Direct(wire.clone());
 
-    // The whole cache, both ways: the same items.
-    let over_bus = calls::cache_items(&bus, &app.bus_name)
-        .await
-        .expect("GetItems over the bus");
-    let over_wire = calls::cache_items(&direct, &app.bus_name)
-        .await
-        .expect("GetItems over the app's socket");
-    assert!(over_bus.len() > 100, "{} items", over_bus.len());
-    assert_eq!(over_bus.len(), over_wire.len());
-    // (States may move in between: the freshly started app is still
-    // settling its focus.)
-    for (a, b) in over_bus.iter().zip(&over_wire) {
-        assert_eq!((&a.obj, a.role, &a.parent), (&b.obj, b.role, &b.parent));
-    }
+    // The whole cache, both ways: the same items. (A freshly started app
+    // may still add accessibles or move its focus between two reads, so
+    // the two are compared until they agree, for at most 5 s.)
+    let same = |a: &[calls::CacheEntry], b: &[calls::CacheEntry]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(a, b)| (&a.obj, a.role, &a.parent) == (&b.obj, b.role, &b.parent))
+    };
+    let started = Instant::now();
+    let over_wire = loop {
+        let over_bus = calls::cache_items(&bus, &app.bus_name)
+            .await
+            .expect("GetItems over the bus");
+        let over_wire = calls::cache_items(&direct, &app.bus_name)
+            .await
+            .expect("GetItems over the app's socket");
+        assert!(over_bus.len() > 100, "{} items", over_bus.len());
+        if same(&over_bus, &over_wire) {
+            break over_wire;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "GetItems differ: {} items over the bus, {} over the socket",
+            over_bus.len(),
+            over_wire.len()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
     // Hundreds of calls in flight at once, each answered by serial.
     let objs: Vec<&ObjRef> = over_wire.iter().map(|i| &i.obj).collect();
     let roles = futures::future::join_all(objs.iter().map(|o| calls::role(&direct, o))).await;
