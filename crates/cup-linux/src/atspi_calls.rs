@@ -223,34 +223,62 @@ pub fn get_all_safe(toolkit: &str) -> bool {
     toolkit.eq_ignore_ascii_case("gtk")
 }
 
-/// `Name`, `Description` and (with `get_all`) `ChildCount`: one
-/// `Properties.GetAll` where [`get_all_safe`], else two `Get`s (child count
-/// then -1, unknown).
+/// Properties of `iface`: all of them with one `Properties.GetAll` where
+/// `get_all` ([`get_all_safe`]), else `names` with a `Get` each, all in
+/// flight at once. A property that cannot be read is missing.
+async fn read_properties(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    iface: &str,
+    names: &[&str],
+    get_all: bool,
+) -> CallResult<HashMap<String, OwnedValue>> {
+    if get_all {
+        return properties(conn, obj, iface).await;
+    }
+    let got = futures::future::join_all(names.iter().map(|name| async move {
+        let value: CallResult<OwnedValue> = call(
+            conn,
+            obj,
+            "org.freedesktop.DBus.Properties",
+            "Get",
+            &(iface, *name),
+        )
+        .await;
+        (*name, value)
+    }))
+    .await;
+    Ok(got
+        .into_iter()
+        .filter_map(|(name, value)| Some((name.to_owned(), value.ok()?)))
+        .collect())
+}
+
+/// Takes property `name` of `props` as a `T`, or says it is missing.
+fn take<T: TryFrom<OwnedValue>>(
+    props: &mut HashMap<String, OwnedValue>,
+    iface: &str,
+    name: &str,
+) -> CallResult<T> {
+    props
+        .remove(name)
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| zbus::Error::Failure(format!("{iface}.{name} could not be read")))
+}
+
+/// `Name`, `Description` and, when read with `GetAll`, `ChildCount` (-1
+/// otherwise).
 pub async fn accessible_props(
     conn: &impl Caller,
     obj: &ObjRef,
     get_all: bool,
 ) -> CallResult<AccessibleProps> {
-    if get_all {
-        let mut all = properties(conn, obj, ACCESSIBLE).await?;
-        let mut take = |key: &str| all.remove(key);
-        let name = take("Name").and_then(|v| String::try_from(v).ok());
-        let description = take("Description").and_then(|v| String::try_from(v).ok());
-        let child_count = take("ChildCount").and_then(|v| i32::try_from(v).ok());
-        return Ok(AccessibleProps {
-            name: name.unwrap_or_default(),
-            description: description.unwrap_or_default(),
-            child_count: child_count.unwrap_or(-1),
-        });
-    }
-    let (name, description) = tokio::try_join!(
-        property::<String>(conn, obj, ACCESSIBLE, "Name"),
-        property::<String>(conn, obj, ACCESSIBLE, "Description")
-    )?;
+    let mut props =
+        read_properties(conn, obj, ACCESSIBLE, &["Name", "Description"], get_all).await?;
     Ok(AccessibleProps {
-        name,
-        description,
-        child_count: -1,
+        name: take(&mut props, ACCESSIBLE, "Name")?,
+        description: take(&mut props, ACCESSIBLE, "Description")?,
+        child_count: take(&mut props, ACCESSIBLE, "ChildCount").unwrap_or(-1),
     })
 }
 
@@ -307,44 +335,27 @@ pub async fn action_names(conn: &impl Caller, obj: &ObjRef) -> CallResult<Vec<St
 
 const VALUE: &str = "org.a11y.atspi.Value";
 
-/// The `Value` interface: one `Properties.GetAll` where [`get_all_safe`],
-/// else one `Get` per property. `Text` is optional (AT-SPI ≥ 2.46).
+/// The `Value` interface. `Text` is optional (AT-SPI ≥ 2.46).
 pub async fn value(conn: &impl Caller, obj: &ObjRef, get_all: bool) -> CallResult<RawValue> {
-    if get_all {
-        let mut all = properties(conn, obj, VALUE).await?;
-        let mut number = |key: &str| all.remove(key).and_then(|v| f64::try_from(v).ok());
-        let current = number("CurrentValue")
-            .ok_or_else(|| zbus::Error::Failure("Value.GetAll has no CurrentValue".to_owned()))?;
-        let (minimum, maximum, increment) = (
-            number("MinimumValue"),
-            number("MaximumValue"),
-            number("MinimumIncrement"),
-        );
-        let text = all
-            .remove("Text")
-            .and_then(|v| String::try_from(v).ok())
-            .unwrap_or_default();
-        return Ok(RawValue {
-            current,
-            minimum: minimum.unwrap_or(0.0),
-            maximum: maximum.unwrap_or(0.0),
-            increment: increment.unwrap_or(0.0),
-            text: (!text.is_empty()).then_some(text),
-        });
-    }
-    let (current, minimum, maximum, increment, text) = tokio::join!(
-        property::<f64>(conn, obj, VALUE, "CurrentValue"),
-        property::<f64>(conn, obj, VALUE, "MinimumValue"),
-        property::<f64>(conn, obj, VALUE, "MaximumValue"),
-        property::<f64>(conn, obj, VALUE, "MinimumIncrement"),
-        property::<String>(conn, obj, VALUE, "Text"),
-    );
-    let text = text.unwrap_or_default();
+    let names = [
+        "CurrentValue",
+        "MinimumValue",
+        "MaximumValue",
+        "MinimumIncrement",
+        "Text",
+    ];
+    let mut props = read_properties(conn, obj, VALUE, &names, get_all).await?;
+    let mut number = |name| take::<f64>(&mut props, VALUE, name);
+    let current = number("CurrentValue")?;
+    let minimum = number("MinimumValue").unwrap_or(0.0);
+    let maximum = number("MaximumValue").unwrap_or(0.0);
+    let increment = number("MinimumIncrement").unwrap_or(0.0);
+    let text: String = take(&mut props, VALUE, "Text").unwrap_or_default();
     Ok(RawValue {
-        current: current?,
-        minimum: minimum.unwrap_or(0.0),
-        maximum: maximum.unwrap_or(0.0),
-        increment: increment.unwrap_or(0.0),
+        current,
+        minimum,
+        maximum,
+        increment,
         text: (!text.is_empty()).then_some(text),
     })
 }

@@ -36,21 +36,20 @@ impl Caller for Peer {
         B: serde::Serialize + zbus::zvariant::DynamicType + Sync,
         R: serde::de::DeserializeOwned + zbus::zvariant::Type + Send,
     {
-        match self {
-            Peer::Bus(conn) => conn.call(obj, iface, method, body).await,
-            Peer::Direct(wire) | Peer::Routed(wire) => {
-                let destination = matches!(self, Peer::Routed(_)).then_some(obj.bus.as_str());
-                let call = wire.call_typed(destination, &obj.path, iface, method, body);
-                match tokio::time::timeout(CALL_TIMEOUT, call).await {
-                    Ok(r) => r.map_err(zbus_error),
-                    Err(_) => Err(zbus::Error::InputOutput(std::sync::Arc::new(
-                        std::io::Error::new(
-                            std::io::ErrorKind::TimedOut,
-                            format!("{iface}.{method} timed out"),
-                        ),
-                    ))),
-                }
-            }
+        let (wire, destination) = match self {
+            Peer::Bus(conn) => return conn.call(obj, iface, method, body).await,
+            Peer::Direct(wire) => (wire, None),
+            Peer::Routed(wire) => (wire, Some(obj.bus.as_str())),
+        };
+        let call = wire.call_typed(destination, &obj.path, iface, method, body);
+        match tokio::time::timeout(CALL_TIMEOUT, call).await {
+            Ok(r) => r.map_err(zbus_error),
+            Err(_) => Err(zbus::Error::InputOutput(std::sync::Arc::new(
+                std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("{iface}.{method} timed out"),
+                ),
+            ))),
         }
     }
 }
@@ -126,21 +125,9 @@ impl Links {
         }
     }
 
-    /// Tries once per application to open its direct socket.
+    /// Tries once per application to open its direct socket, and opens
+    /// the lean connection to the bus once an application has none.
     pub async fn open(&self, bus_names: &[String]) {
-        self.routed
-            .get_or_init(|| async {
-                let conn = tokio::time::timeout(CALL_TIMEOUT, WireConn::connect(&self.address, true)).await;
-                match conn {
-                    Ok(Ok(w)) => Some(w),
-                    Ok(Err(e)) => {
-                        tracing::debug!(address = %self.address, error = %e, "no lean bus connection");
-                        None
-                    }
-                    Err(_) => None,
-                }
-            })
-            .await;
         let todo: Vec<String> = match self.peers.lock() {
             Ok(p) => bus_names
                 .iter()
@@ -157,15 +144,33 @@ impl Links {
             (name, conn)
         }))
         .await;
-        if let Ok(mut p) = self.peers.lock() {
-            p.extend(opened);
+        let routed_needed = match self.peers.lock() {
+            Ok(mut p) => {
+                p.extend(opened);
+                bus_names
+                    .iter()
+                    .any(|b| p.get(b).is_none_or(Option::is_none))
+            }
+            Err(_) => false,
+        };
+        if routed_needed {
+            self.routed.get_or_init(|| self.open_routed()).await;
         }
     }
 
-    /// Forgets the direct connection of an application (it failed).
-    pub fn drop_peer(&self, bus_name: &str) {
-        if let Ok(mut p) = self.peers.lock() {
-            p.insert(bus_name.to_owned(), None);
+    /// The lean connection to the bus, or `None` when it cannot be opened
+    /// (calls then go through `zbus`).
+    async fn open_routed(&self) -> Option<WireConn> {
+        match tokio::time::timeout(CALL_TIMEOUT, WireConn::connect(&self.address, true)).await {
+            Ok(Ok(w)) => Some(w),
+            Ok(Err(e)) => {
+                tracing::debug!(address = %self.address, error = %e, "no lean bus connection");
+                None
+            }
+            Err(_) => {
+                tracing::debug!(address = %self.address, "lean bus connection timed out");
+                None
+            }
         }
     }
 

@@ -638,12 +638,9 @@ async fn grow(
                     Some(kids.iter().map(|&i| cache.items[i].obj.clone()).collect()),
                 )),
                 // A node read outside the cache that reported no children
-                // (a tree view's cell) is a leaf: no GetChildren.
-                None if walk.nodes[p].child_count == 0
-                    && !cache.by_obj.contains_key(&walk.nodes[p].obj) =>
-                {
-                    lists.push((p, Some(Vec::new())));
-                }
+                // (a tree view's cell) is a leaf: no GetChildren. (A cached
+                // node with none is complete above.)
+                None if walk.nodes[p].child_count == 0 => lists.push((p, Some(Vec::new()))),
                 None => ask.push((p, walk.nodes[p].obj.clone())),
             }
         }

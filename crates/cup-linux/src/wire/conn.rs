@@ -29,11 +29,6 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// The body's signature.
-    pub fn signature(&self) -> &str {
-        &self.signature
-    }
-
     /// Decodes the body as `R`; a reply of another signature is an error.
     pub fn decode<R: DeserializeOwned + Type>(&self) -> Result<R, WireError> {
         let matches = R::SIGNATURE == self.signature.as_str()
@@ -57,6 +52,21 @@ impl Reply {
     }
 }
 
+impl Reply {
+    /// The text of an error reply: its first argument, when a string.
+    fn error_message(self) -> String {
+        if !self.signature.starts_with('s') {
+            return String::new();
+        }
+        // Only the first argument is read.
+        let first = Reply {
+            signature: "s".to_owned(),
+            ..self
+        };
+        first.decode::<String>().unwrap_or_default()
+    }
+}
+
 type Waiter = oneshot::Sender<Result<Reply, WireError>>;
 
 #[derive(Debug, Default)]
@@ -68,6 +78,15 @@ struct State {
     pending: HashMap<u32, Waiter>,
     /// Why the connection is closed, once it is.
     closed: Option<String>,
+}
+
+impl State {
+    /// The serial of the next message (never 0).
+    fn take_serial(&mut self) -> u32 {
+        let serial = self.next_serial.max(1);
+        self.next_serial = serial.checked_add(1).unwrap_or(1);
+        serial
+    }
 }
 
 #[derive(Debug, Default)]
@@ -134,7 +153,6 @@ impl WireConn {
         authenticate(&mut stream).await?;
         let (r, w) = stream.into_split();
         let shared = Arc::new(Shared::default());
-        shared.state().next_serial = 1;
         let reader = tokio::spawn(read_loop(shared.clone(), r)).abort_handle();
         let writer = tokio::spawn(write_loop(shared.clone(), w)).abort_handle();
         let conn = WireConn {
@@ -178,8 +196,7 @@ impl WireConn {
             if let Some(why) = &st.closed {
                 return Err(WireError::Closed(why.clone()));
             }
-            let serial = st.next_serial;
-            st.next_serial = st.next_serial.checked_add(1).unwrap_or(1);
+            let serial = st.take_serial();
             frame::encode_call(
                 &frame::Call {
                     serial,
@@ -382,26 +399,24 @@ fn dispatch(shared: &Shared, msg: &[u8]) -> Result<(), WireError> {
             let Some(waiter) = shared.state().pending.remove(&serial) else {
                 return Ok(()); // its caller gave up
             };
-            let body = msg[h.body.clone()].to_vec();
+            let reply = Reply {
+                endian: h.endian,
+                signature: h.signature,
+                body: msg[h.body].to_vec(),
+            };
             let result = if h.kind == frame::ERROR {
-                let message = error_message(h.endian, &h.signature, &body);
                 Err(WireError::Method {
                     name: h.error_name.unwrap_or_default(),
-                    message,
+                    message: reply.error_message(),
                 })
             } else {
-                Ok(Reply {
-                    endian: h.endian,
-                    signature: h.signature,
-                    body,
-                })
+                Ok(reply)
             };
             let _ = waiter.send(result);
         }
         (frame::METHOD_CALL, _) if h.flags & frame::NO_REPLY_EXPECTED == 0 => {
             let mut st = shared.state();
-            let serial = st.next_serial;
-            st.next_serial = st.next_serial.checked_add(1).unwrap_or(1);
+            let serial = st.take_serial();
             frame::encode_error(
                 serial,
                 h.serial,
@@ -415,19 +430,6 @@ fn dispatch(shared: &Shared, msg: &[u8]) -> Result<(), WireError> {
         _ => {} // signals
     }
     Ok(())
-}
-
-/// The text of an error reply (its first argument, when a string).
-fn error_message(endian: Endian, signature: &str, body: &[u8]) -> String {
-    if !signature.starts_with('s') {
-        return String::new();
-    }
-    let reply = Reply {
-        endian,
-        signature: "s".to_owned(),
-        body: body.to_vec(),
-    };
-    reply.decode::<String>().unwrap_or_default()
 }
 
 #[cfg(test)]
