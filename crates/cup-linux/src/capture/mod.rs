@@ -21,7 +21,10 @@ use crate::links::Links;
 use crate::mapping::{self, MapContext};
 use crate::raw::{Extents, RawNode, RawValue};
 
+mod statics;
 mod unallocated;
+
+use statics::Statics;
 
 /// Calls in flight at once on the accessibility bus.
 const CONCURRENCY: usize = 256;
@@ -72,6 +75,7 @@ struct Skel {
 pub struct AppFacts {
     no_cache: Mutex<HashSet<String>>,
     toolkits: Mutex<HashMap<String, (String, String)>>,
+    statics: Statics,
 }
 
 impl AppFacts {
@@ -84,6 +88,7 @@ impl AppFacts {
 
 struct Walk<'a> {
     links: &'a Links,
+    statics: &'a Statics,
     deadline: Instant,
     limits: &'a CaptureLimits,
     nodes: Vec<Skel>,
@@ -95,6 +100,8 @@ struct Walk<'a> {
     queued: usize,
     /// Reads queued by kind (extents, actions, value, text, attributes).
     by_kind: [usize; 5],
+    /// Details known without a read ([`Statics`]).
+    known: Vec<(usize, Option<Got>)>,
     /// Toolkit version of the window being walked (reads are planned as
     /// nodes join, so it must be known then).
     version: String,
@@ -116,9 +123,16 @@ impl Walk<'_> {
     /// Node `i` is in the tree: queue its detail reads.
     fn accept(&mut self, i: usize) {
         let Some(queue) = &self.queue else { return };
+        let keep = Statics::keeps(&self.nodes[i].toolkit);
         for want in wants(&self.nodes[i]) {
             if self.defer_extents && want == Want::Extents {
                 continue;
+            }
+            if want == Want::Actions && keep {
+                if let Some(actions) = self.statics.get(&self.nodes[i].obj).actions {
+                    self.known.push((i, Some(Got::Actions(actions))));
+                    continue;
+                }
             }
             if queue
                 .unbounded_send(Job {
@@ -126,6 +140,7 @@ impl Walk<'_> {
                     obj: self.nodes[i].obj.clone(),
                     want,
                     get_all: calls::get_all_safe(&self.nodes[i].toolkit),
+                    keep,
                 })
                 .is_ok()
             {
@@ -151,6 +166,7 @@ pub async fn capture(
     let deadline = started + limits.deadline;
     let mut walk = Walk {
         links,
+        statics: &facts.statics,
         deadline,
         limits,
         nodes: Vec::new(),
@@ -159,6 +175,7 @@ pub async fn capture(
         queue: None,
         queued: 0,
         by_kind: [0; 5],
+        known: Vec::new(),
         version: String::new(),
         gtk4: false,
         defer_extents: false,
@@ -212,7 +229,7 @@ pub async fn capture(
     let (queue, jobs) = futures::channel::mpsc::unbounded::<Job>();
     walk.queue = Some(queue.clone());
     let reads = jobs
-        .map(|job| read_one(links, deadline, job))
+        .map(|job| read_one(links, &facts.statics, deadline, job))
         .buffer_unordered(CONCURRENCY)
         .collect::<Vec<_>>();
     let walking = async {
@@ -297,6 +314,9 @@ pub async fn capture(
     };
     let (structured, mut results) = futures::join!(walking, reads);
     results.extend(gated);
+    let known = std::mem::take(&mut walk.known);
+    let known_count = known.len();
+    results.extend(known);
     let details = collect_details(walk.nodes.len(), results);
     let timed_out_details = details.iter().filter(|d| d.timed_out).count();
     tracing::debug!(
@@ -304,6 +324,7 @@ pub async fn capture(
         reads = walk.queued,
         by_kind = ?walk.by_kind,
         extents_inherited = inherited,
+        known_actions = known_count,
         structure_ms = structured.as_secs_f64() * 1e3,
         details_ms = (started.elapsed() - structured).as_secs_f64() * 1e3,
         "capture phases"
@@ -708,7 +729,12 @@ async fn grow(
     }
 }
 
-/// Reads role, states, interfaces, name and description of `objs` at once.
+/// What [`fetch_nodes`] reads of one node: role and interfaces, states,
+/// properties.
+type NodeRead = ((AtspiRole, InterfaceSet), StateSet, calls::AccessibleProps);
+
+/// Reads role, states, interfaces, name and description of `objs` at once
+/// (role and interfaces of a GTK object only the first time: [`Statics`]).
 async fn fetch_nodes(
     walk: &mut Walk<'_>,
     objs: &[ObjRef],
@@ -717,28 +743,39 @@ async fn fetch_nodes(
     toolkit: &str,
 ) -> Vec<Option<usize>> {
     let links = walk.links;
+    let statics = walk.statics;
     let deadline = walk.deadline;
     let get_all = calls::get_all_safe(toolkit);
-    let read: Vec<Option<(AtspiRole, StateSet, InterfaceSet, calls::AccessibleProps)>> =
-        stream::iter(objs.iter().cloned().map(|obj| async move {
-            let conn = links.to(&obj.bus);
-            let all = async {
-                tokio::try_join!(
-                    calls::role(&conn, &obj),
-                    calls::states(&conn, &obj),
-                    calls::interfaces(&conn, &obj),
-                    calls::accessible_props(&conn, &obj, get_all)
-                )
-            };
-            timeout_at(deadline, all).await.ok().and_then(Result::ok)
-        }))
-        .buffered(CONCURRENCY)
-        .collect()
-        .await;
+    let keep = Statics::keeps(toolkit);
+    let read: Vec<Option<NodeRead>> = stream::iter(objs.iter().cloned().map(|obj| async move {
+        let conn = links.to(&obj.bus);
+        let known = if keep { statics.get(&obj).kind } else { None };
+        let kind = async {
+            if let Some(kind) = known {
+                return calls::CallResult::Ok(kind);
+            }
+            let kind = tokio::try_join!(calls::role(&conn, &obj), calls::interfaces(&conn, &obj))?;
+            if keep {
+                statics.put_kind(&obj, kind.0, kind.1);
+            }
+            Ok(kind)
+        };
+        let all = async {
+            tokio::try_join!(
+                kind,
+                calls::states(&conn, &obj),
+                calls::accessible_props(&conn, &obj, get_all)
+            )
+        };
+        timeout_at(deadline, all).await.ok().and_then(Result::ok)
+    }))
+    .buffered(CONCURRENCY)
+    .collect()
+    .await;
     let mut out = Vec::with_capacity(objs.len());
     for (obj, r) in objs.iter().zip(read) {
         match r {
-            Some((role, states, interfaces, props)) if walk.room() => {
+            Some(((role, interfaces), states, props)) if walk.room() => {
                 walk.nodes.push(Skel {
                     obj: obj.clone(),
                     role,
@@ -879,15 +916,23 @@ struct Job {
     want: Want,
     /// Properties may be read with one `GetAll` ([`calls::get_all_safe`]).
     get_all: bool,
+    /// The action names read are kept ([`Statics`]).
+    keep: bool,
 }
 
 /// Runs one read under the deadline.
-async fn read_one(links: &Links, deadline: Instant, job: Job) -> (usize, Option<Got>) {
+async fn read_one(
+    links: &Links,
+    statics: &Statics,
+    deadline: Instant,
+    job: Job,
+) -> (usize, Option<Got>) {
     let Job {
         node: i,
         obj,
         want,
         get_all,
+        keep,
     } = job;
     let conn = &links.to(&obj.bus);
     let obj = &obj;
@@ -897,7 +942,12 @@ async fn read_one(links: &Links, deadline: Instant, job: Job) -> (usize, Option<
             .map(|r| Got::Extents(r.ok())),
         Want::Actions => timeout_at(deadline, calls::action_names(conn, obj))
             .await
-            .map(|r| Got::Actions(r.unwrap_or_default())),
+            .map(|r| {
+                if let (true, Ok(names)) = (keep, &r) {
+                    statics.put_actions(obj, names);
+                }
+                Got::Actions(r.unwrap_or_default())
+            }),
         Want::Value => timeout_at(deadline, calls::value(conn, obj, get_all))
             .await
             .map(|r| Got::Value(r.ok())),

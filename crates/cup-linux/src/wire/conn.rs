@@ -190,6 +190,7 @@ impl WireConn {
         signature: &str,
         body: &[u8],
     ) -> Result<Reply, WireError> {
+        tracing::trace!(member, "wire call");
         let (tx, rx) = oneshot::channel();
         let serial = {
             let mut st = self.shared.state();

@@ -78,6 +78,19 @@ async fn widget_factory_check_buttons_and_bounds() {
         "{}",
         snap.text
     );
+
+    // A second capture in the same session takes the roles, interfaces and
+    // action names of GTK objects from the first (tree-view cells, every
+    // control's actions) and must read the same tree.
+    let shape = |s: &cup::Snapshot| -> Vec<String> {
+        nodes(s)
+            .into_iter()
+            .map(|n| format!("{} {:?} {:?} {:?}", n.id, n.role, n.name, n.actions))
+            .collect()
+    };
+    let again = snapshot(&mut session, &request(Scope::Foreground)).await;
+    assert_eq!(shape(&again), shape(&snap));
+    assert_eq!(find(&again, Role::Cell, "Andrea").len(), 1, "{}", again.text);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
