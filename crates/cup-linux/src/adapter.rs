@@ -258,12 +258,23 @@ impl LinuxAdapter {
                     Vec::new()
                 }
             };
+            // A GTK 4 frame's extents are window-relative either way; asked
+            // for screen ones, it logs a warning.
+            let coord = if self
+                .facts
+                .toolkit(&app.bus)
+                .is_some_and(|(name, version)| crate::raw::is_gtk4(&name, &version))
+            {
+                calls::COORD_WINDOW
+            } else {
+                calls::COORD_SCREEN
+            };
             let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
                 let read = tokio::try_join!(
                     calls::role(conn, &obj),
                     calls::states(conn, &obj),
                     calls::accessible_props(conn, &obj, false),
-                    calls::extents(conn, &obj, 0)
+                    calls::extents(conn, &obj, coord)
                 );
                 read.ok().map(|(role, states, props, e)| Frame {
                     obj,
@@ -387,6 +398,7 @@ impl Adapter for LinuxAdapter {
             fallback: Fallback {
                 input: self.input().await.ok().map(|i| i as &dyn InputOps),
                 origin,
+                window_relative: gtk4,
                 snapshot_bounds: target.node.bounds,
                 offscreen: target.node.states.contains(&cup_protocol::State::Offscreen),
             },
@@ -473,6 +485,7 @@ impl Adapter for LinuxAdapter {
             fallback: Fallback {
                 input: Some(input as &dyn InputOps),
                 origin: (0, 0),
+                window_relative: false,
                 snapshot_bounds: None,
                 offscreen: false,
             },

@@ -299,7 +299,15 @@ where
     T::try_from(value).map_err(Into::into)
 }
 
-/// `Component.GetExtents(coord_type)`; 0 = screen, 1 = window.
+/// `GetExtents` in screen coordinates.
+pub const COORD_SCREEN: u32 = 0;
+/// `GetExtents` relative to the top-level window. GTK 4 knows no screen
+/// coordinates: asked for them, it answers window-relative ones anyway and
+/// logs a warning on every call (a write to the app's stderr or journal).
+pub const COORD_WINDOW: u32 = 1;
+
+/// `Component.GetExtents(coord_type)`: [`COORD_SCREEN`] or
+/// [`COORD_WINDOW`].
 pub async fn extents(conn: &impl Caller, obj: &ObjRef, coord_type: u32) -> CallResult<Extents> {
     let (x, y, w, h): (i32, i32, i32, i32) = call(
         conn,

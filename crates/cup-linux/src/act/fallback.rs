@@ -46,6 +46,8 @@ pub struct Fallback<'a> {
     pub input: Option<&'a dyn InputOps>,
     /// Added to the element's extents (GTK4 reports window-relative ones).
     pub origin: (i64, i64),
+    /// Extents are read window-relative (GTK 4), to be offset by `origin`.
+    pub window_relative: bool,
     /// The element's bounds in the snapshot.
     pub snapshot_bounds: Option<Rect>,
     /// The element was offscreen in the snapshot.
@@ -66,7 +68,12 @@ impl Fallback<'_> {
         if self.offscreen {
             let _ = act::scroll_into_view(el.conn, el.obj).await;
         }
-        let fresh = calls::extents(el.conn, el.obj, 0)
+        let coord = if self.window_relative {
+            calls::COORD_WINDOW
+        } else {
+            calls::COORD_SCREEN
+        };
+        let fresh = calls::extents(el.conn, el.obj, coord)
             .await
             .ok()
             .filter(|e| e.w > 0 && e.h > 0 && !e.is_unplaced())

@@ -141,6 +141,11 @@ impl Walk<'_> {
                     want,
                     get_all: calls::get_all_safe(&self.nodes[i].toolkit),
                     keep,
+                    coord: if is_gtk4(&self.nodes[i]) {
+                        calls::COORD_WINDOW
+                    } else {
+                        calls::COORD_SCREEN
+                    },
                 })
                 .is_ok()
             {
@@ -845,7 +850,7 @@ async fn extents_top_down(walk: &Walk<'_>, root: usize) -> Vec<(usize, unallocat
             let obj = nodes[i].obj.clone();
             let conn = links.to(&obj.bus);
             async move {
-                timeout_at(deadline, calls::extents(&conn, &obj, 0))
+                timeout_at(deadline, calls::extents(&conn, &obj, calls::COORD_WINDOW))
                     .await
                     .ok()
                     .map(Result::ok)
@@ -918,6 +923,8 @@ struct Job {
     get_all: bool,
     /// The action names read are kept ([`Statics`]).
     keep: bool,
+    /// Coordinate type of `GetExtents`: window-relative on GTK 4.
+    coord: u32,
 }
 
 /// Runs one read under the deadline.
@@ -933,11 +940,12 @@ async fn read_one(
         want,
         get_all,
         keep,
+        coord,
     } = job;
     let conn = &links.to(&obj.bus);
     let obj = &obj;
     let got = match want {
-        Want::Extents => timeout_at(deadline, calls::extents(conn, obj, 0))
+        Want::Extents => timeout_at(deadline, calls::extents(conn, obj, coord))
             .await
             .map(|r| Got::Extents(r.ok())),
         Want::Actions => timeout_at(deadline, calls::action_names(conn, obj))

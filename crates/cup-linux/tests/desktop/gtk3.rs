@@ -90,7 +90,12 @@ async fn widget_factory_check_buttons_and_bounds() {
     };
     let again = snapshot(&mut session, &request(Scope::Foreground)).await;
     assert_eq!(shape(&again), shape(&snap));
-    assert_eq!(find(&again, Role::Cell, "Andrea").len(), 1, "{}", again.text);
+    assert_eq!(
+        find(&again, Role::Cell, "Andrea").len(),
+        1,
+        "{}",
+        again.text
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
