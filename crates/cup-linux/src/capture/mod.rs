@@ -28,6 +28,17 @@ use statics::Statics;
 
 /// Calls in flight at once on the accessibility bus.
 const CONCURRENCY: usize = 256;
+/// Detail reads (extents, values, text...) in flight at once while the
+/// structure is still being read. An app answers its calls in the order
+/// they come, one per main-loop iteration, so a structure call
+/// (`GetChildren` of a node the cache leaves out, the role and states of
+/// its children) sent after 150 detail reads waits for all of them, and
+/// the next level of the walk waits for it: on gtk3-widget-factory three
+/// such levels stood behind the reads of the rest of the window. With a
+/// short queue the structure calls go through almost at once while the
+/// app still always has reads to answer; once the structure is read, the
+/// remaining reads go out together.
+const DETAILS_WHILE_WALKING: usize = 16;
 /// Characters read from a `Text` interface.
 const TEXT_MAX: i32 = 2000;
 
@@ -233,8 +244,18 @@ pub async fn capture(
 
     let (queue, jobs) = futures::channel::mpsc::unbounded::<Job>();
     walk.queue = Some(queue.clone());
+    // Permits for detail reads: few while the structure is read, all once
+    // it is (see DETAILS_WHILE_WALKING). The semaphore is fair, so reads
+    // still go out in the order they were queued.
+    let permits = tokio::sync::Semaphore::new(DETAILS_WHILE_WALKING);
     let reads = jobs
-        .map(|job| read_one(links, &facts.statics, deadline, job))
+        .map(|job| {
+            let permits = &permits;
+            async move {
+                let _permit = permits.acquire().await.ok();
+                read_one(links, &facts.statics, deadline, job).await
+            }
+        })
         .buffer_unordered(CONCURRENCY)
         .collect::<Vec<_>>();
     let walking = async {
@@ -283,6 +304,8 @@ pub async fn capture(
                 }
             }
         }
+        // Every structure is read: the queued detail reads all go out.
+        permits.add_permits(CONCURRENCY - DETAILS_WHILE_WALKING);
         // GTK 4 windows' extents, top-down, all windows at once (after the
         // structures, so no window's walk waits for another's extents).
         let began = Instant::now();

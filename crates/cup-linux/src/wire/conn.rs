@@ -190,7 +190,6 @@ impl WireConn {
         signature: &str,
         body: &[u8],
     ) -> Result<Reply, WireError> {
-        tracing::trace!(member, "wire call");
         let (tx, rx) = oneshot::channel();
         let serial = {
             let mut st = self.shared.state();
@@ -213,6 +212,7 @@ impl WireConn {
             st.pending.insert(serial, tx);
             serial
         };
+        tracing::trace!(serial, member, "wire call");
         self.shared.wake_writer.notify_one();
         // A caller that gives up (its deadline passed) takes its waiter
         // out of the map.
@@ -345,6 +345,7 @@ async fn write_loop(shared: Arc<Shared>, mut w: OwnedWriteHalf) {
             if buf.is_empty() {
                 break;
             }
+            tracing::trace!(bytes = buf.len(), "wire write");
             if let Err(e) = w.write_all(&buf).await {
                 shared.close(format!("write failed: {e}"));
                 return;
@@ -385,7 +386,7 @@ async fn read_loop(shared: Arc<Shared>, mut r: OwnedReadHalf) {
         }
         match r.read_buf(&mut buf).await {
             Ok(0) => return shared.close("the peer closed the connection".to_owned()),
-            Ok(_) => {}
+            Ok(n) => tracing::trace!(bytes = n, "wire read"),
             Err(e) => return shared.close(format!("read failed: {e}")),
         }
     }
@@ -397,6 +398,7 @@ fn dispatch(shared: &Shared, msg: &[u8]) -> Result<(), WireError> {
     let h = frame::parse_header(msg)?;
     match (h.kind, h.reply_serial) {
         (frame::METHOD_RETURN | frame::ERROR, Some(serial)) => {
+            tracing::trace!(serial, "wire reply");
             let Some(waiter) = shared.state().pending.remove(&serial) else {
                 return Ok(()); // its caller gave up
             };
