@@ -30,7 +30,7 @@ use crate::atspi_calls::{self as calls, ObjRef};
 use crate::capture::{self, AppFacts, Target as CaptureTarget};
 use crate::env::Desktop;
 use crate::input::Input;
-use crate::links::Links;
+use crate::links::{Links, Peer};
 use crate::mapping::MapContext;
 use crate::screenshot::Grabber;
 use crate::windows::join_windows;
@@ -242,9 +242,20 @@ impl LinuxAdapter {
             ))
         })?;
         let per_app = futures::future::join_all(apps.iter().map(|app| async move {
+            // The app's own socket once a capture opened it (the bus
+            // daemon otherwise); the pid is the daemon's to say.
+            let peer = match self.links.get() {
+                Some(links) => links.to(&app.bus),
+                None => Peer::Bus(conn.clone()),
+            };
+            let peer = &peer;
+            let toolkit = self.facts.toolkit(&app.bus);
+            let get_all = toolkit
+                .as_ref()
+                .is_some_and(|(name, _)| calls::get_all_safe(name));
             let (pid, kids) = tokio::join!(
                 calls::pid_of(conn, &app.bus),
-                tokio::time::timeout(FRAMES_TIMEOUT, calls::children(conn, app))
+                tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, app))
             );
             let pid = pid.ok();
             let kids = match kids {
@@ -260,10 +271,9 @@ impl LinuxAdapter {
             };
             // A GTK 4 frame's extents are window-relative either way; asked
             // for screen ones, it logs a warning.
-            let coord = if self
-                .facts
-                .toolkit(&app.bus)
-                .is_some_and(|(name, version)| crate::raw::is_gtk4(&name, &version))
+            let coord = if toolkit
+                .as_ref()
+                .is_some_and(|(name, version)| crate::raw::is_gtk4(name, version))
             {
                 calls::COORD_WINDOW
             } else {
@@ -271,10 +281,10 @@ impl LinuxAdapter {
             };
             let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
                 let read = tokio::try_join!(
-                    calls::role(conn, &obj),
-                    calls::states(conn, &obj),
-                    calls::accessible_props(conn, &obj, false),
-                    calls::extents(conn, &obj, coord)
+                    calls::role(peer, &obj),
+                    calls::states(peer, &obj),
+                    calls::accessible_props(peer, &obj, get_all),
+                    calls::extents(peer, &obj, coord)
                 );
                 read.ok().map(|(role, states, props, e)| Frame {
                     obj,
