@@ -249,10 +249,10 @@ impl LinuxAdapter {
                 None => Peer::Bus(conn.clone()),
             };
             let peer = &peer;
-            let toolkit = self.facts.toolkit(&app.bus);
-            let get_all = toolkit
-                .as_ref()
-                .is_some_and(|(name, _)| calls::get_all_safe(name));
+            let get_all = self
+                .facts
+                .toolkit(&app.bus)
+                .is_some_and(|(name, _)| calls::get_all_safe(&name));
             let (pid, kids) = tokio::join!(
                 calls::pid_of(conn, &app.bus),
                 tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, app))
@@ -271,14 +271,7 @@ impl LinuxAdapter {
             };
             // A GTK 4 frame's extents are window-relative either way; asked
             // for screen ones, it logs a warning.
-            let coord = if toolkit
-                .as_ref()
-                .is_some_and(|(name, version)| crate::raw::is_gtk4(name, version))
-            {
-                calls::COORD_WINDOW
-            } else {
-                calls::COORD_SCREEN
-            };
+            let coord = calls::coord_type(self.facts.is_gtk4(&app.bus));
             let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
                 let read = tokio::try_join!(
                     calls::role(peer, &obj),
@@ -393,10 +386,7 @@ impl Adapter for LinuxAdapter {
         let links = self.links().await?;
         let events = self.events().await?;
         let bus = target.native.split_once(":/").map_or("", |(b, _)| b);
-        let gtk4 = self
-            .facts
-            .toolkit(bus)
-            .is_some_and(|(name, version)| crate::raw::is_gtk4(&name, &version));
+        let gtk4 = self.facts.is_gtk4(bus);
         let origin = if gtk4 {
             target.window.bounds.map_or((0, 0), |b| (b.x, b.y))
         } else {

@@ -306,6 +306,16 @@ pub const COORD_SCREEN: u32 = 0;
 /// logs a warning on every call (a write to the app's stderr or journal).
 pub const COORD_WINDOW: u32 = 1;
 
+/// The coordinate type to ask for: [`COORD_WINDOW`] where the toolkit's
+/// extents are window-relative anyway (GTK 4), else [`COORD_SCREEN`].
+pub fn coord_type(window_relative: bool) -> u32 {
+    if window_relative {
+        COORD_WINDOW
+    } else {
+        COORD_SCREEN
+    }
+}
+
 /// `Component.GetExtents(coord_type)`: [`COORD_SCREEN`] or
 /// [`COORD_WINDOW`].
 pub async fn extents(conn: &impl Caller, obj: &ObjRef, coord_type: u32) -> CallResult<Extents> {

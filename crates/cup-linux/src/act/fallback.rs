@@ -68,11 +68,7 @@ impl Fallback<'_> {
         if self.offscreen {
             let _ = act::scroll_into_view(el.conn, el.obj).await;
         }
-        let coord = if self.window_relative {
-            calls::COORD_WINDOW
-        } else {
-            calls::COORD_SCREEN
-        };
+        let coord = calls::coord_type(self.window_relative);
         let fresh = calls::extents(el.conn, el.obj, coord)
             .await
             .ok()

@@ -98,6 +98,12 @@ impl AppFacts {
     pub fn toolkit(&self, bus: &str) -> Option<(String, String)> {
         self.toolkits.lock().ok()?.get(bus).cloned()
     }
+
+    /// Whether the app on `bus` is known to be a GTK 4 app.
+    pub fn is_gtk4(&self, bus: &str) -> bool {
+        self.toolkit(bus)
+            .is_some_and(|(name, version)| crate::raw::is_gtk4(&name, &version))
+    }
 }
 
 struct Walk<'a> {
@@ -151,6 +157,7 @@ impl Walk<'_> {
     fn accept(&mut self, i: usize) {
         let Some(queue) = &self.queue else { return };
         let keep = Statics::keeps(&self.nodes[i].toolkit);
+        let coord = calls::coord_type(is_gtk4(&self.nodes[i]));
         for want in wants(&self.nodes[i]) {
             if self.defer_extents && want == Want::Extents {
                 continue;
@@ -168,11 +175,7 @@ impl Walk<'_> {
                     want,
                     get_all: calls::get_all_safe(&self.nodes[i].toolkit),
                     keep,
-                    coord: if is_gtk4(&self.nodes[i]) {
-                        calls::COORD_WINDOW
-                    } else {
-                        calls::COORD_SCREEN
-                    },
+                    coord,
                 })
                 .is_ok()
             {

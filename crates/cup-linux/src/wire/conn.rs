@@ -50,9 +50,7 @@ impl Reply {
             .map(|(r, _)| r)
             .map_err(|e| WireError::Body(e.to_string()))
     }
-}
 
-impl Reply {
     /// The text of an error reply: its first argument, when a string.
     fn error_message(self) -> String {
         if !self.signature.starts_with('s') {
