@@ -9,6 +9,11 @@
 //!
 //! Peers are installed by `bench/peers/setup.sh` into `target/bench-peers`.
 
+/// The allocator of the `cup` binary, so cup in process runs as it does
+/// there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod actions;
 pub mod apps;
 pub mod measurement;

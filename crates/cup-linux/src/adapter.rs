@@ -7,7 +7,7 @@
 //! ACTIVE state, else the top-most visible window.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -56,6 +56,8 @@ pub struct LinuxAdapter {
     /// The X11 read in progress, which concurrent callers share (a
     /// snapshot asks for the screen and the windows at once).
     x11_read: Mutex<Option<X11Read>>,
+    /// The X11 connection the reads share.
+    x11_reader: Arc<x11::X11Reader>,
 }
 
 /// One X11 state read, shared by the callers that overlap it.
@@ -321,7 +323,8 @@ impl LinuxAdapter {
                 Some(read) => (read.clone(), false),
                 None => {
                     let display = self.desktop.display.clone();
-                    let read = async move { x11::read_state(display.as_deref()).await }
+                    let reader = self.x11_reader.clone();
+                    let read = async move { reader.read(display.as_deref()).await }
                         .boxed()
                         .shared();
                     *slot = Some(read.clone());
@@ -355,6 +358,8 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        // A burst of short calls, like a capture (see wire::BusyPoll).
+        let _busy = crate::wire::BusyPoll::start(FRAMES_TIMEOUT);
         let (frames, x11) = tokio::join!(self.frames(), self.x11());
         Ok(join_windows(&frames?, &x11?))
     }

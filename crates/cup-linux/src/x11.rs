@@ -6,11 +6,13 @@
 //! x11rb calls block; [`read_state`] runs them on a blocking thread under a
 //! deadline, so a hung X server cannot hang the process.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cup::{AdapterError, Monitor};
 use cup_protocol::Rect;
-use x11rb::connection::Connection;
+use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::randr::ConnectionExt as _;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, MapState, Window, WindowClass};
 use x11rb::rust_connection::RustConnection;
@@ -54,18 +56,96 @@ fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
 }
 
-/// Reads the X11 state of `display` under [`X11_TIMEOUT`].
+/// Reads the X11 state of `display` under [`X11_TIMEOUT`], over a
+/// connection of its own.
 pub async fn read_state(display: Option<&str>) -> Result<X11State, AdapterError> {
-    let Some(display) = display.map(str::to_owned) else {
-        return Err(unavailable(
-            "no X11 display (DISPLAY is unset); run inside an X11 session or start one with `cup sandbox start`",
-        ));
-    };
-    let task = tokio::task::spawn_blocking(move || read_state_blocking(&display));
-    match tokio::time::timeout(X11_TIMEOUT, task).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(e)) => Err(unavailable(format!("X11 reader failed: {e}"))),
-        Err(_) => Err(unavailable("the X server did not answer within 2 s")),
+    X11Reader::default().read(display).await
+}
+
+/// Reads the X11 state over one connection kept from read to read: the
+/// connection's setup, the RandR version query and the atoms are paid
+/// once, so a read is two round trips (the lists, then each window). A
+/// connection that failed is dropped and the read retried once on a new
+/// one (the X server restarted); one that missed the deadline is dropped.
+#[derive(Debug, Default)]
+pub struct X11Reader {
+    link: Mutex<Option<Arc<Link>>>,
+}
+
+impl X11Reader {
+    /// The state of `display` now.
+    pub async fn read(&self, display: Option<&str>) -> Result<X11State, AdapterError> {
+        let Some(display) = display.map(str::to_owned) else {
+            return Err(unavailable(
+                "no X11 display (DISPLAY is unset); run inside an X11 session or start one with `cup sandbox start`",
+            ));
+        };
+        let kept = self
+            .link
+            .lock()
+            .ok()
+            .and_then(|l| l.clone())
+            .filter(|l| l.display == display);
+        let task = tokio::task::spawn_blocking(move || {
+            if let Some(link) = kept {
+                match read_state_blocking(&link) {
+                    Ok(state) => return Ok((state, link)),
+                    Err(e) => tracing::debug!(error = %e, "X11 connection lost; reconnecting"),
+                }
+            }
+            let link = Arc::new(Link::connect(&display)?);
+            read_state_blocking(&link).map(|state| (state, link))
+        });
+        let outcome = match tokio::time::timeout(X11_TIMEOUT, task).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => Err(unavailable(format!("X11 reader failed: {e}"))),
+            Err(_) => Err(unavailable("the X server did not answer within 2 s")),
+        };
+        if let Ok(mut slot) = self.link.lock() {
+            *slot = outcome.as_ref().ok().map(|(_, link)| link.clone());
+        }
+        outcome.map(|(state, _)| state)
+    }
+}
+
+/// An open X11 connection and what it learnt once.
+struct Link {
+    display: String,
+    conn: RustConnection,
+    screen_num: usize,
+    atoms: Atoms,
+    /// Monitor names by atom (an atom's name never changes on a server).
+    names: Mutex<HashMap<u32, String>>,
+}
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Link")
+            .field("screen_num", &self.screen_num)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Link {
+    fn connect(display: &str) -> X11Result<Link> {
+        let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| {
+            unavailable(format!(
+                "cannot open the X11 display {display}: {e}; check DISPLAY and that the X server runs"
+            ))
+        })?;
+        // The RandR query x11rb makes before the first RandR request goes
+        // out with the atoms: one round trip for both.
+        conn.prefetch_extension_information(x11rb::protocol::randr::X11_EXTENSION_NAME)
+            .map_err(x11_err)?;
+        let atoms = Atoms::intern(&conn, screen_num)?;
+        tracing::debug!("X11 connection opened");
+        Ok(Link {
+            display: display.to_owned(),
+            conn,
+            screen_num,
+            atoms,
+            names: Mutex::new(HashMap::new()),
+        })
     }
 }
 
@@ -130,30 +210,24 @@ fn reply<R: x11rb::x11_utils::TryParse>(cookie: Pending<'_, R>) -> Option<R> {
     cookie?.reply().ok()
 }
 
-/// Reads the whole state in a handful of round trips: each step sends all
-/// its requests before it waits for the first reply.
-fn read_state_blocking(display: &str) -> X11Result<X11State> {
-    let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| {
-        unavailable(format!(
-            "cannot open the X11 display {display}: {e}; check DISPLAY and that the X server runs"
-        ))
-    })?;
+/// Reads the whole state in two round trips: each sends all its requests
+/// before it waits for the first reply. Fails only when the connection
+/// does (an X error on one window just leaves that window out).
+fn read_state_blocking(link: &Link) -> X11Result<X11State> {
+    let conn = &link.conn;
+    let atoms = &link.atoms;
     let screen = conn
         .setup()
         .roots
-        .get(screen_num)
+        .get(link.screen_num)
         .ok_or_else(|| x11_err("no screen"))?
         .clone();
     let root = screen.root;
     let width = i64::from(screen.width_in_pixels);
     let height = i64::from(screen.height_in_pixels);
 
-    // 1: atoms and monitors.
+    // 1: monitors, window lists, active window, focus, the settings manager.
     let monitors_cookie = conn.randr_get_monitors(root, true).ok();
-    let atoms = Atoms::intern(&conn, screen_num)?;
-    let monitors = monitors(&conn, reply(monitors_cookie), width, height);
-
-    // 2: window lists, active window, focus, the settings manager.
     let list = |atom| {
         conn.get_property(false, root, atom, AtomEnum::WINDOW, 0, 4096)
             .ok()
@@ -161,7 +235,8 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
     let stacking = list(atoms.net_client_list_stacking);
     let clients = list(atoms.net_client_list);
     let active = list(atoms.net_active_window);
-    let focus = conn.get_input_focus().ok();
+    // GetInputFocus cannot fail on a live connection: it tells a dead one.
+    let focus = conn.get_input_focus().map_err(x11_err)?;
     let tree = conn.query_tree(root).ok();
     let owner = conn.get_selection_owner(atoms.xsettings_selection).ok();
     let windows_of = |cookie| -> Option<Vec<u32>> {
@@ -175,7 +250,8 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
     let active = windows_of(active)
         .and_then(|l| l.first().copied())
         .filter(|&w| w != 0);
-    let focus = reply(focus).map(|f| f.focus);
+    let focus = focus.reply().map_err(x11_err)?.focus;
+    let monitors = monitors(link, reply(monitors_cookie), width, height);
     let tree = reply(tree);
     let owner = reply(owner).map(|o| o.owner).filter(|&o| o != x11rb::NONE);
     let managed = managed_list.is_some();
@@ -187,7 +263,7 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
         }
     };
 
-    // 3: the scale, and everything about every candidate window.
+    // 2: the scale, and everything about every candidate window.
     let settings = owner.and_then(|o| {
         conn.get_property(
             false,
@@ -201,7 +277,7 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
     });
     let asked: Vec<Asked<'_>> = candidates
         .iter()
-        .map(|&id| Asked::send(&conn, root, id, &atoms))
+        .map(|&id| Asked::send(conn, root, id, atoms))
         .collect();
     let scale = reply(settings)
         .and_then(|r| crate::xsettings::window_scale(&r.value))
@@ -210,10 +286,8 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
         .into_iter()
         .filter_map(|a| a.window(managed))
         .collect();
-    let active = active.or_else(|| {
-        // 0 = None, 1 = PointerRoot.
-        focus.filter(|&f| f > 1)
-    });
+    // 0 = None, 1 = PointerRoot.
+    let active = active.or((focus > 1).then_some(focus));
     Ok(X11State {
         width,
         height,
@@ -226,7 +300,7 @@ fn read_state_blocking(display: &str) -> X11Result<X11State> {
 }
 
 fn monitors(
-    conn: &RustConnection,
+    link: &Link,
     reply: Option<x11rb::protocol::randr::GetMonitorsReply>,
     width: i64,
     height: i64,
@@ -241,18 +315,28 @@ fn monitors(
     let Some(reply) = reply else {
         return whole();
     };
-    let names: Vec<Pending<'_, _>> = reply
+    let mut known = link.names.lock().map(|n| n.clone()).unwrap_or_default();
+    let asked: Vec<(u32, Pending<'_, _>)> = reply
         .monitors
         .iter()
-        .map(|m| conn.get_atom_name(m.name).ok())
+        .filter(|m| !known.contains_key(&m.name))
+        .map(|m| (m.name, link.conn.get_atom_name(m.name).ok()))
         .collect();
+    for (atom, cookie) in asked {
+        if let Some(name) = self::reply(cookie).and_then(|r| String::from_utf8(r.name).ok()) {
+            known.insert(atom, name);
+        }
+    }
+    if let Ok(mut names) = link.names.lock() {
+        names.clone_from(&known);
+    }
     let mut out: Vec<Monitor> = reply
         .monitors
         .iter()
-        .zip(names)
-        .map(|(m, name)| Monitor {
-            name: self::reply(name)
-                .and_then(|r| String::from_utf8(r.name).ok())
+        .map(|m| Monitor {
+            name: known
+                .get(&m.name)
+                .cloned()
                 .unwrap_or_else(|| format!("monitor-{}", m.name)),
             rect: Rect::new(
                 i64::from(m.x),

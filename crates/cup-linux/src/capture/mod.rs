@@ -199,6 +199,9 @@ pub async fn capture(
 ) -> Capture {
     let started = Instant::now();
     let deadline = started + limits.deadline;
+    // Replies come back within a fraction of a millisecond: poll for them
+    // rather than sleep (see wire::BusyPoll).
+    let _busy = crate::wire::BusyPoll::start(limits.deadline);
     // Permits for detail reads: few while the structure is read, all once
     // it is (see DETAILS_WHILE_WALKING). The semaphore is fair, so reads
     // still go out in the order they were queued.

@@ -11,9 +11,11 @@
 //! else: signals, the registry, the session bus.
 
 mod address;
+mod busy;
 mod conn;
 mod frame;
 
+pub use busy::BusyPoll;
 pub use conn::{Reply, WireConn};
 
 /// A failed connection or call.
