@@ -358,8 +358,6 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
-        // A burst of short calls, like a capture (see wire::BusyPoll).
-        let _busy = crate::wire::BusyPoll::start(FRAMES_TIMEOUT);
         let (frames, x11) = tokio::join!(self.frames(), self.x11());
         Ok(join_windows(&frames?, &x11?))
     }

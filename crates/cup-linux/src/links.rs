@@ -17,7 +17,7 @@ use zbus::Connection;
 
 use crate::atspi_calls::{self as calls, CallResult, Caller, ObjRef};
 use crate::bus::CALL_TIMEOUT;
-use crate::wire::{WireConn, WireError};
+use crate::wire::{RawBody, WireConn, WireError};
 
 /// Where an application's calls go: its own socket, or the bus.
 #[derive(Debug, Clone)]
@@ -44,14 +44,29 @@ impl Caller for Peer {
         let call = wire.call_typed(destination, &obj.path, iface, method, body);
         match tokio::time::timeout(CALL_TIMEOUT, call).await {
             Ok(r) => r.map_err(zbus_error),
-            Err(_) => Err(zbus::Error::InputOutput(std::sync::Arc::new(
-                std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    format!("{iface}.{method} timed out"),
-                ),
-            ))),
+            Err(_) => Err(timed_out(iface, method)),
         }
     }
+
+    async fn call_raw(&self, obj: &ObjRef, iface: &str, method: &str) -> CallResult<RawBody> {
+        let (wire, destination) = match self {
+            Peer::Bus(conn) => return conn.call_raw(obj, iface, method).await,
+            Peer::Direct(wire) => (wire, None),
+            Peer::Routed(wire) => (wire, Some(obj.bus.as_str())),
+        };
+        let call = wire.call(destination, &obj.path, iface, method, "", &[]);
+        match tokio::time::timeout(CALL_TIMEOUT, call).await {
+            Ok(r) => r.map(crate::wire::Reply::into_raw).map_err(zbus_error),
+            Err(_) => Err(timed_out(iface, method)),
+        }
+    }
+}
+
+fn timed_out(iface: &str, method: &str) -> zbus::Error {
+    zbus::Error::InputOutput(std::sync::Arc::new(std::io::Error::new(
+        std::io::ErrorKind::TimedOut,
+        format!("{iface}.{method} timed out"),
+    )))
 }
 
 /// A failed direct call as the `zbus` error the rest of the adapter knows.

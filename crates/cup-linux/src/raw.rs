@@ -94,6 +94,12 @@ pub fn is_gtk4(toolkit: &str, version: &str) -> bool {
     toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.")
 }
 
+/// `true` for GTK 2 and 3 (atk-bridge), which answer every call on their
+/// main loop and make an X round trip for each `GetExtents`.
+pub fn is_gtk_before_4(toolkit: &str, version: &str) -> bool {
+    toolkit.eq_ignore_ascii_case("gtk") && (version.starts_with("3.") || version.starts_with("2."))
+}
+
 impl RawNode {
     /// GTK 4 (its AT-SPI backend never reports SHOWING, and before 4.10
     /// reports SENSITIVE only on widgets that were once made insensitive).

@@ -199,9 +199,6 @@ pub async fn capture(
 ) -> Capture {
     let started = Instant::now();
     let deadline = started + limits.deadline;
-    // Replies come back within a fraction of a millisecond: poll for them
-    // rather than sleep (see wire::BusyPoll).
-    let _busy = crate::wire::BusyPoll::start(limits.deadline);
     // Permits for detail reads: few while the structure is read, all once
     // it is (see DETAILS_WHILE_WALKING). The semaphore is fair, so reads
     // still go out in the order they were queued.
@@ -269,6 +266,19 @@ pub async fn capture(
         m.extend(found);
     }
     let toolkits = facts.toolkits.lock().map(|m| m.clone()).unwrap_or_default();
+    // Apps that answer on one thread, with an X round trip per extents
+    // read, answer sooner when cup polls for their replies than when it
+    // sleeps (see wire::BusyPoll).
+    let one_thread = !buses.is_empty()
+        && buses.iter().all(|b| {
+            toolkits
+                .get(b)
+                .is_some_and(|(t, v)| crate::raw::is_gtk_before_4(t, v))
+        });
+    let _busy = crate::wire::BusyPoll::start(
+        deadline.saturating_duration_since(Instant::now()),
+        one_thread,
+    );
 
     let (queue, jobs) = futures::channel::mpsc::unbounded::<Job>();
     walk.queue = Some(queue.clone());

@@ -2,19 +2,26 @@
 //!
 //! A capture is a long chain of short waits: cup asks, the app answers in
 //! about 0.1 ms, cup asks again. Between them cup's thread would sleep, and
-//! on a virtual machine every sleep of a CPU costs a wake-up through the
-//! hypervisor (measured on a 2-CPU VM: 0.2 ms for a wake-up across CPUs,
-//! against 0.05 ms on the same one). Worse, the app's own round trips to
-//! the X server (one per GTK 3 extents read) then cross CPUs as well: an X
-//! round trip took 0.35-0.45 ms with both CPUs idle and 0.09 ms when one was
-//! kept busy, as the scheduler then runs the app and the X server side by
-//! side on the other.
+//! on a virtual machine a sleeping CPU costs a wake-up through the
+//! hypervisor (measured on a 2-CPU VM: a pipe ping-pong took 0.05 ms on one
+//! CPU and 0.06-0.11 ms across two). A GTK 3 app suffers most: each of its
+//! `GetExtents` answers makes an X round trip, which took 0.35-0.45 ms with
+//! both CPUs idle and 0.09 ms with one kept busy, as the scheduler then runs
+//! the app and the X server side by side on the other. gtk3-widget-factory's
+//! capture went from 72-81 ms to 49-50 ms.
 //!
-//! So while a capture runs, a task keeps the runtime polling its sockets
+//! It is no general win: GTK 4 and Chromium answer on two or more busy
+//! threads, which then share one CPU. gtk4-demo took 130-165 ms with it
+//! against 116-128 ms without, Chromium 68-83 ms against 61-69 ms. So the
+//! capture asks for it only for apps that answer on one thread
+//! ([`crate::raw::is_gtk_before_4`]).
+//!
+//! While it runs, a task keeps the runtime polling its sockets
 //! (`epoll_wait` with no timeout) instead of sleeping. It stops when the
 //! capture ends, at the latest after [`MAX_SPIN`], and never runs on a
 //! machine with a single CPU, where it would take the CPU from the app it
-//! waits for. `CUP_BUSY_POLL=0` turns it off.
+//! waits for. `CUP_BUSY_POLL=0` turns it off, `CUP_BUSY_POLL=1` on for
+//! every app (to compare).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -37,12 +44,14 @@ struct State {
 }
 
 impl BusyPoll {
-    /// Starts polling on the current tokio runtime, if it may help: more than
-    /// one CPU is available to this process, and `CUP_BUSY_POLL` is not `0`.
-    pub fn start(limit: Duration) -> Option<Self> {
+    /// Starts polling on the current tokio runtime for at most `limit`,
+    /// when it `helps` (the caller knows the peers) and more than one CPU
+    /// is available to this process; `CUP_BUSY_POLL` overrides `helps`.
+    pub fn start(limit: Duration, helps: bool) -> Option<Self> {
         if !enabled(
             std::env::var("CUP_BUSY_POLL").ok().as_deref(),
             cpus_available(),
+            helps,
         ) {
             return None;
         }
@@ -72,14 +81,22 @@ impl Drop for BusyPoll {
     }
 }
 
+/// CPUs this process may use, asked once (the answer reads cgroup files,
+/// which cost more than a capture's worth of polling decisions).
 fn cpus_available() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// Whether to busy-poll, given `CUP_BUSY_POLL` and the CPUs available.
-fn enabled(setting: Option<&str>, cpus: usize) -> bool {
-    let off = matches!(setting.map(str::trim), Some("0" | "off" | "false" | "no"));
-    !off && cpus >= 2
+/// Whether to busy-poll, given `CUP_BUSY_POLL`, the CPUs available and
+/// whether it helps the peers.
+fn enabled(setting: Option<&str>, cpus: usize, helps: bool) -> bool {
+    let wanted = match setting.map(str::trim) {
+        Some("0" | "off" | "false" | "no") => false,
+        Some("1" | "on" | "true" | "yes") => true,
+        _ => helps,
+    };
+    wanted && cpus >= 2
 }
 
 #[cfg(test)]
@@ -87,18 +104,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn needs_two_cpus_and_no_opt_out() {
-        assert!(enabled(None, 2));
-        assert!(enabled(Some("1"), 8));
-        assert!(!enabled(None, 1));
-        assert!(!enabled(Some("0"), 4));
-        assert!(!enabled(Some(" off "), 4));
+    fn needs_two_cpus_and_a_peer_it_helps() {
+        assert!(enabled(None, 2, true));
+        assert!(!enabled(None, 2, false));
+        assert!(!enabled(None, 1, true));
+        assert!(enabled(Some("1"), 8, false));
+        assert!(!enabled(Some("1"), 1, false));
+        assert!(!enabled(Some("0"), 4, true));
+        assert!(!enabled(Some(" off "), 4, true));
+        assert!(enabled(Some("bogus"), 4, true));
     }
 
     #[tokio::test(flavor = "current_thread")]
     async fn polls_until_dropped() {
-        let Some(guard) = BusyPoll::start(Duration::from_secs(2)) else {
-            assert!(!enabled(None, cpus_available()));
+        let Some(guard) = BusyPoll::start(Duration::from_secs(2), true) else {
+            assert!(!enabled(None, cpus_available(), true));
             return;
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -114,7 +134,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread")]
     async fn stops_at_its_limit() {
-        let Some(guard) = BusyPoll::start(Duration::from_millis(20)) else {
+        let Some(guard) = BusyPoll::start(Duration::from_millis(20), true) else {
             return;
         };
         tokio::time::sleep(Duration::from_millis(40)).await;

@@ -32,8 +32,20 @@ impl Reply {
     /// Decodes the body as `R`; a reply of another signature is an error.
     pub fn decode<R: DeserializeOwned + Type>(&self) -> Result<R, WireError> {
         let matches = R::SIGNATURE == self.signature.as_str()
-            || (matches!(R::SIGNATURE, Signature::Structure(_))
-                && R::SIGNATURE == format!("({})", self.signature).as_str());
+            || (matches!(R::SIGNATURE, Signature::Structure(_)) && {
+                // "(sig)" without allocating for it.
+                let mut wrapped = [0u8; 256];
+                let n = self.signature.len();
+                match wrapped.get_mut(..n + 2) {
+                    Some(w) => {
+                        w[0] = b'(';
+                        w[1..=n].copy_from_slice(self.signature.as_bytes());
+                        w[n + 1] = b')';
+                        std::str::from_utf8(w).is_ok_and(|w| R::SIGNATURE == w)
+                    }
+                    None => R::SIGNATURE == format!("({})", self.signature).as_str(),
+                }
+            });
         if !matches {
             return Err(WireError::Body(format!(
                 "reply of signature '{}' where '{}' was expected",
@@ -49,6 +61,15 @@ impl Reply {
         data.deserialize::<R>()
             .map(|(r, _)| r)
             .map_err(|e| WireError::Body(e.to_string()))
+    }
+
+    /// The body as it came, for decoding by hand ([`super::BodyReader`]).
+    pub fn into_raw(self) -> super::RawBody {
+        super::RawBody {
+            big_endian: matches!(self.endian, Endian::Big),
+            signature: self.signature,
+            bytes: self.body,
+        }
     }
 
     /// The text of an error reply: its first argument, when a string.

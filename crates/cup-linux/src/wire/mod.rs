@@ -11,10 +11,12 @@
 //! else: signals, the registry, the session bus.
 
 mod address;
+mod body;
 mod busy;
 mod conn;
 mod frame;
 
+pub use body::{BodyReader, RawBody};
 pub use busy::BusyPoll;
 pub use conn::{Reply, WireConn};
 
