@@ -58,6 +58,15 @@ pub struct LinuxAdapter {
     x11_read: Mutex<Option<X11Read>>,
     /// The X11 connection the reads share.
     x11_reader: Arc<x11::X11Reader>,
+    /// The registry's applications at the last window listing.
+    last_apps: Mutex<Vec<ObjRef>>,
+}
+
+/// What one application's frame listing found.
+struct AppFrames {
+    frames: Vec<Frame>,
+    /// Its pid, when it did not answer in time.
+    hung: Option<u32>,
 }
 
 /// One X11 state read, shared by the callers that overlap it.
@@ -233,81 +242,114 @@ impl LinuxAdapter {
     /// Every showing top-level frame of every registered application.
     /// Applications that do not answer within [`FRAMES_TIMEOUT`] are
     /// remembered as unresponsive (see [`LinuxAdapter::unresponsive`]).
+    ///
+    /// The registry's list takes the longest of these calls (about 2 ms:
+    /// through the bus daemon to the registry and back), so the apps of the
+    /// last listing are asked for their frames while it comes; an app no
+    /// longer listed is then left out, and a new one asked after. The
+    /// result is the registry's list of now either way.
     pub async fn frames(&self) -> Result<Vec<Frame>, AdapterError> {
-        let conn = self.connection().await?;
-        if let Ok(mut u) = self.unresponsive.lock() {
-            u.clear();
-        }
-        let apps = calls::applications(conn).await.map_err(|e| {
+        let links = self.links().await?;
+        let daemon = &links.daemon().await;
+        let known: Vec<ObjRef> = self.last_apps.lock().map(|a| a.clone()).unwrap_or_default();
+        let (apps, early) = tokio::join!(
+            calls::applications(daemon),
+            futures::future::join_all(known.iter().map(|app| self.frames_of(links, daemon, app)))
+        );
+        let apps = apps.map_err(|e| {
             AdapterError::Platform(format!(
                 "the AT-SPI registry did not list applications: {e}"
             ))
         })?;
-        let per_app = futures::future::join_all(apps.iter().map(|app| async move {
-            // The app's own socket once a capture opened it (the bus
-            // daemon otherwise); the pid is the daemon's to say.
-            let peer = match self.links.get() {
-                Some(links) => links.to(&app.bus),
-                None => Peer::Bus(conn.clone()),
+        if let Ok(mut last) = self.last_apps.lock() {
+            last.clone_from(&apps);
+        }
+        let mut listed: HashMap<&ObjRef, AppFrames> = known.iter().zip(early).collect();
+        let new: Vec<&ObjRef> = apps.iter().filter(|a| !listed.contains_key(a)).collect();
+        let late =
+            futures::future::join_all(new.iter().map(|app| self.frames_of(links, daemon, app)))
+                .await;
+        listed.extend(new.into_iter().zip(late));
+        let mut unresponsive = HashSet::new();
+        let mut frames = Vec::new();
+        for app in &apps {
+            let Some(got) = listed.remove(app) else {
+                continue;
             };
-            let peer = &peer;
-            let get_all = self
-                .facts
-                .toolkit(&app.bus)
-                .is_some_and(|(name, _)| calls::get_all_safe(&name));
-            let (pid, kids) = tokio::join!(
-                calls::pid_of(conn, &app.bus),
-                tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, app))
-            );
-            let pid = pid.ok();
-            let kids = match kids {
-                Ok(Ok(kids)) => kids,
-                Ok(Err(e)) if !calls::is_timeout(&e) => Vec::new(),
-                _ => {
-                    // Busy or hung: its windows come from X11 only.
-                    if let (Some(pid), Ok(mut u)) = (pid, self.unresponsive.lock()) {
-                        u.insert(pid);
-                    }
-                    Vec::new()
+            unresponsive.extend(got.hung);
+            frames.extend(got.frames.into_iter().filter(|f| {
+                f.states.contains(AtspiState::Showing) || f.states.contains(AtspiState::Visible)
+            }));
+        }
+        if let Ok(mut u) = self.unresponsive.lock() {
+            *u = unresponsive;
+        }
+        Ok(frames)
+    }
+
+    /// The top-level frames of one application.
+    async fn frames_of(&self, links: &Links, daemon: &Peer, app: &ObjRef) -> AppFrames {
+        // The app's own socket once a capture opened it (the bus daemon
+        // otherwise); the pid is the daemon's to say, once.
+        let peer = &links.to(&app.bus);
+        let get_all = self
+            .facts
+            .toolkit(&app.bus)
+            .is_some_and(|(name, _)| calls::get_all_safe(&name));
+        let pid = async {
+            if let Some(pid) = self.facts.pid(&app.bus) {
+                return Some(pid);
+            }
+            let pid = calls::pid_of(daemon, &app.bus).await.ok()?;
+            self.facts.put_pid(&app.bus, pid);
+            Some(pid)
+        };
+        let (pid, kids) = tokio::join!(
+            pid,
+            tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, app))
+        );
+        let kids = match kids {
+            Ok(Ok(kids)) => kids,
+            Ok(Err(e)) if !calls::is_timeout(&e) => Vec::new(),
+            // Busy or hung: its windows come from X11 only.
+            _ => {
+                return AppFrames {
+                    frames: Vec::new(),
+                    hung: pid,
                 }
-            };
-            // A GTK 4 frame's extents are window-relative either way; asked
-            // for screen ones, it logs a warning.
-            let coord = calls::coord_type(self.facts.is_gtk4(&app.bus));
-            let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
-                let read = tokio::try_join!(
-                    calls::role(peer, &obj),
-                    calls::states(peer, &obj),
-                    calls::accessible_props(peer, &obj, get_all),
-                    calls::extents(peer, &obj, coord)
-                );
-                read.ok().map(|(role, states, props, e)| Frame {
-                    obj,
-                    role,
-                    name: props.name,
-                    states,
-                    extents: (e.w > 0 && e.h > 0).then(|| {
-                        Rect::new(
-                            i64::from(e.x),
-                            i64::from(e.y),
-                            e.w.unsigned_abs().into(),
-                            e.h.unsigned_abs().into(),
-                        )
-                    }),
-                    pid,
-                })
-            }))
-            .await;
-            frames.into_iter().flatten().collect::<Vec<_>>()
+            }
+        };
+        // A GTK 4 frame's extents are window-relative either way; asked
+        // for screen ones, it logs a warning.
+        let coord = calls::coord_type(self.facts.is_gtk4(&app.bus));
+        let frames = futures::future::join_all(kids.into_iter().map(|obj| async move {
+            let read = tokio::try_join!(
+                calls::role(peer, &obj),
+                calls::states(peer, &obj),
+                calls::accessible_props(peer, &obj, get_all),
+                calls::extents(peer, &obj, coord)
+            );
+            read.ok().map(|(role, states, props, e)| Frame {
+                obj,
+                role,
+                name: props.name,
+                states,
+                extents: (e.w > 0 && e.h > 0).then(|| {
+                    Rect::new(
+                        i64::from(e.x),
+                        i64::from(e.y),
+                        e.w.unsigned_abs().into(),
+                        e.h.unsigned_abs().into(),
+                    )
+                }),
+                pid,
+            })
         }))
         .await;
-        Ok(per_app
-            .into_iter()
-            .flatten()
-            .filter(|f| {
-                f.states.contains(AtspiState::Showing) || f.states.contains(AtspiState::Visible)
-            })
-            .collect())
+        AppFrames {
+            frames: frames.into_iter().flatten().collect(),
+            hung: None,
+        }
     }
 
     /// The X11 state. Calls that overlap one read in progress share it
@@ -358,7 +400,24 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
-        let (frames, x11) = tokio::join!(self.frames(), self.x11());
+        let began = std::time::Instant::now();
+        let ms = |t: std::time::Instant| t.duration_since(began).as_secs_f64() * 1e3;
+        let (frames, x11) = tokio::join!(
+            async {
+                let f = self.frames().await;
+                (f, std::time::Instant::now())
+            },
+            async {
+                let x = self.x11().await;
+                (x, std::time::Instant::now())
+            }
+        );
+        let ((frames, frames_done), (x11, x11_done)) = (frames, x11);
+        tracing::debug!(
+            frames_ms = ms(frames_done),
+            x11_ms = ms(x11_done),
+            "window listing"
+        );
         Ok(join_windows(&frames?, &x11?))
     }
 

@@ -140,6 +140,15 @@ impl Links {
         }
     }
 
+    /// The bus daemon itself (registry, pids): the lean connection to the
+    /// bus, opened on first use, else `zbus`.
+    pub async fn daemon(&self) -> Peer {
+        match self.routed.get_or_init(|| self.open_routed()).await {
+            Some(w) if !w.is_closed() => Peer::Routed(w.clone()),
+            _ => Peer::Bus(self.bus.clone()),
+        }
+    }
+
     /// Tries once per application to open its direct socket, and opens
     /// the lean connection to the bus once an application has none.
     pub async fn open(&self, bus_names: &[String]) {

@@ -28,6 +28,8 @@ use statics::Statics;
 
 /// Calls in flight at once on the accessibility bus.
 const CONCURRENCY: usize = 256;
+/// Apps whose pids [`AppFacts`] keeps.
+const MAX_APPS_REMEMBERED: usize = 1024;
 /// Detail reads (extents, values, text...) in flight at once while the
 /// structure is still being read. An app answers its calls in the order
 /// they come, one per main-loop iteration, so a structure call
@@ -90,6 +92,8 @@ pub struct AppFacts {
     no_cache: Mutex<HashSet<String>>,
     toolkits: Mutex<HashMap<String, (String, String)>>,
     statics: Statics,
+    /// Pid behind each unique bus name (a unique name is never reused).
+    pids: Mutex<HashMap<String, u32>>,
 }
 
 impl AppFacts {
@@ -97,6 +101,22 @@ impl AppFacts {
     /// them.
     pub fn toolkit(&self, bus: &str) -> Option<(String, String)> {
         self.toolkits.lock().ok()?.get(bus).cloned()
+    }
+
+    /// The pid of the app on `bus`, when known.
+    pub fn pid(&self, bus: &str) -> Option<u32> {
+        self.pids.lock().ok()?.get(bus).copied()
+    }
+
+    /// Remembers the pid of the app on `bus` (forgetting all once there
+    /// are [`MAX_APPS_REMEMBERED`]: apps come and go).
+    pub fn put_pid(&self, bus: &str, pid: u32) {
+        if let Ok(mut m) = self.pids.lock() {
+            if m.len() >= MAX_APPS_REMEMBERED {
+                m.clear();
+            }
+            m.insert(bus.to_owned(), pid);
+        }
     }
 
     /// Whether the app on `bus` is known to be a GTK 4 app.
