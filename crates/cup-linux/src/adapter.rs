@@ -401,23 +401,12 @@ impl Adapter for LinuxAdapter {
 
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
         let began = std::time::Instant::now();
-        let ms = |t: std::time::Instant| t.duration_since(began).as_secs_f64() * 1e3;
-        let (frames, x11) = tokio::join!(
-            async {
-                let f = self.frames().await;
-                (f, std::time::Instant::now())
-            },
-            async {
-                let x = self.x11().await;
-                (x, std::time::Instant::now())
-            }
-        );
-        let ((frames, frames_done), (x11, x11_done)) = (frames, x11);
-        tracing::debug!(
-            frames_ms = ms(frames_done),
-            x11_ms = ms(x11_done),
-            "window listing"
-        );
+        let since = || began.elapsed().as_secs_f64() * 1e3;
+        let ((frames, frames_ms), (x11, x11_ms)) =
+            tokio::join!(async { (self.frames().await, since()) }, async {
+                (self.x11().await, since())
+            });
+        tracing::debug!(frames_ms, x11_ms, "window listing");
         Ok(join_windows(&frames?, &x11?))
     }
 

@@ -123,28 +123,14 @@ impl Caller for Connection {
         B: serde::Serialize + DynamicType + Sync,
         R: DeserializeOwned + zbus::zvariant::Type + Send,
     {
-        let reply = self
-            .call_method(
-                Some(obj.bus.as_str()),
-                obj.path.as_str(),
-                Some(iface),
-                method,
-                body,
-            )
-            .await?;
-        reply.body().deserialize::<R>()
+        send(self, obj, iface, method, body)
+            .await?
+            .body()
+            .deserialize::<R>()
     }
 
     async fn call_raw(&self, obj: &ObjRef, iface: &str, method: &str) -> CallResult<RawBody> {
-        let reply = self
-            .call_method(
-                Some(obj.bus.as_str()),
-                obj.path.as_str(),
-                Some(iface),
-                method,
-                &(),
-            )
-            .await?;
+        let reply = send(self, obj, iface, method, &()).await?;
         let body = reply.body();
         Ok(RawBody {
             big_endian: matches!(
@@ -155,6 +141,27 @@ impl Caller for Connection {
             bytes: body.data().to_vec(),
         })
     }
+}
+
+/// `iface.method(body)` on `obj` through `zbus`: the reply message.
+async fn send<B>(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &str,
+    method: &str,
+    body: &B,
+) -> CallResult<zbus::Message>
+where
+    B: serde::Serialize + DynamicType + Sync,
+{
+    conn.call_method(
+        Some(obj.bus.as_str()),
+        obj.path.as_str(),
+        Some(iface),
+        method,
+        body,
+    )
+    .await
 }
 
 /// Calls `iface.method(body)` on `obj` and decodes the reply.

@@ -30,35 +30,58 @@ pub enum Peer {
     Bus(Connection),
 }
 
+impl Peer {
+    /// The lean connection and the destination a call to `obj` carries,
+    /// or the `zbus` connection.
+    fn route<'a>(
+        &'a self,
+        obj: &'a ObjRef,
+    ) -> Result<(&'a WireConn, Option<&'a str>), &'a Connection> {
+        match self {
+            Peer::Bus(conn) => Err(conn),
+            Peer::Direct(wire) => Ok((wire, None)),
+            Peer::Routed(wire) => Ok((wire, Some(obj.bus.as_str()))),
+        }
+    }
+}
+
 impl Caller for Peer {
     async fn call<B, R>(&self, obj: &ObjRef, iface: &str, method: &str, body: &B) -> CallResult<R>
     where
         B: serde::Serialize + zbus::zvariant::DynamicType + Sync,
         R: serde::de::DeserializeOwned + zbus::zvariant::Type + Send,
     {
-        let (wire, destination) = match self {
-            Peer::Bus(conn) => return conn.call(obj, iface, method, body).await,
-            Peer::Direct(wire) => (wire, None),
-            Peer::Routed(wire) => (wire, Some(obj.bus.as_str())),
-        };
-        let call = wire.call_typed(destination, &obj.path, iface, method, body);
-        match tokio::time::timeout(CALL_TIMEOUT, call).await {
-            Ok(r) => r.map_err(zbus_error),
-            Err(_) => Err(timed_out(iface, method)),
+        match self.route(obj) {
+            Ok((wire, destination)) => {
+                let call = wire.call_typed(destination, &obj.path, iface, method, body);
+                bounded(call, iface, method).await
+            }
+            Err(conn) => conn.call(obj, iface, method, body).await,
         }
     }
 
     async fn call_raw(&self, obj: &ObjRef, iface: &str, method: &str) -> CallResult<RawBody> {
-        let (wire, destination) = match self {
-            Peer::Bus(conn) => return conn.call_raw(obj, iface, method).await,
-            Peer::Direct(wire) => (wire, None),
-            Peer::Routed(wire) => (wire, Some(obj.bus.as_str())),
-        };
-        let call = wire.call(destination, &obj.path, iface, method, "", &[]);
-        match tokio::time::timeout(CALL_TIMEOUT, call).await {
-            Ok(r) => r.map(crate::wire::Reply::into_raw).map_err(zbus_error),
-            Err(_) => Err(timed_out(iface, method)),
+        match self.route(obj) {
+            Ok((wire, destination)) => {
+                let call = wire.call(destination, &obj.path, iface, method, "", &[]);
+                bounded(call, iface, method)
+                    .await
+                    .map(crate::wire::Reply::into_raw)
+            }
+            Err(conn) => conn.call_raw(obj, iface, method).await,
         }
+    }
+}
+
+/// A lean call under [`CALL_TIMEOUT`], its errors as `zbus`'s.
+async fn bounded<T>(
+    call: impl std::future::Future<Output = Result<T, WireError>>,
+    iface: &str,
+    method: &str,
+) -> CallResult<T> {
+    match tokio::time::timeout(CALL_TIMEOUT, call).await {
+        Ok(r) => r.map_err(zbus_error),
+        Err(_) => Err(timed_out(iface, method)),
     }
 }
 
@@ -134,8 +157,13 @@ impl Links {
         if let Some(w) = direct {
             return Peer::Direct(w);
         }
-        match self.routed.get().cloned().flatten() {
-            Some(w) if !w.is_closed() => Peer::Routed(w),
+        self.bus_peer(self.routed.get().and_then(Option::as_ref))
+    }
+
+    /// The lean connection to the bus while it is open, else `zbus`.
+    fn bus_peer(&self, routed: Option<&WireConn>) -> Peer {
+        match routed {
+            Some(w) if !w.is_closed() => Peer::Routed(w.clone()),
             _ => Peer::Bus(self.bus.clone()),
         }
     }
@@ -143,10 +171,8 @@ impl Links {
     /// The bus daemon itself (registry, pids): the lean connection to the
     /// bus, opened on first use, else `zbus`.
     pub async fn daemon(&self) -> Peer {
-        match self.routed.get_or_init(|| self.open_routed()).await {
-            Some(w) if !w.is_closed() => Peer::Routed(w.clone()),
-            _ => Peer::Bus(self.bus.clone()),
-        }
+        let routed = self.routed.get_or_init(|| self.open_routed()).await;
+        self.bus_peer(routed.as_ref())
     }
 
     /// Tries once per application to open its direct socket, and opens

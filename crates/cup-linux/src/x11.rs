@@ -315,7 +315,11 @@ fn monitors(
     let Some(reply) = reply else {
         return whole();
     };
-    let mut known = link.names.lock().map(|n| n.clone()).unwrap_or_default();
+    // A name cache: a panic elsewhere cannot leave it wrong.
+    let mut known = link
+        .names
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let asked: Vec<(u32, Pending<'_, _>)> = reply
         .monitors
         .iter()
@@ -326,9 +330,6 @@ fn monitors(
         if let Some(name) = self::reply(cookie).and_then(|r| String::from_utf8(r.name).ok()) {
             known.insert(atom, name);
         }
-    }
-    if let Ok(mut names) = link.names.lock() {
-        names.clone_from(&known);
     }
     let mut out: Vec<Monitor> = reply
         .monitors
