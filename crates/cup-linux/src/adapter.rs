@@ -248,13 +248,21 @@ impl LinuxAdapter {
     /// last listing are asked for their frames while it comes; an app no
     /// longer listed is then left out, and a new one asked after. The
     /// result is the registry's list of now either way.
-    pub async fn frames(&self) -> Result<Vec<Frame>, AdapterError> {
+    ///
+    /// With `ahead` (a capture follows), the apps the last capture read are
+    /// asked for their whole structure instead (see [`capture::ReadAhead`]).
+    pub async fn frames(&self, ahead: bool) -> Result<Vec<Frame>, AdapterError> {
         let links = self.links().await?;
         let daemon = &links.daemon().await;
+        self.facts.ahead.clear();
         let known: Vec<ObjRef> = self.last_apps.lock().map(|a| a.clone()).unwrap_or_default();
         let (apps, early) = tokio::join!(
             calls::applications(daemon),
-            futures::future::join_all(known.iter().map(|app| self.frames_of(links, daemon, app)))
+            futures::future::join_all(
+                known
+                    .iter()
+                    .map(|app| self.frames_of(links, daemon, app, ahead))
+            )
         );
         let apps = apps.map_err(|e| {
             AdapterError::Platform(format!(
@@ -266,9 +274,11 @@ impl LinuxAdapter {
         }
         let mut listed: HashMap<&ObjRef, AppFrames> = known.iter().zip(early).collect();
         let new: Vec<&ObjRef> = apps.iter().filter(|a| !listed.contains_key(a)).collect();
-        let late =
-            futures::future::join_all(new.iter().map(|app| self.frames_of(links, daemon, app)))
-                .await;
+        let late = futures::future::join_all(
+            new.iter()
+                .map(|app| self.frames_of(links, daemon, app, ahead)),
+        )
+        .await;
         listed.extend(new.into_iter().zip(late));
         let mut unresponsive = HashSet::new();
         let mut frames = Vec::new();
@@ -287,11 +297,25 @@ impl LinuxAdapter {
         Ok(frames)
     }
 
-    /// The top-level frames of one application.
-    async fn frames_of(&self, links: &Links, daemon: &Peer, app: &ObjRef) -> AppFrames {
+    /// The top-level frames of one application; with `ahead`, from its
+    /// whole structure when the last capture read it (kept for the next
+    /// capture: [`capture::ReadAhead`]).
+    async fn frames_of(
+        &self,
+        links: &Links,
+        daemon: &Peer,
+        app: &ObjRef,
+        ahead: bool,
+    ) -> AppFrames {
         // The app's own socket once a capture opened it (the bus daemon
         // otherwise); the pid is the daemon's to say, once.
         let peer = &links.to(&app.bus);
+        let read_ahead = ahead
+            && self.facts.ahead.wanted(&app.bus)
+            && self
+                .facts
+                .toolkit(&app.bus)
+                .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(&name, &version));
         let get_all = self
             .facts
             .toolkit(&app.bus)
@@ -304,10 +328,43 @@ impl LinuxAdapter {
             self.facts.put_pid(&app.bus, pid);
             Some(pid)
         };
-        let (pid, kids) = tokio::join!(
-            pid,
-            tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, app))
-        );
+        let cached = async {
+            if !read_ahead {
+                return Ok(None);
+            }
+            match tokio::time::timeout(FRAMES_TIMEOUT, calls::cache_items(peer, &app.bus)).await {
+                Ok(Ok(items)) => {
+                    let index = capture::CacheIndex::new(items);
+                    let frames = index.children(app).map(|kids| {
+                        kids.into_iter()
+                            .map(|e| (e.obj.clone(), e.role, e.states, e.name.clone()))
+                            .collect::<Vec<_>>()
+                    });
+                    self.facts.ahead.put(&app.bus, index);
+                    Ok(frames)
+                }
+                // No cache after all: the frames one by one.
+                Ok(Err(_)) => Ok(None),
+                Err(elapsed) => Err(elapsed),
+            }
+        };
+        let (pid, cached) = tokio::join!(pid, cached);
+        match cached {
+            Ok(Some(frames)) => {
+                return AppFrames {
+                    frames: self.cached_frames(peer, frames, pid).await,
+                    hung: None,
+                }
+            }
+            Ok(None) => {}
+            Err(_) => {
+                return AppFrames {
+                    frames: Vec::new(),
+                    hung: pid,
+                }
+            }
+        }
+        let kids = tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, app)).await;
         let kids = match kids {
             Ok(Ok(kids)) => kids,
             Ok(Err(e)) if !calls::is_timeout(&e) => Vec::new(),
@@ -334,14 +391,7 @@ impl LinuxAdapter {
                 role,
                 name: props.name,
                 states,
-                extents: (e.w > 0 && e.h > 0).then(|| {
-                    Rect::new(
-                        i64::from(e.x),
-                        i64::from(e.y),
-                        e.w.unsigned_abs().into(),
-                        e.h.unsigned_abs().into(),
-                    )
-                }),
+                extents: frame_rect(e),
                 pid,
             })
         }))
@@ -350,6 +400,61 @@ impl LinuxAdapter {
             frames: frames.into_iter().flatten().collect(),
             hung: None,
         }
+    }
+
+    /// The windows: AT-SPI frames and X11 state read at once, joined.
+    /// With `ahead`, see [`LinuxAdapter::frames`]; the listing then polls
+    /// busily when the capture that follows will (its apps answer on one
+    /// thread: see [`crate::wire::BusyPoll`]).
+    async fn list_windows(&self, ahead: bool) -> Result<Vec<WindowHandle>, AdapterError> {
+        let began = std::time::Instant::now();
+        let since = || began.elapsed().as_secs_f64() * 1e3;
+        let one_thread = ahead
+            && self.facts.ahead.captured_all(|bus| {
+                self.facts
+                    .toolkit(bus)
+                    .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(&name, &version))
+            });
+        let _busy = crate::wire::BusyPoll::start(FRAMES_TIMEOUT, one_thread);
+        let ((frames, frames_ms), (x11, x11_ms)) =
+            tokio::join!(async { (self.frames(ahead).await, since()) }, async {
+                (self.x11().await, since())
+            });
+        tracing::debug!(frames_ms, x11_ms, ahead, "window listing");
+        Ok(join_windows(&frames?, &x11?))
+    }
+
+    /// Frames whose role, states and name came from the app's cache: only
+    /// the extents of those shown are read (GTK 2 and 3: screen ones).
+    async fn cached_frames(
+        &self,
+        peer: &Peer,
+        frames: Vec<(ObjRef, AtspiRole, atspi::StateSet, String)>,
+        pid: Option<u32>,
+    ) -> Vec<Frame> {
+        let shown = frames
+            .into_iter()
+            .filter(|(_, _, states, _)| {
+                states.contains(AtspiState::Showing) || states.contains(AtspiState::Visible)
+            })
+            .map(|(obj, role, states, name)| async move {
+                let e = calls::extents(peer, &obj, calls::coord_type(false))
+                    .await
+                    .ok()?;
+                Some(Frame {
+                    obj,
+                    role,
+                    name,
+                    states,
+                    extents: frame_rect(e),
+                    pid,
+                })
+            });
+        futures::future::join_all(shown)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     /// The X11 state. Calls that overlap one read in progress share it
@@ -400,18 +505,17 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
-        let began = std::time::Instant::now();
-        let since = || began.elapsed().as_secs_f64() * 1e3;
-        let ((frames, frames_ms), (x11, x11_ms)) =
-            tokio::join!(async { (self.frames().await, since()) }, async {
-                (self.x11().await, since())
-            });
-        tracing::debug!(frames_ms, x11_ms, "window listing");
-        Ok(join_windows(&frames?, &x11?))
+        self.list_windows(false).await
+    }
+
+    async fn windows_for_capture(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        // `CUP_READ_AHEAD=0` lists as for no capture (to compare).
+        let ahead = std::env::var("CUP_READ_AHEAD").map_or(true, |v| v != "0");
+        self.list_windows(ahead).await
     }
 
     async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
-        let frames = self.frames().await?;
+        let frames = self.frames(false).await?;
         Ok(frames
             .into_iter()
             .find(|f| f.role == AtspiRole::DesktopFrame)
@@ -582,4 +686,16 @@ impl Adapter for LinuxAdapter {
         )
         .await)
     }
+}
+
+/// A frame's screen rectangle from its extents (none when empty).
+fn frame_rect(e: crate::raw::Extents) -> Option<Rect> {
+    (e.w > 0 && e.h > 0).then(|| {
+        Rect::new(
+            i64::from(e.x),
+            i64::from(e.y),
+            e.w.unsigned_abs().into(),
+            e.h.unsigned_abs().into(),
+        )
+    })
 }

@@ -196,6 +196,14 @@ pub trait Adapter: Send + Sync {
     /// Open top-level windows, the foreground one flagged.
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError>;
 
+    /// [`Adapter::windows`], listed for a capture of some of them that
+    /// follows at once (a snapshot's foreground and full scopes): an
+    /// adapter may start reading the trees it expects to capture while it
+    /// lists. The default lists only.
+    async fn windows_for_capture(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        self.windows().await
+    }
+
     /// The desktop surface (icons), if the platform has one.
     async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError>;
 

@@ -149,7 +149,13 @@ impl Session {
     async fn take_snapshot(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
         let platform = self.adapter.platform();
         let started = std::time::Instant::now();
-        let (screen, windows) = tokio::try_join!(self.adapter.screen(), self.adapter.windows())?;
+        let listing = async {
+            match req.scope {
+                Scope::Foreground | Scope::Full => self.adapter.windows_for_capture().await,
+                Scope::Overview | Scope::Desktop => self.adapter.windows().await,
+            }
+        };
+        let (screen, windows) = tokio::try_join!(self.adapter.screen(), listing)?;
         tracing::debug!(
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
             windows = windows.len(),

@@ -7,7 +7,7 @@
 //! the capture returns what it has and says so.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use atspi::{Interface, InterfaceSet, Role as AtspiRole, State as AtspiState, StateSet};
 use cup::{Capture, CaptureLimits, Partial};
@@ -21,9 +21,11 @@ use crate::links::Links;
 use crate::mapping::{self, MapContext};
 use crate::raw::{Extents, RawNode, RawValue};
 
+mod cache_index;
 mod statics;
 mod unallocated;
 
+pub use cache_index::{CacheIndex, ReadAhead};
 use statics::Statics;
 
 /// Calls in flight at once on the accessibility bus.
@@ -94,6 +96,8 @@ pub struct AppFacts {
     statics: Statics,
     /// Pid behind each unique bus name (a unique name is never reused).
     pids: Mutex<HashMap<String, u32>>,
+    /// Structures read ahead by the window listing of a snapshot.
+    pub ahead: ReadAhead,
 }
 
 impl AppFacts {
@@ -157,6 +161,8 @@ struct Walk<'a> {
     /// (when the structure is walked level by level, the reads start as
     /// nodes join instead, or they would wait for the whole walk).
     defer_extents: bool,
+    /// Structures the window listing read ahead, by bus name.
+    ahead: HashMap<String, Arc<CacheIndex>>,
 }
 
 impl Walk<'_> {
@@ -240,6 +246,7 @@ pub async fn capture(
         version: String::new(),
         gtk4: false,
         defer_extents: false,
+        ahead: HashMap::new(),
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut hung: Vec<u32> = Vec::new();
@@ -267,6 +274,7 @@ pub async fn capture(
             .cloned()
             .collect()
     };
+    walk.ahead = facts.ahead.take(&buses);
     // Direct sockets to the apps involved (opened once, kept).
     let bus_list: Vec<String> = buses.iter().cloned().collect();
     let _ = timeout_at(deadline, links.open(&bus_list)).await;
@@ -488,58 +496,6 @@ fn subtree(nodes: &[Skel], root: usize) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// Cached structure of one application, by object.
-#[derive(Default)]
-struct CacheIndex {
-    items: Vec<CacheEntry>,
-    by_obj: HashMap<ObjRef, usize>,
-    /// Cached children of each parent, in index order.
-    kids: HashMap<ObjRef, Vec<usize>>,
-}
-
-impl CacheIndex {
-    fn new(items: Vec<CacheEntry>) -> Self {
-        let mut by_obj = HashMap::with_capacity(items.len());
-        let mut kids: HashMap<ObjRef, Vec<(i32, usize)>> = HashMap::new();
-        for (i, e) in items.iter().enumerate() {
-            by_obj.insert(e.obj.clone(), i);
-            kids.entry(e.parent.clone()).or_default().push((e.index, i));
-        }
-        let kids = kids
-            .into_iter()
-            .map(|(parent, mut list)| {
-                list.sort_unstable();
-                (parent, list.into_iter().map(|(_, i)| i).collect())
-            })
-            .collect();
-        CacheIndex {
-            items,
-            by_obj,
-            kids,
-        }
-    }
-
-    /// `true` when the cache lists `root` and, below it, every child of
-    /// every node.
-    fn covers(&self, root: &ObjRef) -> bool {
-        let mut stack = vec![root];
-        while let Some(obj) = stack.pop() {
-            match self.complete_children(obj) {
-                Some(kids) => stack.extend(kids.iter().map(|&i| &self.items[i].obj)),
-                None => return false,
-            }
-        }
-        true
-    }
-
-    /// The cached children of `obj` when the cache lists all of them.
-    fn complete_children(&self, obj: &ObjRef) -> Option<&[usize]> {
-        let item = &self.items[*self.by_obj.get(obj)?];
-        let listed = self.kids.get(obj).map_or(&[][..], Vec::as_slice);
-        (usize::try_from(item.child_count).ok()? == listed.len()).then_some(listed)
-    }
-}
-
 /// Reads the structure below `frame` into `walk.nodes`; returns the index
 /// of the frame.
 async fn structure(
@@ -554,8 +510,11 @@ async fn structure(
         .lock()
         .map(|s| s.contains(&frame.bus))
         .unwrap_or(false);
-    let mut cache = CacheIndex::default();
-    if !skip_cache {
+    let mut cache = Arc::new(CacheIndex::default());
+    if let Some(ahead) = walk.ahead.get(&frame.bus) {
+        tracing::debug!(items = ahead.len(), "Cache.GetItems read ahead");
+        cache = ahead.clone();
+    } else if !skip_cache {
         let asked = Instant::now();
         match timeout_at(
             walk.deadline,
@@ -569,10 +528,12 @@ async fn structure(
                     elapsed_ms = asked.elapsed().as_secs_f64() * 1e3,
                     "Cache.GetItems"
                 );
-                cache = CacheIndex::new(items);
+                cache = Arc::new(CacheIndex::new(items));
                 if walk.gtk4 {
                     if !cache.covers(frame) {
-                        cache = realize_gtk4(walk, frame).await.unwrap_or(cache);
+                        if let Some(realized) = realize_gtk4(walk, frame).await {
+                            cache = Arc::new(realized);
+                        }
                     }
                     walk.defer_extents = cache.covers(frame);
                 }

@@ -81,11 +81,17 @@ async fn widget_factory_check_buttons_and_bounds() {
 
     // A second capture in the same session takes the roles, interfaces and
     // action names of GTK objects from the first (tree-view cells, every
-    // control's actions) and must read the same tree.
+    // control's actions), and its structure from the `GetItems` its window
+    // listing read ahead; it must read the same tree.
     let shape = |s: &cup::Snapshot| -> Vec<String> {
         nodes(s)
             .into_iter()
-            .map(|n| format!("{} {:?} {:?} {:?}", n.id, n.role, n.name, n.actions))
+            .map(|n| {
+                format!(
+                    "{} {:?} {:?} {:?} {:?}",
+                    n.id, n.role, n.name, n.actions, n.bounds
+                )
+            })
             .collect()
     };
     let again = snapshot(&mut session, &request(Scope::Foreground)).await;
