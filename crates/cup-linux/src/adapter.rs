@@ -441,6 +441,7 @@ impl LinuxAdapter {
                 let e = calls::extents(peer, &obj, calls::coord_type(false))
                     .await
                     .ok()?;
+                self.facts.ahead.put_frame(&obj, e);
                 Some(Frame {
                     obj,
                     role,

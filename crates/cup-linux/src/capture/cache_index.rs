@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::atspi_calls::{CacheEntry, ObjRef};
+use crate::raw::Extents;
 
 /// Cached structure of one application, by object.
 #[derive(Debug, Default)]
@@ -100,6 +101,18 @@ pub struct ReadAhead {
     captured: Mutex<HashSet<String>>,
     /// Indexes read by the listing in progress (or just done).
     read: Mutex<HashMap<String, (Instant, Arc<CacheIndex>)>>,
+    /// Extents of the frames read by that listing (screen coordinates).
+    frames: Mutex<HashMap<ObjRef, (Instant, Extents)>>,
+}
+
+/// What a listing read ahead for one capture.
+#[derive(Debug, Default)]
+pub struct ReadAheadFor {
+    /// Structure of each app, by bus name.
+    pub indexes: HashMap<String, Arc<CacheIndex>>,
+    /// Screen extents of its frames (a GTK 3 frame's take several X
+    /// round trips: read once per snapshot).
+    pub frame_extents: HashMap<ObjRef, Extents>,
 }
 
 impl ReadAhead {
@@ -123,28 +136,55 @@ impl ReadAhead {
         }
     }
 
+    /// Keeps the screen extents of a frame the listing read from a cache.
+    pub fn put_frame(&self, frame: &ObjRef, extents: Extents) {
+        if let Ok(mut frames) = self.frames.lock() {
+            frames.insert(frame.clone(), (Instant::now(), extents));
+        }
+    }
+
     /// Forgets what an earlier listing read.
     pub fn clear(&self) {
         if let Ok(mut read) = self.read.lock() {
             read.clear();
         }
+        if let Ok(mut frames) = self.frames.lock() {
+            frames.clear();
+        }
     }
 
-    /// Takes the fresh indexes of `buses` (each serves one capture) and
-    /// remembers `buses` as the apps captured last.
-    pub fn take(&self, buses: &HashSet<String>) -> HashMap<String, Arc<CacheIndex>> {
+    /// Takes what was read fresh for the apps on `buses` (it serves one
+    /// capture) and remembers `buses` as the apps captured last.
+    pub fn take(&self, buses: &HashSet<String>) -> ReadAheadFor {
         if let Ok(mut c) = self.captured.lock() {
             c.clone_from(buses);
         }
-        let Ok(mut read) = self.read.lock() else {
-            return HashMap::new();
-        };
-        let fresh = read
-            .drain()
-            .filter(|(bus, (at, _))| buses.contains(bus) && at.elapsed() < AHEAD_MAX_AGE)
-            .map(|(bus, (_, index))| (bus, index))
-            .collect();
-        fresh
+        let fresh = |at: &Instant| at.elapsed() < AHEAD_MAX_AGE;
+        let indexes = self
+            .read
+            .lock()
+            .map(|mut read| {
+                read.drain()
+                    .filter(|(bus, (at, _))| buses.contains(bus) && fresh(at))
+                    .map(|(bus, (_, index))| (bus, index))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let frame_extents = self
+            .frames
+            .lock()
+            .map(|mut frames| {
+                frames
+                    .drain()
+                    .filter(|(obj, (at, _))| buses.contains(&obj.bus) && fresh(at))
+                    .map(|(obj, (_, e))| (obj, e))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ReadAheadFor {
+            indexes,
+            frame_extents,
+        }
     }
 }
 
@@ -198,10 +238,24 @@ mod tests {
         ahead.put(":1.3", CacheIndex::default());
         ahead.put(":1.4", CacheIndex::default());
         let buses: HashSet<String> = [":1.3".to_owned()].into();
+        let frame = |bus: &str| ObjRef::new(bus, "/org/a11y/atspi/accessible/1");
+        let e = Extents {
+            x: 1,
+            y: 2,
+            w: 3,
+            h: 4,
+        };
+        ahead.put_frame(&frame(":1.3"), e);
+        ahead.put_frame(&frame(":1.4"), e);
         let got = ahead.take(&buses);
-        assert_eq!(got.keys().collect::<Vec<_>>(), [":1.3"]);
+        assert_eq!(got.indexes.keys().collect::<Vec<_>>(), [":1.3"]);
+        assert_eq!(
+            got.frame_extents.keys().collect::<Vec<_>>(),
+            [&frame(":1.3")]
+        );
         // Taken once; the captured app is wanted by the next listing.
-        assert!(ahead.take(&buses).is_empty());
+        let again = ahead.take(&buses);
+        assert!(again.indexes.is_empty() && again.frame_extents.is_empty());
         assert!(ahead.wanted(":1.3"));
         assert!(!ahead.wanted(":1.4"));
     }

@@ -25,7 +25,7 @@ mod cache_index;
 mod statics;
 mod unallocated;
 
-pub use cache_index::{CacheIndex, ReadAhead};
+pub use cache_index::{CacheIndex, ReadAhead, ReadAheadFor};
 use statics::Statics;
 
 /// Calls in flight at once on the accessibility bus.
@@ -161,8 +161,8 @@ struct Walk<'a> {
     /// (when the structure is walked level by level, the reads start as
     /// nodes join instead, or they would wait for the whole walk).
     defer_extents: bool,
-    /// Structures the window listing read ahead, by bus name.
-    ahead: HashMap<String, Arc<CacheIndex>>,
+    /// What the window listing read ahead.
+    ahead: ReadAheadFor,
 }
 
 impl Walk<'_> {
@@ -187,6 +187,12 @@ impl Walk<'_> {
         for want in wants(&self.nodes[i]) {
             if self.defer_extents && want == Want::Extents {
                 continue;
+            }
+            if want == Want::Extents {
+                if let Some(e) = self.ahead.frame_extents.remove(&self.nodes[i].obj) {
+                    self.known.push((i, Some(Got::Extents(Some(e)))));
+                    continue;
+                }
             }
             if want == Want::Actions && keep {
                 if let Some(actions) = self.statics.get(&self.nodes[i].obj).actions {
@@ -246,7 +252,7 @@ pub async fn capture(
         version: String::new(),
         gtk4: false,
         defer_extents: false,
-        ahead: HashMap::new(),
+        ahead: ReadAheadFor::default(),
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut hung: Vec<u32> = Vec::new();
@@ -511,7 +517,7 @@ async fn structure(
         .map(|s| s.contains(&frame.bus))
         .unwrap_or(false);
     let mut cache = Arc::new(CacheIndex::default());
-    if let Some(ahead) = walk.ahead.get(&frame.bus) {
+    if let Some(ahead) = walk.ahead.indexes.get(&frame.bus) {
         tracing::debug!(items = ahead.len(), "Cache.GetItems read ahead");
         cache = ahead.clone();
     } else if !skip_cache {
@@ -944,7 +950,7 @@ fn wants(n: &Skel) -> Vec<Want> {
     {
         out.push(Want::Text);
     }
-    if mapping::needs_attributes(n.role, &n.toolkit) {
+    if mapping::needs_attributes(n.role, &n.toolkit, &n.toolkit_version) {
         out.push(Want::Attributes);
     }
     out

@@ -19,8 +19,13 @@ pub fn is_web_toolkit(toolkit: &str) -> bool {
 /// Whether to call `GetAttributes`: always in web content (`xml-roles`,
 /// `level`, `posinset`, `id`, … live there), and elsewhere for headings
 /// (`level`), text inputs and combo boxes (`placeholder-text`), tree items
-/// (`level`), links (`href`) and web documents.
-pub fn needs_attributes(role: AtspiRole, toolkit: &str) -> bool {
+/// (`level`), links (`href`) and web documents. GTK 2 and 3 give a combo
+/// box no attribute but `toolkit` (the entry of one that has an entry is
+/// its child, read on its own).
+pub fn needs_attributes(role: AtspiRole, toolkit: &str, version: &str) -> bool {
+    if role == AtspiRole::ComboBox && crate::raw::is_gtk_before_4(toolkit, version) {
+        return false;
+    }
     is_web_toolkit(toolkit)
         || matches!(
             role,
@@ -153,12 +158,15 @@ mod tests {
 
     #[test]
     fn attributes_for_web_and_a_few_roles() {
-        assert!(needs_attributes(AtspiRole::Section, "Chromium"));
-        assert!(needs_attributes(AtspiRole::Heading, "GTK"));
-        assert!(needs_attributes(AtspiRole::Entry, "Qt"));
-        assert!(needs_attributes(AtspiRole::DocumentWeb, ""));
-        assert!(!needs_attributes(AtspiRole::Button, "GTK"));
-        assert!(!needs_attributes(AtspiRole::Panel, "Qt"));
+        assert!(needs_attributes(AtspiRole::Section, "Chromium", "120"));
+        assert!(needs_attributes(AtspiRole::Heading, "GTK", "3.24.38"));
+        assert!(needs_attributes(AtspiRole::Entry, "Qt", "5.15.8"));
+        assert!(needs_attributes(AtspiRole::DocumentWeb, "", ""));
+        assert!(!needs_attributes(AtspiRole::Button, "GTK", "3.24.38"));
+        assert!(!needs_attributes(AtspiRole::Panel, "Qt", "5.15.8"));
+        assert!(!needs_attributes(AtspiRole::ComboBox, "GTK", "3.24.38"));
+        assert!(needs_attributes(AtspiRole::ComboBox, "GTK", "4.8.3"));
+        assert!(needs_attributes(AtspiRole::ComboBox, "Qt", "5.15.8"));
     }
 
     #[test]
