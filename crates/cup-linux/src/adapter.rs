@@ -287,9 +287,17 @@ impl LinuxAdapter {
                 continue;
             };
             unresponsive.extend(got.hung);
-            frames.extend(got.frames.into_iter().filter(|f| {
-                f.states.contains(AtspiState::Showing) || f.states.contains(AtspiState::Visible)
-            }));
+            let shown: Vec<Frame> = got
+                .frames
+                .into_iter()
+                .filter(|f| {
+                    f.states.contains(AtspiState::Showing) || f.states.contains(AtspiState::Visible)
+                })
+                .collect();
+            self.facts
+                .ahead
+                .remember_frames(&app.bus, shown.iter().map(|f| f.obj.clone()).collect());
+            frames.extend(shown);
         }
         if let Ok(mut u) = self.unresponsive.lock() {
             *u = unresponsive;
@@ -332,7 +340,25 @@ impl LinuxAdapter {
             if !read_ahead {
                 return Ok(None);
             }
-            match tokio::time::timeout(FRAMES_TIMEOUT, calls::cache_items(peer, &app.bus)).await {
+            // The frames shown at the last listing are asked for their
+            // extents right behind GetItems: the app answers them while
+            // cup decodes its answer.
+            let guesses = self.facts.ahead.last_frames(&app.bus);
+            let (items, guessed) = tokio::join!(
+                tokio::time::timeout(FRAMES_TIMEOUT, calls::cache_items(peer, &app.bus)),
+                futures::future::join_all(guesses.iter().map(|f| {
+                    tokio::time::timeout(
+                        FRAMES_TIMEOUT,
+                        calls::extents(peer, f, calls::coord_type(false)),
+                    )
+                }))
+            );
+            let guessed: HashMap<ObjRef, crate::raw::Extents> = guesses
+                .into_iter()
+                .zip(guessed)
+                .filter_map(|(f, e)| Some((f, e.ok()?.ok()?)))
+                .collect();
+            match items {
                 Ok(Ok(items)) => {
                     let index = capture::CacheIndex::new(items);
                     let frames = index.children(app).map(|kids| {
@@ -341,7 +367,7 @@ impl LinuxAdapter {
                             .collect::<Vec<_>>()
                     });
                     self.facts.ahead.put(&app.bus, index);
-                    Ok(frames)
+                    Ok(frames.map(|f| (f, guessed)))
                 }
                 // No cache after all: the frames one by one.
                 Ok(Err(_)) => Ok(None),
@@ -350,9 +376,9 @@ impl LinuxAdapter {
         };
         let (pid, cached) = tokio::join!(pid, cached);
         match cached {
-            Ok(Some(frames)) => {
+            Ok(Some((frames, guessed))) => {
                 return AppFrames {
-                    frames: self.cached_frames(peer, frames, pid).await,
+                    frames: self.cached_frames(peer, frames, guessed, pid).await,
                     hung: None,
                 }
             }
@@ -425,22 +451,28 @@ impl LinuxAdapter {
     }
 
     /// Frames whose role, states and name came from the app's cache: only
-    /// the extents of those shown are read (GTK 2 and 3: screen ones).
+    /// the extents of those shown are read (GTK 2 and 3: screen ones),
+    /// unless they were read along with the cache (`guessed`).
     async fn cached_frames(
         &self,
         peer: &Peer,
         frames: Vec<(ObjRef, AtspiRole, atspi::StateSet, String)>,
+        guessed: HashMap<ObjRef, crate::raw::Extents>,
         pid: Option<u32>,
     ) -> Vec<Frame> {
+        let guessed = &guessed;
         let shown = frames
             .into_iter()
             .filter(|(_, _, states, _)| {
                 states.contains(AtspiState::Showing) || states.contains(AtspiState::Visible)
             })
             .map(|(obj, role, states, name)| async move {
-                let e = calls::extents(peer, &obj, calls::coord_type(false))
-                    .await
-                    .ok()?;
+                let e = match guessed.get(&obj) {
+                    Some(e) => *e,
+                    None => calls::extents(peer, &obj, calls::coord_type(false))
+                        .await
+                        .ok()?,
+                };
                 self.facts.ahead.put_frame(&obj, e);
                 Some(Frame {
                     obj,

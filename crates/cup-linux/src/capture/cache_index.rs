@@ -62,6 +62,12 @@ impl CacheIndex {
         (usize::try_from(item.child_count).ok()? == listed.len()).then_some(listed)
     }
 
+    /// The children of `obj` the cache lists, in index order (all of them
+    /// or not).
+    pub(super) fn listed_children(&self, obj: &ObjRef) -> &[usize] {
+        self.kids.get(obj).map_or(&[][..], Vec::as_slice)
+    }
+
     /// The entries of `obj`'s children, in order, when the cache lists all
     /// of them (an application's frames: `obj` is its root).
     pub fn children(&self, obj: &ObjRef) -> Option<Vec<&CacheEntry>> {
@@ -79,6 +85,9 @@ impl CacheIndex {
         self.items.is_empty()
     }
 }
+
+/// Apps whose shown frames [`ReadAhead`] remembers.
+const MAX_APPS: usize = 256;
 
 /// How long a structure read ahead stays usable: it serves the capture of
 /// the snapshot whose window listing read it, never a later one.
@@ -103,6 +112,8 @@ pub struct ReadAhead {
     read: Mutex<HashMap<String, (Instant, Arc<CacheIndex>)>>,
     /// Extents of the frames read by that listing (screen coordinates).
     frames: Mutex<HashMap<ObjRef, (Instant, Extents)>>,
+    /// The frames each app showed at the last listing.
+    shown: Mutex<HashMap<String, Vec<ObjRef>>>,
 }
 
 /// What a listing read ahead for one capture.
@@ -134,6 +145,26 @@ impl ReadAhead {
         if let Ok(mut read) = self.read.lock() {
             read.insert(bus.to_owned(), (Instant::now(), Arc::new(index)));
         }
+    }
+
+    /// Remembers the frames the app on `bus` shows (at most
+    /// [`MAX_APPS`] apps are remembered: apps come and go).
+    pub fn remember_frames(&self, bus: &str, frames: Vec<ObjRef>) {
+        if let Ok(mut shown) = self.shown.lock() {
+            if shown.len() >= MAX_APPS && !shown.contains_key(bus) {
+                shown.clear();
+            }
+            shown.insert(bus.to_owned(), frames);
+        }
+    }
+
+    /// The frames the app on `bus` showed at the last listing.
+    pub fn last_frames(&self, bus: &str) -> Vec<ObjRef> {
+        self.shown
+            .lock()
+            .ok()
+            .and_then(|s| s.get(bus).cloned())
+            .unwrap_or_default()
     }
 
     /// Keeps the screen extents of a frame the listing read from a cache.
@@ -258,5 +289,9 @@ mod tests {
         assert!(again.indexes.is_empty() && again.frame_extents.is_empty());
         assert!(ahead.wanted(":1.3"));
         assert!(!ahead.wanted(":1.4"));
+        // The frames an app showed, for the next listing to ask early.
+        ahead.remember_frames(":1.3", vec![frame(":1.3")]);
+        assert_eq!(ahead.last_frames(":1.3"), [frame(":1.3")]);
+        assert!(ahead.last_frames(":1.4").is_empty());
     }
 }
