@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use atspi::zbus::Connection;
-use atspi::{Role as AtspiRole, State as AtspiState};
+use atspi::Role as AtspiRole;
 use cup::{
     ActionParams, ActionResult, Adapter, AdapterError, Capture, CaptureLimits, Monitor, ScreenInfo,
     Shot, ShotTarget, Target, WindowHandle,
@@ -290,9 +290,7 @@ impl LinuxAdapter {
             let shown: Vec<Frame> = got
                 .frames
                 .into_iter()
-                .filter(|f| {
-                    f.states.contains(AtspiState::Showing) || f.states.contains(AtspiState::Visible)
-                })
+                .filter(|f| capture::is_showing(f.states))
                 .collect();
             self.facts
                 .ahead
@@ -318,16 +316,13 @@ impl LinuxAdapter {
         // The app's own socket once a capture opened it (the bus daemon
         // otherwise); the pid is the daemon's to say, once.
         let peer = &links.to(&app.bus);
+        let toolkit = self.facts.toolkit(&app.bus);
         let read_ahead = ahead
             && self.facts.ahead.wanted(&app.bus)
-            && self
-                .facts
-                .toolkit(&app.bus)
-                .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(&name, &version));
-        let get_all = self
-            .facts
-            .toolkit(&app.bus)
-            .is_some_and(|(name, _)| calls::get_all_safe(&name));
+            && toolkit
+                .as_ref()
+                .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(name, version));
+        let get_all = toolkit.is_some_and(|(name, _)| calls::get_all_safe(&name));
         let pid = async {
             if let Some(pid) = self.facts.pid(&app.bus) {
                 return Some(pid);
@@ -436,11 +431,10 @@ impl LinuxAdapter {
         let began = std::time::Instant::now();
         let since = || began.elapsed().as_secs_f64() * 1e3;
         let one_thread = ahead
-            && self.facts.ahead.captured_all(|bus| {
-                self.facts
-                    .toolkit(bus)
-                    .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(&name, &version))
-            });
+            && self
+                .facts
+                .ahead
+                .captured_all(|bus| self.facts.is_gtk_before_4(bus));
         let _busy = crate::wire::BusyPoll::start(FRAMES_TIMEOUT, one_thread);
         let ((frames, frames_ms), (x11, x11_ms)) =
             tokio::join!(async { (self.frames(ahead).await, since()) }, async {
@@ -463,9 +457,7 @@ impl LinuxAdapter {
         let guessed = &guessed;
         let shown = frames
             .into_iter()
-            .filter(|(_, _, states, _)| {
-                states.contains(AtspiState::Showing) || states.contains(AtspiState::Visible)
-            })
+            .filter(|(_, _, states, _)| capture::is_showing(*states))
             .map(|(obj, role, states, name)| async move {
                 let e = match guessed.get(&obj) {
                     Some(e) => *e,

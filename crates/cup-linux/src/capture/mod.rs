@@ -84,8 +84,6 @@ struct Skel {
     offset: (i64, i64),
     toolkit: String,
     toolkit_version: String,
-    /// Read, then left out of the tree (not rendered).
-    dropped: bool,
 }
 
 /// Per-app facts learned once and kept across captures.
@@ -121,6 +119,13 @@ impl AppFacts {
             }
             m.insert(bus.to_owned(), pid);
         }
+    }
+
+    /// Whether the app on `bus` is known to be a GTK 2 or 3 app (one that
+    /// answers on one thread, with an X round trip per extents read).
+    pub fn is_gtk_before_4(&self, bus: &str) -> bool {
+        self.toolkit(bus)
+            .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(&name, &version))
     }
 
     /// Whether the app on `bus` is known to be a GTK 4 app.
@@ -303,12 +308,7 @@ pub async fn capture(
     // Apps that answer on one thread, with an X round trip per extents
     // read, answer sooner when cup polls for their replies than when it
     // sleeps (see wire::BusyPoll).
-    let one_thread = !buses.is_empty()
-        && buses.iter().all(|b| {
-            toolkits
-                .get(b)
-                .is_some_and(|(t, v)| crate::raw::is_gtk_before_4(t, v))
-        });
+    let one_thread = !buses.is_empty() && buses.iter().all(|b| facts.is_gtk_before_4(b));
     let _busy = crate::wire::BusyPoll::start(
         deadline.saturating_duration_since(Instant::now()),
         one_thread,
@@ -651,7 +651,7 @@ async fn realize_gtk4(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheIndex> {
 /// be read is not captured), so an empty set is a real answer: Chromium
 /// reports none at all for views it does not draw.
 fn unrendered(states: StateSet) -> bool {
-    !states.contains(AtspiState::Visible) && !states.contains(AtspiState::Showing)
+    !is_showing(states)
 }
 
 fn push_cached(
@@ -676,7 +676,6 @@ fn push_cached(
         offset,
         toolkit: toolkit.to_owned(),
         toolkit_version: walk.version.clone(),
-        dropped: false,
     });
     walk.nodes.len() - 1
 }
@@ -713,31 +712,32 @@ async fn grow(
             if walk.nodes[p].depth >= walk.limits.max_depth {
                 continue;
             }
-            match cache.complete_children(&walk.nodes[p].obj) {
-                Some(kids) => {
-                    let list: Vec<ObjRef> =
-                        kids.iter().map(|&i| cache.items[i].obj.clone()).collect();
-                    let children = attach(walk, p, &list, cache, &HashMap::new(), offset, toolkit);
-                    stack.extend(children.into_iter().rev());
-                }
-                // A node read outside the cache that reported no children
-                // (a tree view's cell) is a leaf: no GetChildren. (A cached
-                // node with none is complete above.)
-                None if walk.nodes[p].child_count == 0 => {}
-                None => {
-                    ask.push((p, walk.nodes[p].obj.clone()));
-                    let listed: Vec<ObjRef> = cache
-                        .listed_children(&walk.nodes[p].obj)
-                        .iter()
-                        .map(|&i| cache.items[i].obj.clone())
-                        .collect();
-                    let taken = attach(walk, p, &listed, cache, &HashMap::new(), offset, toolkit);
-                    for &c in &taken {
-                        early.insert(walk.nodes[c].obj.clone(), (c, p));
-                    }
-                    stack.extend(taken.into_iter().rev());
-                }
+            let obj = &walk.nodes[p].obj;
+            let complete = cache.complete_children(obj).is_some();
+            // A node read outside the cache that reported no children (a
+            // tree view's cell) is a leaf: no GetChildren. (A cached node
+            // with none is complete.)
+            if !complete && walk.nodes[p].child_count == 0 {
+                continue;
             }
+            let listed: Vec<ObjRef> = cache
+                .listed_children(obj)
+                .iter()
+                .map(|&i| cache.items[i].obj.clone())
+                .collect();
+            if !complete {
+                ask.push((p, obj.clone()));
+            }
+            let no_reads = HashMap::new();
+            let taken: Vec<usize> = listed
+                .iter()
+                .filter_map(|c| attach(walk, p, c, cache, &no_reads, offset, toolkit))
+                .collect();
+            if !complete {
+                early.extend(taken.iter().map(|&c| (walk.nodes[c].obj.clone(), (c, p))));
+            }
+            walk.nodes[p].children.clone_from(&taken);
+            stack.extend(taken.into_iter().rev());
         }
         if ask.is_empty() {
             return;
@@ -774,79 +774,68 @@ async fn grow(
             // Children taken early keep their node (and subtree); the
             // answer gives the order and the rest.
             let mut children = Vec::with_capacity(list.len());
-            let mut fresh = Vec::new();
-            for c in list.iter().filter(|c| !c.is_null()) {
+            for c in &list {
                 match early.remove(c) {
                     Some((n, _)) => children.push(n),
                     None => {
-                        let got = attach(
-                            walk,
-                            p,
-                            std::slice::from_ref(c),
-                            cache,
-                            &fetched,
-                            offset,
-                            toolkit,
-                        );
-                        fresh.extend(got.iter().copied());
+                        let got = attach(walk, p, c, cache, &fetched, offset, toolkit);
+                        next.extend(got);
                         children.extend(got);
                     }
                 }
             }
+            // A child the cache listed that the answer leaves out is not
+            // in the tree (its node stays unreferenced).
             walk.nodes[p].children = children;
-            next.extend(fresh);
-        }
-        // Listed by the cache, left out by the answer: not in the tree.
-        for (n, _) in early.into_values() {
-            walk.nodes[n].dropped = true;
         }
         frontier = next;
     }
 }
 
-/// Makes the objects of `list` the children of node `p`: from the cache,
-/// or from `fetched` (read outside it); returns the children taken (left
-/// out: unrendered ones, and those past the node cap or unread, which
-/// count as truncated).
+/// Takes object `c` as a child of node `p`: from the cache, or from
+/// `fetched` (read outside it). `None` when it is left out: unrendered, or
+/// past the node cap or unread (counted as truncated). The caller sets
+/// `p`'s children.
 fn attach(
     walk: &mut Walk<'_>,
     p: usize,
-    list: &[ObjRef],
+    c: &ObjRef,
     cache: &CacheIndex,
     fetched: &HashMap<ObjRef, Option<usize>>,
     offset: (i64, i64),
     toolkit: &str,
-) -> Vec<usize> {
+) -> Option<usize> {
+    if c.is_null() {
+        return None;
+    }
     let depth = walk.nodes[p].depth + 1;
     let selectable = walk.nodes[p].interfaces.contains(Interface::Selection);
-    let mut children = Vec::with_capacity(list.len());
-    for c in list.iter().filter(|c| !c.is_null()) {
-        let node = match cache.by_obj.get(c) {
-            Some(&i) if unrendered(cache.items[i].states) => continue,
-            Some(&i) if walk.room() => Some(push_cached(
-                walk,
-                &cache.items[i],
-                depth,
-                selectable,
-                offset,
-                toolkit,
-            )),
-            Some(_) => None,
-            None => fetched.get(c).copied().flatten(),
-        };
-        match node {
-            Some(n) if unrendered(walk.nodes[n].states) => walk.nodes[n].dropped = true,
-            Some(n) => {
-                walk.nodes[n].depth = depth;
-                walk.nodes[n].parent_selectable = selectable;
-                walk.accept(n);
-                children.push(n);
-            }
-            None => walk.truncated += 1,
+    let node = match cache.by_obj.get(c) {
+        Some(&i) if unrendered(cache.items[i].states) => return None,
+        Some(&i) if walk.room() => Some(push_cached(
+            walk,
+            &cache.items[i],
+            depth,
+            selectable,
+            offset,
+            toolkit,
+        )),
+        Some(_) => None,
+        None => fetched.get(c).copied().flatten(),
+    };
+    match node {
+        Some(n) if unrendered(walk.nodes[n].states) => None,
+        Some(n) => {
+            walk.nodes[n].depth = depth;
+            walk.nodes[n].parent_selectable = selectable;
+            walk.accept(n);
+            Some(n)
+        }
+        None => {
+            walk.truncated += 1;
+            None
         }
     }
-    walk.nodes[p].children.clone_from(&children);
-    children
 }
 
 /// What [`fetch_nodes`] reads of one node: role and interfaces, states,
@@ -910,7 +899,6 @@ async fn fetch_nodes(
                     offset,
                     toolkit: toolkit.to_owned(),
                     toolkit_version: walk.version.clone(),
-                    dropped: false,
                 });
                 out.push(Some(walk.nodes.len() - 1));
             }
