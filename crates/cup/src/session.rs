@@ -146,6 +146,13 @@ impl Session {
         Ok(self.last.insert(snapshot))
     }
 
+    /// Captures without keeping: the latest snapshot, and so the ids an
+    /// agent acts on, stay as they were (a trajectory recorder's look
+    /// after an action).
+    pub async fn look(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
+        self.take_snapshot(req).await
+    }
+
     async fn take_snapshot(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
         let platform = self.adapter.platform();
         let started = std::time::Instant::now();

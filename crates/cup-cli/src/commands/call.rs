@@ -3,7 +3,7 @@
 //! invocations (as for `cup snapshot` / `cup action`), so ids printed by
 //! one call can be used by the next.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use cup::Session;
@@ -95,8 +95,28 @@ fn call(
             ))
         });
     toolbox.set_zoom_origin(kept_zoom);
+    // Recording (set_recording) goes on across invocations, per desktop.
+    let recording_file = crate::state_file::path(None, "CUP_RECORDING_STATE", "cup-recording");
+    let kept_recording = std::fs::read(&recording_file)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .filter(|v| v.get("target").and_then(Value::as_str) == Some(key.as_str()))
+        .and_then(|v| v.get("dir").and_then(Value::as_str).map(PathBuf::from));
+    toolbox.set_recording(kept_recording.clone());
     let runtime = crate::platform::runtime()?;
     let result = runtime.block_on(toolbox.call(tool, arguments));
+    if toolbox.recording() != kept_recording.as_deref() {
+        let kept = match toolbox.recording() {
+            Some(dir) => std::fs::write(
+                &recording_file,
+                serde_json::json!({"target": key, "dir": dir}).to_string(),
+            ),
+            None => std::fs::remove_file(&recording_file),
+        };
+        if let Err(e) = kept {
+            tracing::warn!(path = %recording_file.display(), error = %e, "cannot keep the recording state");
+        }
+    }
     if let Some(z) = toolbox.zoom_origin().filter(|z| Some(*z) != kept_zoom) {
         let kept = serde_json::json!({"target": key, "x": z.x, "y": z.y});
         if let Err(e) = std::fs::write(&zoom_file, kept.to_string()) {

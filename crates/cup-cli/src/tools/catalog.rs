@@ -492,6 +492,30 @@ fn driver_tools() -> Vec<ToolSpec> {
             true,
         ),
         tool(
+            "set_recording",
+            "Record every acting tool call into output_dir as turn-NNNNN/: action.json (tool, arguments, element, result, effect), snapshot.txt and screenshot.png after it. enabled:false stops.",
+            schema(
+                json!({"enabled": boolean("true records, false stops"), "output_dir": string("created if missing; turns are added after those in it")}),
+                &["enabled"],
+            ),
+            false,
+        ),
+        tool(
+            "get_recording_state",
+            "Whether calls are recorded, where, and the next turn number.",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "replay_trajectory",
+            "Call a recording's tools again in order; elements are found again by role and name; each turn's effect is compared with the recorded one.",
+            schema(
+                json!({"dir": string("a set_recording directory"), "delay_ms": int("between turns, default 500"), "stop_on_error": boolean("default true")}),
+                &["dir"],
+            ),
+            false,
+        ),
+        tool(
             "check_permissions",
             "Check what cup needs (display, accessibility bus and flag, input, screen capture; web: the browser), each with how to fix it.",
             schema(json!({}), &[]),

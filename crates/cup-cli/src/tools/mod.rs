@@ -7,12 +7,17 @@ pub mod args;
 pub mod catalog;
 mod cup_tools;
 mod driver_tools;
+pub mod recording;
 pub mod results;
 
-use std::time::Duration;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::time::{Duration, Instant, SystemTime};
 
 use cup::{Point, Session, SnapshotRequest};
-use serde_json::Value;
+use cup_protocol::Scope;
+use serde_json::{json, Value};
 
 pub use args::{Args, ToolError};
 pub use catalog::{Profile, ToolSpec};
@@ -79,6 +84,8 @@ pub struct Toolbox {
     web: Option<cup_web::WebAdapter>,
     /// Top-left of the last zoom image on the screen.
     zoom: Option<Point>,
+    /// Where acting calls are recorded (`set_recording`), if they are.
+    recording: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -99,7 +106,19 @@ impl Toolbox {
             session: None,
             web: None,
             zoom: None,
+            recording: None,
         }
+    }
+
+    /// The directory acting calls are recorded into, if any.
+    pub fn recording(&self) -> Option<&Path> {
+        self.recording.as_deref()
+    }
+
+    /// Records acting calls into `dir` from now on (`None`: stops), e.g.
+    /// as an earlier `cup call` left it.
+    pub fn set_recording(&mut self, dir: Option<PathBuf>) {
+        self.recording = dir;
     }
 
     /// The tools offered.
@@ -174,30 +193,216 @@ impl Toolbox {
                 names.join(", ")
             ));
         };
+        let spec = catalog::all().into_iter().find(|t| t.name == tool);
+        let recorded = self.recording.is_some()
+            && spec
+                .as_ref()
+                .is_some_and(|s| recording::records(tool, s.read_only));
+        let raw = if recorded { args.clone() } else { None };
         let args = match Args::new(tool, args) {
             Ok(a) => a,
             Err(e) => return Output::error(e.0),
         };
-        if let Some(spec) = catalog::all().into_iter().find(|t| t.name == tool) {
+        if let Some(spec) = &spec {
             if let Err(e) = args.check_schema(&spec.schema) {
                 return Output::error(e.0);
             }
         }
-        let started = std::time::Instant::now();
-        let result = tokio::time::timeout(CALL_DEADLINE, self.dispatch(tool, &args)).await;
-        tracing::debug!(
-            tool,
-            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
-            "tool call"
-        );
-        match result {
+        // The element an id names, in terms a replay can find again.
+        // (The session is made now if needed: `cup call` restores the
+        // latest snapshot into it.)
+        let element = match (recorded, args.str("element_id")) {
+            (true, Ok(Some(id))) => self
+                .session()
+                .ok()
+                .and_then(|s| s.last())
+                .and_then(|s| recording::locate(s, &id)),
+            _ => None,
+        };
+        let called_at = SystemTime::now();
+        let started = Instant::now();
+        let run = self.dispatch(tool, &args);
+        // A replay's calls each have the deadline; the replay as a whole
+        // takes as long as its turns.
+        let result = if tool == "replay_trajectory" {
+            Ok(run.await)
+        } else {
+            tokio::time::timeout(CALL_DEADLINE, run).await
+        };
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+        tracing::debug!(tool, elapsed_ms, "tool call");
+        let mut out = match result {
             Ok(Ok(out)) => out,
             Ok(Err(e)) => Output::error(e.0),
             Err(_) => Output::error(format!(
                 "{tool}: no answer within {} s (the app or browser may be hung); check it with list_windows or check_permissions, then retry",
                 CALL_DEADLINE.as_secs()
             )),
+        };
+        if let (true, Some(dir)) = (recorded, self.recording.clone()) {
+            let turn = recording::Turn {
+                tool: tool.to_owned(),
+                arguments: raw.unwrap_or_else(|| json!({})),
+                element,
+                result: recording::Recorded::of(&out),
+                timestamp: recording::iso8601(called_at),
+                elapsed_ms,
+                state_error: None,
+            };
+            self.record(&dir, turn, &mut out).await;
         }
+        out
+    }
+
+    /// Writes one turn of the trajectory, with a look at the foreground
+    /// window after the call; a failure to write is added to `out` (the
+    /// call itself was made).
+    async fn record(&mut self, dir: &Path, mut turn: recording::Turn, out: &mut Output) {
+        let look = match self.session() {
+            Ok(session) => recording::look(session).await,
+            Err(e) => recording::Look {
+                text: None,
+                png: None,
+                error: Some(e.0),
+            },
+        };
+        turn.state_error.clone_from(&look.error);
+        match recording::write_turn(dir, &turn, &look) {
+            Ok(folder) => tracing::debug!(folder = %folder.display(), "turn recorded"),
+            Err(e) => out.blocks.push(Block::Text(format!(
+                "# recording: the call was made but its turn could not be written into {}: {e}; fix the directory or set_recording elsewhere",
+                dir.display()
+            ))),
+        }
+    }
+
+    /// [`Toolbox::call`], boxed (a replay calls tools from a tool).
+    fn call_boxed<'s>(
+        &'s mut self,
+        name: &'s str,
+        args: Option<Value>,
+    ) -> Pin<Box<dyn Future<Output = Output> + Send + 's>> {
+        Box::pin(self.call(name, args))
+    }
+
+    /// `replay_trajectory`: every recorded turn's tool called again, in
+    /// order, its element found anew; the effects compared.
+    async fn replay(&mut self, args: &Args<'_>) -> Result<Output, ToolError> {
+        let opts = recording::replay_options(args)?;
+        let same = |a: &Path, b: &Path| {
+            a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+        };
+        if self
+            .recording
+            .as_deref()
+            .is_some_and(|d| same(d, &opts.dir))
+        {
+            return args::fail(format!(
+                "replay_trajectory: {} is being recorded into; set_recording {{\"enabled\": false}} or record elsewhere first",
+                opts.dir.display()
+            ));
+        }
+        let turns = recording::read_trajectory(&opts.dir)?;
+        let mut report: Vec<recording::Replayed> = Vec::new();
+        let mut stopped = None;
+        for (i, (name, turn)) in turns.iter().enumerate() {
+            if i > 0 && !opts.delay.is_zero() {
+                tokio::time::sleep(opts.delay).await;
+            }
+            let mut line = recording::Replayed {
+                turn: name.clone(),
+                tool: turn.tool.clone(),
+                outcome: "skipped",
+                element_id: None,
+                effect: None,
+                recorded_effect: turn.result.effect().map(str::to_owned),
+                detail: String::new(),
+            };
+            if turn.result.is_error {
+                line.detail = "it failed when recorded".into();
+                report.push(line);
+                continue;
+            }
+            let fresh = match &turn.element {
+                None => None,
+                Some(_) => {
+                    let req = self
+                        .session()?
+                        .last_request()
+                        .filter(|r| r.scope != Scope::Overview)
+                        .cloned()
+                        .unwrap_or_default();
+                    match self.session()?.snapshot(&req).await {
+                        Ok(s) => Some(s.clone()),
+                        Err(e) => {
+                            line.outcome = "failed";
+                            line.detail = format!("snapshot to find its element: {e}");
+                            None
+                        }
+                    }
+                }
+            };
+            if line.outcome != "failed" {
+                match recording::rebind(turn, fresh.as_ref()) {
+                    Ok((arguments, id)) => {
+                        line.element_id = id;
+                        let result = self.call_boxed(&turn.tool, Some(arguments)).await;
+                        line.outcome = if result.is_error { "failed" } else { "ok" };
+                        let now = recording::Recorded::of(&result);
+                        line.effect = now.effect().map(str::to_owned);
+                        line.detail = recording::first_line(&now.text);
+                    }
+                    Err(why) => {
+                        line.outcome = "failed";
+                        line.detail = why;
+                    }
+                }
+            }
+            let failed = line.outcome == "failed";
+            report.push(line);
+            if failed && opts.stop_on_error {
+                stopped = Some(name.clone());
+                break;
+            }
+        }
+        let count = |o: &str| report.iter().filter(|r| r.outcome == o).count();
+        let (ok, failed, skipped) = (count("ok"), count("failed"), count("skipped"));
+        let differ: Vec<&str> = report
+            .iter()
+            .filter(|r| r.differs())
+            .map(|r| r.turn.as_str())
+            .collect();
+        let mut text = format!(
+            "replayed {} of {} turns from {}: {ok} ok, {failed} failed, {skipped} skipped",
+            report.len(),
+            turns.len(),
+            opts.dir.display()
+        );
+        if let Some(t) = &stopped {
+            text.push_str(&format!(
+                "; stopped at {t} (stop_on_error; pass false to go on)"
+            ));
+        }
+        if !differ.is_empty() {
+            text.push_str(&format!(
+                "; effect differs from the recording on {}",
+                differ.join(", ")
+            ));
+        }
+        for r in &report {
+            text.push('\n');
+            text.push_str(&r.line());
+        }
+        Ok(Output {
+            blocks: vec![Block::Text(text)],
+            structured: Some(json!({
+                "ok": ok,
+                "failed": failed,
+                "skipped": skipped,
+                "turns": report,
+            })),
+            is_error: failed > 0,
+        })
     }
 
     async fn dispatch(&mut self, tool: &str, args: &Args<'_>) -> Result<Output, ToolError> {
@@ -206,6 +411,16 @@ impl Toolbox {
             | "wait" | "screenshot" | "action" | "open_app" | "batch" => {
                 cup_tools::call(self, tool, args).await
             }
+            "set_recording" => {
+                let (dir, out) = recording::set_recording(args)?;
+                self.recording = dir;
+                Ok(out)
+            }
+            "get_recording_state" => {
+                args.only(&[])?;
+                Ok(recording::state(self.recording.as_deref()))
+            }
+            "replay_trajectory" => self.replay(args).await,
             _ => driver_tools::call(self, tool, args).await,
         }
     }
@@ -216,9 +431,8 @@ impl Toolbox {
     where
         F: for<'s> FnOnce(
             &'s mut Session,
-        ) -> std::pin::Pin<
-            Box<dyn std::future::Future<Output = Result<Output, ToolError>> + Send + 's>,
-        >,
+        )
+            -> Pin<Box<dyn Future<Output = Result<Output, ToolError>> + Send + 's>>,
     {
         let session = self.session()?;
         if !observe {

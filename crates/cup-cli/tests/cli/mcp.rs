@@ -355,6 +355,156 @@ fn stdio_desktop_snapshot_action_snapshot_and_driver_tools() {
     );
 }
 
+fn checked(line: &str) -> bool {
+    line.contains("{chk") || line.contains(",chk")
+}
+
+#[test]
+fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
+    let (state, env, _pid) = desktop("mcp-record");
+    let dir = state
+        .0
+        .parent()
+        .unwrap_or_else(|| panic!("no parent"))
+        .join("trajectory");
+    let dir_s = path_str(&dir).to_owned();
+    let mut c = Client::start(&stdio_args(&["mcp"]), &env);
+
+    let idle = c.call("get_recording_state", json!({}));
+    assert_eq!(idle["structured"]["enabled"], json!(false), "{idle}");
+    let missing = c.call("set_recording", json!({"enabled": true}));
+    assert!(error_text(&missing, "set_recording without a dir").contains("output_dir"));
+    ok_text(
+        &c.call(
+            "set_recording",
+            json!({"enabled": true, "output_dir": dir_s}),
+        ),
+        "set_recording",
+    );
+
+    // One recorded action: the check button toggled. Snapshots are reads:
+    // not turns.
+    let snap = ok_text(&c.call("snapshot", json!({})), "snapshot");
+    let id = id_of(&snap, &["chk \"checkbutton\"", "[clk,tog]"]);
+    let was = checked(line_of(&snap, &id));
+    let acted = c.call("action", json!({"action": "toggle", "element_id": id}));
+    ok_text(&acted, "action toggle");
+    assert_eq!(acted["structured"]["effect"], json!("confirmed"), "{acted}");
+    // The recorder's look did not replace the agent's snapshot: its id
+    // still acts (and toggles back; a second turn).
+    let again = c.call("action", json!({"action": "toggle", "element_id": id}));
+    assert_eq!(again["structured"]["effect"], json!("confirmed"), "{again}");
+    let st = c.call("get_recording_state", json!({}));
+    assert_eq!(st["structured"]["next_turn"], json!(3), "{st}");
+    ok_text(
+        &c.call("set_recording", json!({"enabled": false})),
+        "stop recording",
+    );
+
+    // The turn folders: the call, the element, the effect, the look after.
+    let turn1 = dir.join("turn-00001");
+    let record: Value = serde_json::from_slice(
+        &std::fs::read(turn1.join("action.json")).unwrap_or_else(|e| panic!("action.json: {e}")),
+    )
+    .unwrap_or_else(|e| panic!("action.json: {e}"));
+    assert_eq!(record["tool"], json!("action"), "{record}");
+    assert_eq!(record["arguments"]["element_id"], json!(id), "{record}");
+    assert_eq!(record["element"]["role"], json!("checkbox"), "{record}");
+    assert_eq!(record["element"]["name"], json!("checkbutton"), "{record}");
+    assert_eq!(record["result"]["structured"]["effect"], json!("confirmed"));
+    assert!(record["timestamp"]
+        .as_str()
+        .is_some_and(|t| t.ends_with('Z')));
+    let look = std::fs::read_to_string(turn1.join("snapshot.txt"))
+        .unwrap_or_else(|e| panic!("snapshot.txt: {e}"));
+    let after_turn1 = look
+        .lines()
+        .find(|l| {
+            l.contains("chk \"checkbutton\"") && l.contains("[clk,tog]") && !l.contains("{dis")
+        })
+        .unwrap_or_else(|| panic!("no checkbutton in the look:\n{look}"));
+    assert_ne!(checked(after_turn1), was, "{after_turn1}");
+    let png = std::fs::read(turn1.join("screenshot.png")).unwrap_or_else(|e| panic!("png: {e}"));
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    assert!(dir.join("turn-00002/action.json").exists());
+    assert!(!dir.join("turn-00003").exists());
+
+    // Replay of the first turn alone (the second one removed): the element
+    // is found again in a fresh snapshot and toggled, its effect confirmed
+    // like the recording's, and the window shows it.
+    std::fs::remove_dir_all(dir.join("turn-00002")).unwrap_or_else(|e| panic!("{e}"));
+    let replay = c.call("replay_trajectory", json!({"dir": dir_s, "delay_ms": 0}));
+    let report = ok_text(&replay, "replay_trajectory");
+    assert!(report.starts_with("replayed 1 of 1 turns"), "{report}");
+    assert_eq!(replay["structured"]["ok"], json!(1), "{replay}");
+    let turn = &replay["structured"]["turns"][0];
+    assert_eq!(turn["effect"], json!("confirmed"), "{replay}");
+    assert_eq!(turn["recorded_effect"], json!("confirmed"), "{replay}");
+    let now = ok_text(&c.call("snapshot", json!({})), "snapshot after replay");
+    let id_now = id_of(&now, &["chk \"checkbutton\"", "[clk,tog]"]);
+    assert_ne!(checked(line_of(&now, &id_now)), was, "{now}");
+
+    // Refusals: replaying the directory being recorded, an empty one.
+    ok_text(
+        &c.call(
+            "set_recording",
+            json!({"enabled": true, "output_dir": dir_s}),
+        ),
+        "record again",
+    );
+    let into_itself = c.call("replay_trajectory", json!({"dir": dir_s}));
+    assert!(error_text(&into_itself, "replay into itself").contains("being recorded"));
+    ok_text(&c.call("set_recording", json!({"enabled": false})), "stop");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
+    let none = c.call("replay_trajectory", json!({"dir": path_str(&empty)}));
+    assert!(error_text(&none, "replay of nothing").contains("no turn folders"));
+    drop(c);
+
+    // `cup call` keeps recording on between invocations.
+    let mut call_env = env.clone();
+    call_env.push((
+        "CUP_RECORDING_STATE".into(),
+        path_str(&dir.join("recording-state.json")).to_owned(),
+    ));
+    let cli_dir = dir.join("cli");
+    let cli_dir_s = path_str(&cli_dir).to_owned();
+    let on = cup(
+        &[
+            "call",
+            "set_recording",
+            &json!({"enabled": true, "output_dir": cli_dir_s}).to_string(),
+        ],
+        &call_env,
+    );
+    assert!(on.status.success(), "{}", text(&on.stderr));
+    let key = cup(&["call", "press_key", r#"{"key": "shift"}"#], &call_env);
+    assert!(
+        key.status.success(),
+        "{}{}",
+        text(&key.stdout),
+        text(&key.stderr)
+    );
+    let state_now = cup(&["call", "get_recording_state"], &call_env);
+    assert!(
+        text(&state_now.stdout).contains("next turn 2"),
+        "{}",
+        text(&state_now.stdout)
+    );
+    let off = cup(
+        &["call", "set_recording", r#"{"enabled": false}"#],
+        &call_env,
+    );
+    assert!(off.status.success(), "{}", text(&off.stderr));
+    assert!(cli_dir.join("turn-00001/action.json").exists());
+    let idle = cup(&["call", "get_recording_state"], &call_env);
+    assert!(
+        text(&idle.stdout).contains("not recording"),
+        "{}",
+        text(&idle.stdout)
+    );
+}
+
 /// Bad arguments for every property of `schema` (wrong type, and out of
 /// range for integers), and `{}` when something is required.
 fn bad_arguments(schema: &Value) -> Vec<Value> {

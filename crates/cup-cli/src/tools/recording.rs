@@ -1,0 +1,633 @@
+//! Trajectory recording and replay (the driver tools `set_recording`,
+//! `get_recording_state` and `replay_trajectory`).
+//!
+//! While recording, every call of a tool that acts writes a turn folder
+//! `turn-NNNNN/` into the recording directory:
+//!
+//! - `action.json`: the tool, its arguments, the element an `element_id`
+//!   named (role, name and which of the elements with that role and name it
+//!   was, in document order), the result (text, error flag, observed
+//!   effect), the time and how long the call took;
+//! - `snapshot.txt`: the foreground window's compact CUP text after the
+//!   call (captured without replacing the agent's latest snapshot, so the
+//!   ids it acts on do not change);
+//! - `screenshot.png`: that window after the call (the page viewport on the
+//!   web).
+//!
+//! Turns are numbered after the highest one already in the directory, so
+//! recording again into the same directory adds to it and overwrites
+//! nothing. Replay calls each turn's tool with its arguments again; an
+//! `element_id` is looked up anew by the recorded role, name and
+//! occurrence in a fresh snapshot (ids are per snapshot), and the effect
+//! each call observes now is compared with the recorded one.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use cup::{Session, Snapshot, SnapshotRequest};
+use cup_protocol::Node;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::args::{fail, Args, ToolError};
+use super::{Block, Output};
+use cup::ShotTarget;
+
+/// Name of a turn's record in its folder.
+const ACTION_FILE: &str = "action.json";
+/// Prefix of turn folders (`turn-00001`).
+const TURN_PREFIX: &str = "turn-";
+/// Longest pause between replayed turns.
+const MAX_DELAY_MS: i64 = 60_000;
+/// Pause between replayed turns when none is given (time to watch).
+const DEFAULT_DELAY_MS: u64 = 500;
+
+/// Tools that act but are not turns of a trajectory (they steer the
+/// recorder or replay one).
+const NOT_RECORDED: &[&str] = &["set_recording", "replay_trajectory"];
+
+/// Whether a call of `tool` (which acts) is written as a turn.
+pub fn records(tool: &str, read_only: bool) -> bool {
+    !read_only && !NOT_RECORDED.contains(&tool)
+}
+
+/// The element an `element_id` named, in terms that outlive the snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Locator {
+    /// CUP role (as in the envelope).
+    pub role: String,
+    /// Accessible name.
+    pub name: String,
+    /// Which of the elements with this role and name (0 = the first, in
+    /// document order across windows).
+    pub occurrence: usize,
+}
+
+fn role_word(n: &Node) -> String {
+    serde_json::to_value(n.role)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn nodes(snap: &Snapshot) -> impl Iterator<Item = &Node> {
+    snap.envelope.tree.iter().flat_map(Node::iter)
+}
+
+/// The locator of element `id` in `snap`.
+pub fn locate(snap: &Snapshot, id: &str) -> Option<Locator> {
+    let node = nodes(snap).find(|n| n.id == id)?;
+    let role = role_word(node);
+    let occurrence = nodes(snap)
+        .take_while(|n| n.id != id)
+        .filter(|n| n.name == node.name && role_word(n) == role)
+        .count();
+    Some(Locator {
+        role,
+        name: node.name.clone(),
+        occurrence,
+    })
+}
+
+/// The id of the element `loc` names in `snap`.
+pub fn find(snap: &Snapshot, loc: &Locator) -> Option<String> {
+    nodes(snap)
+        .filter(|n| n.name == loc.name && role_word(n) == loc.role)
+        .nth(loc.occurrence)
+        .map(|n| n.id.clone())
+}
+
+/// What a call returned, as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recorded {
+    /// The text blocks, joined.
+    pub text: String,
+    /// The call failed.
+    pub is_error: bool,
+    /// The machine-readable result (an action's observed effect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<Value>,
+}
+
+impl Recorded {
+    /// The record of `out`.
+    pub fn of(out: &Output) -> Recorded {
+        let text: Vec<&str> = out
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text(t) => Some(t.as_str()),
+                Block::Png(_) => None,
+            })
+            .collect();
+        Recorded {
+            text: text.join("\n"),
+            is_error: out.is_error,
+            structured: out.structured.clone(),
+        }
+    }
+
+    /// The observed effect, if the result has one.
+    pub fn effect(&self) -> Option<&str> {
+        self.structured.as_ref()?.get("effect")?.as_str()
+    }
+}
+
+/// One turn of a trajectory (`action.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The tool called.
+    pub tool: String,
+    /// Its arguments, as given.
+    pub arguments: Value,
+    /// The element its `element_id` named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<Locator>,
+    /// What it returned.
+    pub result: Recorded,
+    /// When it was called (UTC, ISO 8601).
+    pub timestamp: String,
+    /// How long the call took.
+    pub elapsed_ms: f64,
+    /// Why the look after the call is missing, if it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_error: Option<String>,
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` of `t`.
+pub fn iso8601(t: SystemTime) -> String {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        d.subsec_millis()
+    )
+}
+
+/// Turn numbers of the turn folders in `dir`, ascending.
+fn turn_numbers(dir: &Path) -> std::io::Result<Vec<(u32, PathBuf)>> {
+    let mut turns: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n = name.strip_prefix(TURN_PREFIX)?.parse::<u32>().ok()?;
+            Some((n, e.path()))
+        })
+        .collect();
+    turns.sort();
+    Ok(turns)
+}
+
+/// The number the next turn written into `dir` gets.
+pub fn next_turn(dir: &Path) -> u32 {
+    turn_numbers(dir)
+        .ok()
+        .and_then(|t| t.last().map(|(n, _)| n + 1))
+        .unwrap_or(1)
+}
+
+/// `~/x` and `~` with the home directory; relative paths from the current
+/// directory.
+fn expand(path: &str) -> PathBuf {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let p = match (path.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            home.join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(path),
+    };
+    if p.is_absolute() {
+        p
+    } else {
+        std::env::current_dir().map_or(p.clone(), |d| d.join(&p))
+    }
+}
+
+/// `set_recording`: the new recording directory (`None`: stopped).
+pub fn set_recording(args: &Args<'_>) -> Result<(Option<PathBuf>, Output), ToolError> {
+    args.only(&["enabled", "output_dir"])?;
+    let Some(enabled) = args.bool("enabled")? else {
+        return fail("set_recording: missing `enabled` (true to record, false to stop)");
+    };
+    if !enabled {
+        return Ok((None, Output::text("recording stopped")));
+    }
+    let Some(dir) = args.str("output_dir")?.filter(|d| !d.trim().is_empty()) else {
+        return fail("set_recording: `output_dir` is required to record; give a directory (created if missing)");
+    };
+    let dir = expand(dir.trim());
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        ToolError(format!(
+            "set_recording: cannot create {}: {e}; give a writable directory",
+            dir.display()
+        ))
+    })?;
+    if !dir.is_dir() {
+        return fail(format!(
+            "set_recording: {} is not a directory; give a directory",
+            dir.display()
+        ));
+    }
+    let next = next_turn(&dir);
+    let out = Output {
+        blocks: vec![Block::Text(format!(
+            "recording every acting tool call into {} (next turn {next})",
+            dir.display()
+        ))],
+        structured: Some(json!({"enabled": true, "output_dir": dir, "next_turn": next})),
+        is_error: false,
+    };
+    Ok((Some(dir), out))
+}
+
+/// `get_recording_state`.
+pub fn state(dir: Option<&Path>) -> Output {
+    let (text, structured) = match dir {
+        Some(d) => {
+            let next = next_turn(d);
+            (
+                format!("recording into {} (next turn {next})", d.display()),
+                json!({"enabled": true, "output_dir": d, "next_turn": next}),
+            )
+        }
+        None => (
+            "not recording; set_recording {\"enabled\": true, \"output_dir\": ...} starts"
+                .to_owned(),
+            json!({"enabled": false}),
+        ),
+    };
+    Output {
+        blocks: vec![Block::Text(text)],
+        structured: Some(structured),
+        is_error: false,
+    }
+}
+
+/// What the recorder saw after a call.
+pub struct Look {
+    /// Compact text of the foreground window.
+    pub text: Option<String>,
+    /// Its screenshot.
+    pub png: Option<Vec<u8>>,
+    /// Why part of it is missing.
+    pub error: Option<String>,
+}
+
+/// Looks at the foreground window after a call, without replacing the
+/// session's latest snapshot.
+pub async fn look(session: &Session) -> Look {
+    let snap = match session.look(&SnapshotRequest::default()).await {
+        Ok(s) => s,
+        Err(e) => {
+            return Look {
+                text: None,
+                png: None,
+                error: Some(format!("snapshot: {e}")),
+            }
+        }
+    };
+    let target = if session.adapter().platform() == cup_protocol::PlatformId::Web {
+        ShotTarget::Screen
+    } else {
+        match snap.envelope.tree.first() {
+            Some(w) => ShotTarget::Window(w.name.clone()),
+            None => ShotTarget::Screen,
+        }
+    };
+    match session.adapter().screenshot(&target).await {
+        Ok(shot) => Look {
+            text: Some(snap.text),
+            png: Some(shot.png),
+            error: None,
+        },
+        Err(e) => Look {
+            text: Some(snap.text),
+            png: None,
+            error: Some(format!("screenshot: {e}")),
+        },
+    }
+}
+
+/// Writes `turn` (and the look after it) as the next turn folder of `dir`;
+/// returns the folder.
+pub fn write_turn(dir: &Path, turn: &Turn, look: &Look) -> std::io::Result<PathBuf> {
+    let n = next_turn(dir);
+    let folder = dir.join(format!("{TURN_PREFIX}{n:05}"));
+    std::fs::create_dir(&folder)?;
+    let mut record = serde_json::to_vec_pretty(turn).map_err(std::io::Error::other)?;
+    record.push(b'\n');
+    std::fs::write(folder.join(ACTION_FILE), record)?;
+    if let Some(text) = &look.text {
+        std::fs::write(folder.join("snapshot.txt"), text)?;
+    }
+    if let Some(png) = &look.png {
+        std::fs::write(folder.join("screenshot.png"), png)?;
+    }
+    Ok(folder)
+}
+
+/// The turns recorded in `dir`, in order.
+pub fn read_trajectory(dir: &Path) -> Result<Vec<(String, Turn)>, ToolError> {
+    let turns = turn_numbers(dir).map_err(|e| {
+        ToolError(format!(
+            "replay_trajectory: cannot read {}: {e}; give a directory set_recording wrote",
+            dir.display()
+        ))
+    })?;
+    if turns.is_empty() {
+        return fail(format!(
+            "replay_trajectory: {} holds no turn folders (turn-00001, ...); give a directory set_recording wrote",
+            dir.display()
+        ));
+    }
+    turns
+        .into_iter()
+        .map(|(_, path)| {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let file = path.join(ACTION_FILE);
+            let bytes = std::fs::read(&file).map_err(|e| {
+                ToolError(format!(
+                    "replay_trajectory: cannot read {}: {e}; remove the turn folder or record again",
+                    file.display()
+                ))
+            })?;
+            let turn: Turn = serde_json::from_slice(&bytes).map_err(|e| {
+                ToolError(format!(
+                    "replay_trajectory: {} is not a turn record ({e}); remove the turn folder or record again",
+                    file.display()
+                ))
+            })?;
+            Ok((name, turn))
+        })
+        .collect()
+}
+
+/// Replay options.
+pub struct ReplayOptions {
+    /// The trajectory.
+    pub dir: PathBuf,
+    /// Pause between turns.
+    pub delay: Duration,
+    /// Stop at the first turn that fails.
+    pub stop_on_error: bool,
+}
+
+/// Reads `replay_trajectory`'s arguments.
+pub fn replay_options(args: &Args<'_>) -> Result<ReplayOptions, ToolError> {
+    args.only(&["dir", "delay_ms", "stop_on_error"])?;
+    let Some(dir) = args.str("dir")?.filter(|d| !d.trim().is_empty()) else {
+        return fail("replay_trajectory: missing `dir`, the directory set_recording wrote");
+    };
+    let delay = args
+        .int("delay_ms", 0, MAX_DELAY_MS)?
+        .and_then(|d| u64::try_from(d).ok())
+        .unwrap_or(DEFAULT_DELAY_MS);
+    Ok(ReplayOptions {
+        dir: expand(dir.trim()),
+        delay: Duration::from_millis(delay),
+        stop_on_error: args.bool("stop_on_error")?.unwrap_or(true),
+    })
+}
+
+/// How one replayed turn went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replayed {
+    /// The turn folder.
+    pub turn: String,
+    /// The tool.
+    pub tool: String,
+    /// `ok`, `failed` or `skipped`.
+    pub outcome: &'static str,
+    /// The element id used now (for an element the turn named).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element_id: Option<String>,
+    /// Effect observed now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// Effect observed when recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded_effect: Option<String>,
+    /// First line of the result (or why it failed or was skipped).
+    pub detail: String,
+}
+
+impl Replayed {
+    /// One line for the text result.
+    pub fn line(&self) -> String {
+        let mut s = format!("{} {}: {}", self.turn, self.tool, self.outcome);
+        if let Some(id) = &self.element_id {
+            s.push_str(&format!(" on {id}"));
+        }
+        match (&self.effect, &self.recorded_effect) {
+            (Some(now), Some(then)) if now == then => s.push_str(&format!(", effect {now}")),
+            (Some(now), Some(then)) => {
+                s.push_str(&format!(", effect {now} (recorded: {then})"));
+            }
+            (Some(now), None) => s.push_str(&format!(", effect {now}")),
+            (None, Some(then)) => s.push_str(&format!(", no effect reported (recorded: {then})")),
+            (None, None) => {}
+        }
+        if !self.detail.is_empty() {
+            s.push_str(" — ");
+            s.push_str(&self.detail);
+        }
+        s
+    }
+
+    /// Whether the effect differs from the recorded one.
+    pub fn differs(&self) -> bool {
+        self.outcome == "ok" && self.effect != self.recorded_effect
+    }
+}
+
+/// The arguments of `turn` with its element looked up in `snap` (the
+/// new id), or why it cannot be.
+pub fn rebind(turn: &Turn, snap: Option<&Snapshot>) -> Result<(Value, Option<String>), String> {
+    let mut arguments = turn.arguments.clone();
+    let Some(loc) = &turn.element else {
+        return Ok((arguments, None));
+    };
+    let Some(snap) = snap else {
+        return Err("no snapshot to find its element in".to_owned());
+    };
+    let id = find(snap, loc).ok_or_else(|| {
+        format!(
+            "{} {:?}{} is not in the window now",
+            loc.role,
+            loc.name,
+            if loc.occurrence > 0 {
+                format!(" (number {} of its kind)", loc.occurrence + 1)
+            } else {
+                String::new()
+            }
+        )
+    })?;
+    if let Some(map) = arguments.as_object_mut() {
+        map.insert("element_id".into(), Value::String(id.clone()));
+    }
+    Ok((arguments, Some(id)))
+}
+
+/// The first line of `text`.
+pub fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cup_protocol::{Envelope, Role, Screen};
+
+    fn node(id: &str, role: Role, name: &str, children: Vec<Node>) -> Node {
+        let mut n = Node::new(id, role, name);
+        n.children = children;
+        n
+    }
+
+    fn snapshot(tree: Vec<Node>) -> Snapshot {
+        Snapshot {
+            envelope: Envelope::new(
+                cup_protocol::PlatformId::Linux,
+                Screen {
+                    w: 1920,
+                    h: 1080,
+                    scale: None,
+                },
+                tree,
+            ),
+            refs: Default::default(),
+            notes: Vec::new(),
+            text: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_element_is_found_again_by_role_name_and_occurrence() {
+        let before = snapshot(vec![node(
+            "e0",
+            Role::Window,
+            "W",
+            vec![
+                node("e1", Role::Button, "OK", vec![]),
+                node("e2", Role::Checkbox, "OK", vec![]),
+                node("e3", Role::Button, "OK", vec![]),
+            ],
+        )]);
+        let loc = locate(&before, "e3").unwrap_or_else(|| panic!("e3 not located"));
+        assert_eq!(loc.role, "button");
+        assert_eq!(loc.occurrence, 1);
+        // Ids moved: a new element came first.
+        let after = snapshot(vec![node(
+            "e0",
+            Role::Window,
+            "W",
+            vec![
+                node("e1", Role::Text, "hello", vec![]),
+                node("e2", Role::Button, "OK", vec![]),
+                node("e3", Role::Checkbox, "OK", vec![]),
+                node("e4", Role::Button, "OK", vec![]),
+            ],
+        )]);
+        assert_eq!(find(&after, &loc).as_deref(), Some("e4"));
+        let turn = Turn {
+            tool: "click".into(),
+            arguments: json!({"element_id": "e3", "count": 1}),
+            element: Some(loc.clone()),
+            result: Recorded {
+                text: String::new(),
+                is_error: false,
+                structured: None,
+            },
+            timestamp: String::new(),
+            elapsed_ms: 0.0,
+            state_error: None,
+        };
+        let (args, id) = rebind(&turn, Some(&after)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(args, json!({"element_id": "e4", "count": 1}));
+        assert_eq!(id.as_deref(), Some("e4"));
+        // Gone: said, not guessed.
+        let gone = snapshot(vec![node("e0", Role::Window, "W", vec![])]);
+        let err = rebind(&turn, Some(&gone)).err().unwrap_or_default();
+        assert!(
+            err.contains("button \"OK\" (number 2 of its kind)"),
+            "{err}"
+        );
+        assert!(locate(&before, "e9").is_none());
+    }
+
+    #[test]
+    fn timestamps_are_iso_8601_utc() {
+        assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(1_795_912_245_123);
+        assert_eq!(iso8601(t), "2026-11-29T00:30:45.123Z");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn turns_are_written_after_the_highest_and_read_back_in_order() {
+        let dir = std::env::temp_dir().join(format!("cup-rec-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("turn-00007")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(next_turn(&dir), 8);
+        std::fs::remove_dir_all(dir.join("turn-00007")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(next_turn(&dir), 1);
+        let turn = |tool: &str| Turn {
+            tool: tool.into(),
+            arguments: json!({}),
+            element: None,
+            result: Recorded {
+                text: "done".into(),
+                is_error: false,
+                structured: Some(json!({"effect": "confirmed"})),
+            },
+            timestamp: iso8601(SystemTime::now()),
+            elapsed_ms: 1.5,
+            state_error: None,
+        };
+        let look = Look {
+            text: Some("# CUP".into()),
+            png: None,
+            error: None,
+        };
+        for tool in ["click", "press_key"] {
+            write_turn(&dir, &turn(tool), &look).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let read = read_trajectory(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let names: Vec<(&str, &str)> = read
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.tool.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("turn-00001", "click"), ("turn-00002", "press_key")]
+        );
+        assert_eq!(read[0].1.result.effect(), Some("confirmed"));
+        assert!(dir.join("turn-00002/snapshot.txt").exists());
+        std::fs::write(dir.join("turn-00003"), "not a folder").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir(dir.join("turn-00004")).unwrap_or_else(|e| panic!("{e}"));
+        let err = read_trajectory(&dir).err().map(|e| e.0).unwrap_or_default();
+        assert!(err.contains("cannot read"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+        let empty = read_trajectory(&dir).err().map(|e| e.0).unwrap_or_default();
+        assert!(empty.contains("cannot read"), "{empty}");
+    }
+}
