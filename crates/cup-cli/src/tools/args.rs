@@ -145,6 +145,11 @@ impl<'a> Args<'a> {
         self.map.get(key).is_some_and(|v| !v.is_null())
     }
 
+    /// The raw value of `key` (any JSON type; not null).
+    pub fn value(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+
     fn get(&self, key: &str) -> Option<&Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }

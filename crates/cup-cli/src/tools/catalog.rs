@@ -325,7 +325,7 @@ fn driver_tools() -> Vec<ToolSpec> {
                     "window": string("part of the title (default foreground)"),
                     "pid": int("a window of this process"),
                     "query": string("keep matching elements and their ancestors"),
-                    "include_screenshot": boolean("default true"),
+                    "include_screenshot": boolean("default per capture_mode (get_config)"),
                     "screenshot_out_file": string("write the PNG here instead of returning it"),
                     "max_depth": int("deepest level"),
                     "detail": detail(),
@@ -512,6 +512,21 @@ fn driver_tools() -> Vec<ToolSpec> {
             schema(
                 json!({"dir": string("a set_recording directory"), "delay_ms": int("between turns, default 500"), "stop_on_error": boolean("default true")}),
                 &["dir"],
+            ),
+            false,
+        ),
+        tool(
+            "get_config",
+            "The persistent settings: file, values (defaults where unset).",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "set_config",
+            "Change one persistent setting: capture_mode (som|ax|vision: what get_window_state returns), snapshot.detail, snapshot.deadline_ms, snapshot.max_nodes, snapshot.max_chars.",
+            schema(
+                json!({"key": string("e.g. capture_mode"), "value": {"description": "its new value"}}),
+                &["key", "value"],
             ),
             false,
         ),

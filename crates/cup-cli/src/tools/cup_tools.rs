@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::args::{fail, Args, ToolError};
 use super::results::{action_output, describe, snapshot_text};
-use super::{snapshot_request, Block, Output, Toolbox};
+use super::{Block, Output, Toolbox};
 
 pub(super) async fn call(
     tb: &mut Toolbox,
@@ -21,7 +21,7 @@ pub(super) async fn call(
     match tool {
         "snapshot" => {
             args.only(&["scope", "app", "max_depth", "detail", "query"])?;
-            let mut req = snapshot_request(args)?;
+            let mut req = tb.request(args)?;
             req.app = args.str("app")?;
             if req.app.is_some() && req.scope == Scope::Foreground && !args.has("scope") {
                 req.scope = Scope::Full;
@@ -30,14 +30,14 @@ pub(super) async fn call(
         }
         "snapshot_app" => {
             args.only(&["app", "max_depth", "detail", "query"])?;
-            let mut req = snapshot_request(args)?;
+            let mut req = tb.request(args)?;
             req.scope = Scope::Full;
             req.app = Some(args.req_str("app", "\"Calculator\"")?);
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_desktop" => {
             args.only(&["detail"])?;
-            let mut req = snapshot_request(args)?;
+            let mut req = tb.request(args)?;
             req.scope = Scope::Desktop;
             snapshot(tb, &req, None).await
         }
@@ -45,7 +45,7 @@ pub(super) async fn call(
             args.only(&[])?;
             let req = cup::SnapshotRequest {
                 scope: Scope::Overview,
-                ..cup::SnapshotRequest::default()
+                ..tb.base_request()
             };
             snapshot(tb, &req, None).await
         }
@@ -207,8 +207,9 @@ async fn wait(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
         limit: 1,
         ..FindQuery::default()
     };
+    let base = tb.base_request();
     let session = tb.session()?;
-    let req = session.last_request().cloned().unwrap_or_default();
+    let req = session.last_request().cloned().unwrap_or(base);
     let started = tokio::time::Instant::now();
     let mut step = Duration::from_millis(100);
     loop {
@@ -322,6 +323,7 @@ pub(super) async fn launch(
     extra: Vec<String>,
     observe: bool,
 ) -> Result<Output, ToolError> {
+    let base = tb.base_request();
     let session = tb.session()?;
     let launched = session.open_app_with(name, &extra).await?;
     let Some(window) = &launched.window else {
@@ -342,7 +344,7 @@ pub(super) async fn launch(
         let req = cup::SnapshotRequest {
             scope: Scope::Full,
             app: Some(window.info.title.clone()),
-            ..cup::SnapshotRequest::default()
+            ..base
         };
         text.push_str(&session.snapshot(&req).await?.text);
     }

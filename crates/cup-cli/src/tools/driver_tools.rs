@@ -10,9 +10,10 @@ use cup_protocol::{Direction, Modifier, Rect, Scope};
 use serde_json::json;
 
 use super::args::{fail, Args, ToolError};
+use super::config::CaptureMode;
 use super::cup_tools::{launch, region};
 use super::results::{action_output, snapshot_text};
-use super::{snapshot_request, Block, Output, Toolbox};
+use super::{Block, Output, Toolbox};
 
 /// Wheel notches in a `by: page` scroll step.
 const NOTCHES_PER_PAGE: u32 = 10;
@@ -537,11 +538,16 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
         "max_depth",
         "detail",
     ])?;
-    let mut req = snapshot_request(args)?;
+    let mut req = tb.request(args)?;
+    let mode = tb.config().capture_mode;
     let wanted = args.str("window")?;
     let pid = args.int("pid", 1, i64::from(u32::MAX))?;
     let query = args.str("query")?;
-    let with_shot = args.bool("include_screenshot")?.unwrap_or(true);
+    // The configured capture mode, unless the call says otherwise: som is
+    // both, ax the tree only, vision the screenshot only (no tree walk).
+    let include = args.bool("include_screenshot")?;
+    let with_shot = include.unwrap_or(mode != CaptureMode::Ax);
+    let with_tree = mode != CaptureMode::Vision || include == Some(false) || query.is_some();
     let out_file = args.str("screenshot_out_file")?;
     let session = tb.session()?;
     let title = match (wanted, pid) {
@@ -568,15 +574,39 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
         }
         None => req.scope = Scope::Foreground,
     }
-    let snap = session.snapshot(&req).await?;
-    let text = snapshot_text(snap, query.as_deref(), req.detail)?;
-    let window_title = snap
-        .envelope
-        .tree
-        .first()
-        .map(|r| r.name.clone())
-        .or(title)
-        .unwrap_or_default();
+    let (text, window_title) = if with_tree {
+        let snap = session.snapshot(&req).await?;
+        let text = snapshot_text(snap, query.as_deref(), req.detail)?;
+        let window_title = snap
+            .envelope
+            .tree
+            .first()
+            .map(|r| r.name.clone())
+            .or(title)
+            .unwrap_or_default();
+        (text, window_title)
+    } else {
+        let window_title = match title {
+            Some(t) => t,
+            None => session
+                .adapter()
+                .windows()
+                .await?
+                .into_iter()
+                .find(|w| w.info.foreground)
+                .map(|w| w.info.title)
+                .ok_or_else(|| {
+                    ToolError(
+                        "get_window_state: no foreground window; give `window` or `pid` (list_windows shows them)"
+                            .into(),
+                    )
+                })?,
+        };
+        (
+            format!("# capture_mode vision: the screenshot of {window_title:?} only (set_config capture_mode som for the tree too)"),
+            window_title,
+        )
+    };
     let mut out = Output::text(text);
     if !with_shot {
         return Ok(out);

@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod catalog;
+pub mod config;
 mod cup_tools;
 mod driver_tools;
 pub mod recording;
@@ -86,6 +87,8 @@ pub struct Toolbox {
     zoom: Option<Point>,
     /// Where acting calls are recorded (`set_recording`), if they are.
     recording: Option<PathBuf>,
+    /// The persistent settings, read anew at every call.
+    config: config::Config,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -107,6 +110,35 @@ impl Toolbox {
             web: None,
             zoom: None,
             recording: None,
+            config: config::Config::default(),
+        }
+    }
+
+    /// The settings in effect.
+    pub fn config(&self) -> &config::Config {
+        &self.config
+    }
+
+    /// The snapshot request every tool starts from (the configured
+    /// defaults).
+    pub fn base_request(&self) -> SnapshotRequest {
+        self.config.request()
+    }
+
+    /// Reads the config file again (another server or `cup call` may have
+    /// changed it); an unreadable one gives the defaults, and says so in
+    /// the log and in `get_config`.
+    fn reload_config(&mut self) -> Option<String> {
+        match config::load(&config::path()) {
+            Ok(c) => {
+                self.config = c.unwrap_or_default();
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "config unreadable; using the defaults");
+                self.config = config::Config::default();
+                Some(e)
+            }
         }
     }
 
@@ -193,6 +225,7 @@ impl Toolbox {
                 names.join(", ")
             ));
         };
+        self.reload_config();
         let spec = catalog::all().into_iter().find(|t| t.name == tool);
         let recorded = self.recording.is_some()
             && spec
@@ -258,8 +291,9 @@ impl Toolbox {
     /// window after the call; a failure to write is added to `out` (the
     /// call itself was made).
     async fn record(&mut self, dir: &Path, mut turn: recording::Turn, out: &mut Output) {
+        let req = self.base_request();
         let look = match self.session() {
-            Ok(session) => recording::look(session).await,
+            Ok(session) => recording::look(session, &req).await,
             Err(e) => recording::Look {
                 text: None,
                 png: None,
@@ -326,12 +360,13 @@ impl Toolbox {
             let fresh = match &turn.element {
                 None => None,
                 Some(_) => {
+                    let base = self.base_request();
                     let req = self
                         .session()?
                         .last_request()
                         .filter(|r| r.scope != Scope::Overview)
                         .cloned()
-                        .unwrap_or_default();
+                        .unwrap_or(base);
                     match self.session()?.snapshot(&req).await {
                         Ok(s) => Some(s.clone()),
                         Err(e) => {
@@ -421,6 +456,39 @@ impl Toolbox {
                 Ok(recording::state(self.recording.as_deref()))
             }
             "replay_trajectory" => self.replay(args).await,
+            "get_config" => {
+                args.only(&[])?;
+                let problem = self.reload_config();
+                Ok(config_output(&self.config, problem))
+            }
+            "set_config" => {
+                args.only(&["key", "value"])?;
+                let key = args.req_str("key", "\"capture_mode\"")?;
+                let Some(value) = args.value("value") else {
+                    return args::fail(format!(
+                        "set_config: missing `value` (the new value of {key})"
+                    ));
+                };
+                let path = config::path();
+                let mut current = config::load(&path)
+                    .map_err(|e| {
+                        ToolError(format!(
+                            "set_config: {e}; fix or remove the file, then retry"
+                        ))
+                    })?
+                    .unwrap_or_default();
+                current.set(key.trim(), value).map_err(ToolError)?;
+                config::save(&path, &current).map_err(|e| {
+                    ToolError(format!("set_config: {e}; check the path or set CUP_CONFIG"))
+                })?;
+                self.config = current;
+                let mut out = config_output(&self.config, None);
+                out.blocks.insert(
+                    0,
+                    Block::Text(format!("set {} in {}", key.trim(), path.display())),
+                );
+                Ok(out)
+            }
             _ => driver_tools::call(self, tool, args).await,
         }
     }
@@ -434,11 +502,12 @@ impl Toolbox {
         )
             -> Pin<Box<dyn Future<Output = Result<Output, ToolError>> + Send + 's>>,
     {
+        let base = self.base_request();
         let session = self.session()?;
         if !observe {
             return act(session).await;
         }
-        let req = session.last_request().cloned().unwrap_or_default();
+        let req = session.last_request().cloned().unwrap_or(base);
         let before = match session.last() {
             Some(s) => s.clone(),
             None => session.snapshot(&req).await?.clone(),
@@ -489,9 +558,33 @@ impl Toolbox {
     }
 }
 
-/// The snapshot request of `scope`-like arguments.
-fn snapshot_request(args: &Args<'_>) -> Result<SnapshotRequest, ToolError> {
-    let mut req = SnapshotRequest::default();
+/// The settings as a result: the file, then the values.
+fn config_output(config: &config::Config, problem: Option<String>) -> Output {
+    let path = config::path();
+    let values = serde_json::to_value(config).unwrap_or_default();
+    let mut text = match problem {
+        Some(p) => format!("config: {p}; the defaults are in effect\n"),
+        None => format!("config {} (defaults where unset)\n", path.display()),
+    };
+    text.push_str(&serde_json::to_string_pretty(&values).unwrap_or_default());
+    Output {
+        blocks: vec![Block::Text(text)],
+        structured: Some(json!({"path": path, "config": values})),
+        is_error: false,
+    }
+}
+
+impl Toolbox {
+    /// The snapshot request of `scope`-like arguments, from the configured
+    /// defaults.
+    fn request(&self, args: &Args<'_>) -> Result<SnapshotRequest, ToolError> {
+        snapshot_request(self.base_request(), args)
+    }
+}
+
+/// The snapshot request of `scope`-like arguments, from `base`.
+fn snapshot_request(base: SnapshotRequest, args: &Args<'_>) -> Result<SnapshotRequest, ToolError> {
+    let mut req = base;
     if let Some(scope) = args.choice("scope", &["foreground", "full", "desktop", "overview"])? {
         req.scope = scope
             .parse()

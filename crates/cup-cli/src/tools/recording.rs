@@ -43,8 +43,8 @@ const MAX_DELAY_MS: i64 = 60_000;
 const DEFAULT_DELAY_MS: u64 = 500;
 
 /// Tools that act but are not turns of a trajectory (they steer the
-/// recorder or replay one).
-const NOT_RECORDED: &[&str] = &["set_recording", "replay_trajectory"];
+/// recorder, replay one, or change settings).
+const NOT_RECORDED: &[&str] = &["set_recording", "replay_trajectory", "set_config"];
 
 /// Whether a call of `tool` (which acts) is written as a turn.
 pub fn records(tool: &str, read_only: bool) -> bool {
@@ -288,10 +288,10 @@ pub struct Look {
     pub error: Option<String>,
 }
 
-/// Looks at the foreground window after a call, without replacing the
-/// session's latest snapshot.
-pub async fn look(session: &Session) -> Look {
-    let snap = match session.look(&SnapshotRequest::default()).await {
+/// Looks at the foreground window after a call (`req`: the configured
+/// defaults), without replacing the session's latest snapshot.
+pub async fn look(session: &Session, req: &SnapshotRequest) -> Look {
+    let snap = match session.look(req).await {
         Ok(s) => s,
         Err(e) => {
             return Look {
