@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use cup::SnapshotRequest;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
+
+use super::args::{Args, ToolError};
+use super::{Block, Output};
 
 /// Version of the file's layout.
 const SCHEMA_VERSION: u32 = 1;
@@ -200,10 +203,52 @@ pub fn save(path: &Path, config: &Config) -> Result<(), String> {
         })
 }
 
+/// The settings as a result: the file, then the values.
+pub fn shown(config: &Config, problem: Option<String>) -> Output {
+    let path = path();
+    let values = serde_json::to_value(config).unwrap_or_default();
+    let mut text = match problem {
+        Some(p) => format!("config: {p}; the defaults are in effect\n"),
+        None => format!("config {} (defaults where unset)\n", path.display()),
+    };
+    text.push_str(&serde_json::to_string_pretty(&values).unwrap_or_default());
+    Output {
+        blocks: vec![Block::Text(text)],
+        structured: Some(json!({"path": path, "config": values})),
+        is_error: false,
+    }
+}
+
+/// `set_config`: the settings with one changed, saved; and the result.
+pub fn set_tool(args: &Args<'_>) -> Result<(Config, Output), ToolError> {
+    args.only(&["key", "value"])?;
+    let key = args.req_str("key", "\"capture_mode\"")?;
+    let key = key.trim();
+    let Some(value) = args.value("value") else {
+        return Err(ToolError(format!(
+            "set_config: missing `value` (the new value of {key})"
+        )));
+    };
+    let path = path();
+    let mut current = load(&path)
+        .map_err(|e| {
+            ToolError(format!(
+                "set_config: {e}; fix or remove the file, then retry"
+            ))
+        })?
+        .unwrap_or_default();
+    current.set(key, value).map_err(ToolError)?;
+    save(&path, &current)
+        .map_err(|e| ToolError(format!("set_config: {e}; check the path or set CUP_CONFIG")))?;
+    let mut out = shown(&current, None);
+    out.blocks
+        .insert(0, Block::Text(format!("set {key} in {}", path.display())));
+    Ok((current, out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn keys_are_checked_and_shape_the_request() {

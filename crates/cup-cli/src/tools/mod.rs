@@ -17,7 +17,6 @@ use std::pin::Pin;
 use std::time::{Duration, Instant, SystemTime};
 
 use cup::{Point, Session, SnapshotRequest};
-use cup_protocol::Scope;
 use serde_json::{json, Value};
 
 pub use args::{Args, ToolError};
@@ -311,133 +310,12 @@ impl Toolbox {
     }
 
     /// [`Toolbox::call`], boxed (a replay calls tools from a tool).
-    fn call_boxed<'s>(
+    pub(super) fn call_boxed<'s>(
         &'s mut self,
         name: &'s str,
         args: Option<Value>,
     ) -> Pin<Box<dyn Future<Output = Output> + Send + 's>> {
         Box::pin(self.call(name, args))
-    }
-
-    /// `replay_trajectory`: every recorded turn's tool called again, in
-    /// order, its element found anew; the effects compared.
-    async fn replay(&mut self, args: &Args<'_>) -> Result<Output, ToolError> {
-        let opts = recording::replay_options(args)?;
-        let same = |a: &Path, b: &Path| {
-            a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-        };
-        if self
-            .recording
-            .as_deref()
-            .is_some_and(|d| same(d, &opts.dir))
-        {
-            return args::fail(format!(
-                "replay_trajectory: {} is being recorded into; set_recording {{\"enabled\": false}} or record elsewhere first",
-                opts.dir.display()
-            ));
-        }
-        let turns = recording::read_trajectory(&opts.dir)?;
-        let mut report: Vec<recording::Replayed> = Vec::new();
-        let mut stopped = None;
-        for (i, (name, turn)) in turns.iter().enumerate() {
-            if i > 0 && !opts.delay.is_zero() {
-                tokio::time::sleep(opts.delay).await;
-            }
-            let mut line = recording::Replayed {
-                turn: name.clone(),
-                tool: turn.tool.clone(),
-                outcome: "skipped",
-                element_id: None,
-                effect: None,
-                recorded_effect: turn.result.effect().map(str::to_owned),
-                detail: String::new(),
-            };
-            if turn.result.is_error {
-                line.detail = "it failed when recorded".into();
-                report.push(line);
-                continue;
-            }
-            let fresh = match &turn.element {
-                None => None,
-                Some(_) => {
-                    let base = self.base_request();
-                    let req = self
-                        .session()?
-                        .last_request()
-                        .filter(|r| r.scope != Scope::Overview)
-                        .cloned()
-                        .unwrap_or(base);
-                    match self.session()?.snapshot(&req).await {
-                        Ok(s) => Some(s.clone()),
-                        Err(e) => {
-                            line.outcome = "failed";
-                            line.detail = format!("snapshot to find its element: {e}");
-                            None
-                        }
-                    }
-                }
-            };
-            if line.outcome != "failed" {
-                match recording::rebind(turn, fresh.as_ref()) {
-                    Ok((arguments, id)) => {
-                        line.element_id = id;
-                        let result = self.call_boxed(&turn.tool, Some(arguments)).await;
-                        line.outcome = if result.is_error { "failed" } else { "ok" };
-                        let now = recording::Recorded::of(&result);
-                        line.effect = now.effect().map(str::to_owned);
-                        line.detail = recording::first_line(&now.text);
-                    }
-                    Err(why) => {
-                        line.outcome = "failed";
-                        line.detail = why;
-                    }
-                }
-            }
-            let failed = line.outcome == "failed";
-            report.push(line);
-            if failed && opts.stop_on_error {
-                stopped = Some(name.clone());
-                break;
-            }
-        }
-        let count = |o: &str| report.iter().filter(|r| r.outcome == o).count();
-        let (ok, failed, skipped) = (count("ok"), count("failed"), count("skipped"));
-        let differ: Vec<&str> = report
-            .iter()
-            .filter(|r| r.differs())
-            .map(|r| r.turn.as_str())
-            .collect();
-        let mut text = format!(
-            "replayed {} of {} turns from {}: {ok} ok, {failed} failed, {skipped} skipped",
-            report.len(),
-            turns.len(),
-            opts.dir.display()
-        );
-        if let Some(t) = &stopped {
-            text.push_str(&format!(
-                "; stopped at {t} (stop_on_error; pass false to go on)"
-            ));
-        }
-        if !differ.is_empty() {
-            text.push_str(&format!(
-                "; effect differs from the recording on {}",
-                differ.join(", ")
-            ));
-        }
-        for r in &report {
-            text.push('\n');
-            text.push_str(&r.line());
-        }
-        Ok(Output {
-            blocks: vec![Block::Text(text)],
-            structured: Some(json!({
-                "ok": ok,
-                "failed": failed,
-                "skipped": skipped,
-                "turns": report,
-            })),
-            is_error: failed > 0,
-        })
     }
 
     async fn dispatch(&mut self, tool: &str, args: &Args<'_>) -> Result<Output, ToolError> {
@@ -455,38 +333,15 @@ impl Toolbox {
                 args.only(&[])?;
                 Ok(recording::state(self.recording.as_deref()))
             }
-            "replay_trajectory" => self.replay(args).await,
+            "replay_trajectory" => recording::replay(self, args).await,
             "get_config" => {
                 args.only(&[])?;
                 let problem = self.reload_config();
-                Ok(config_output(&self.config, problem))
+                Ok(config::shown(&self.config, problem))
             }
             "set_config" => {
-                args.only(&["key", "value"])?;
-                let key = args.req_str("key", "\"capture_mode\"")?;
-                let Some(value) = args.value("value") else {
-                    return args::fail(format!(
-                        "set_config: missing `value` (the new value of {key})"
-                    ));
-                };
-                let path = config::path();
-                let mut current = config::load(&path)
-                    .map_err(|e| {
-                        ToolError(format!(
-                            "set_config: {e}; fix or remove the file, then retry"
-                        ))
-                    })?
-                    .unwrap_or_default();
-                current.set(key.trim(), value).map_err(ToolError)?;
-                config::save(&path, &current).map_err(|e| {
-                    ToolError(format!("set_config: {e}; check the path or set CUP_CONFIG"))
-                })?;
-                self.config = current;
-                let mut out = config_output(&self.config, None);
-                out.blocks.insert(
-                    0,
-                    Block::Text(format!("set {} in {}", key.trim(), path.display())),
-                );
+                let (set, out) = config::set_tool(args)?;
+                self.config = set;
                 Ok(out)
             }
             _ => driver_tools::call(self, tool, args).await,
@@ -555,22 +410,6 @@ impl Toolbox {
             ))
         })?;
         Ok(Point::new(origin.x + p.x, origin.y + p.y))
-    }
-}
-
-/// The settings as a result: the file, then the values.
-fn config_output(config: &config::Config, problem: Option<String>) -> Output {
-    let path = config::path();
-    let values = serde_json::to_value(config).unwrap_or_default();
-    let mut text = match problem {
-        Some(p) => format!("config: {p}; the defaults are in effect\n"),
-        None => format!("config {} (defaults where unset)\n", path.display()),
-    };
-    text.push_str(&serde_json::to_string_pretty(&values).unwrap_or_default());
-    Output {
-        blocks: vec![Block::Text(text)],
-        structured: Some(json!({"path": path, "config": values})),
-        is_error: false,
     }
 }
 

@@ -22,12 +22,16 @@
 //! each call observes now is compared with the recorded one.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use cup::{Session, Snapshot, SnapshotRequest};
 use cup_protocol::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+mod replay;
+
+pub(super) use replay::replay;
 
 use super::args::{fail, Args, ToolError};
 use super::{Block, Output};
@@ -37,10 +41,6 @@ use cup::ShotTarget;
 const ACTION_FILE: &str = "action.json";
 /// Prefix of turn folders (`turn-00001`).
 const TURN_PREFIX: &str = "turn-";
-/// Longest pause between replayed turns.
-const MAX_DELAY_MS: i64 = 60_000;
-/// Pause between replayed turns when none is given (time to watch).
-const DEFAULT_DELAY_MS: u64 = 500;
 
 /// Tools that act but are not turns of a trajectory (they steer the
 /// recorder, replay one, or change settings).
@@ -380,121 +380,12 @@ pub fn read_trajectory(dir: &Path) -> Result<Vec<(String, Turn)>, ToolError> {
         .collect()
 }
 
-/// Replay options.
-pub struct ReplayOptions {
-    /// The trajectory.
-    pub dir: PathBuf,
-    /// Pause between turns.
-    pub delay: Duration,
-    /// Stop at the first turn that fails.
-    pub stop_on_error: bool,
-}
-
-/// Reads `replay_trajectory`'s arguments.
-pub fn replay_options(args: &Args<'_>) -> Result<ReplayOptions, ToolError> {
-    args.only(&["dir", "delay_ms", "stop_on_error"])?;
-    let Some(dir) = args.str("dir")?.filter(|d| !d.trim().is_empty()) else {
-        return fail("replay_trajectory: missing `dir`, the directory set_recording wrote");
-    };
-    let delay = args
-        .int("delay_ms", 0, MAX_DELAY_MS)?
-        .and_then(|d| u64::try_from(d).ok())
-        .unwrap_or(DEFAULT_DELAY_MS);
-    Ok(ReplayOptions {
-        dir: expand(dir.trim()),
-        delay: Duration::from_millis(delay),
-        stop_on_error: args.bool("stop_on_error")?.unwrap_or(true),
-    })
-}
-
-/// How one replayed turn went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Replayed {
-    /// The turn folder.
-    pub turn: String,
-    /// The tool.
-    pub tool: String,
-    /// `ok`, `failed` or `skipped`.
-    pub outcome: &'static str,
-    /// The element id used now (for an element the turn named).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub element_id: Option<String>,
-    /// Effect observed now.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub effect: Option<String>,
-    /// Effect observed when recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub recorded_effect: Option<String>,
-    /// First line of the result (or why it failed or was skipped).
-    pub detail: String,
-}
-
-impl Replayed {
-    /// One line for the text result.
-    pub fn line(&self) -> String {
-        let mut s = format!("{} {}: {}", self.turn, self.tool, self.outcome);
-        if let Some(id) = &self.element_id {
-            s.push_str(&format!(" on {id}"));
-        }
-        match (&self.effect, &self.recorded_effect) {
-            (Some(now), Some(then)) if now == then => s.push_str(&format!(", effect {now}")),
-            (Some(now), Some(then)) => {
-                s.push_str(&format!(", effect {now} (recorded: {then})"));
-            }
-            (Some(now), None) => s.push_str(&format!(", effect {now}")),
-            (None, Some(then)) => s.push_str(&format!(", no effect reported (recorded: {then})")),
-            (None, None) => {}
-        }
-        if !self.detail.is_empty() {
-            s.push_str(" — ");
-            s.push_str(&self.detail);
-        }
-        s
-    }
-
-    /// Whether the effect differs from the recorded one.
-    pub fn differs(&self) -> bool {
-        self.outcome == "ok" && self.effect != self.recorded_effect
-    }
-}
-
-/// The arguments of `turn` with its element looked up in `snap` (the
-/// new id), or why it cannot be.
-pub fn rebind(turn: &Turn, snap: Option<&Snapshot>) -> Result<(Value, Option<String>), String> {
-    let mut arguments = turn.arguments.clone();
-    let Some(loc) = &turn.element else {
-        return Ok((arguments, None));
-    };
-    let Some(snap) = snap else {
-        return Err("no snapshot to find its element in".to_owned());
-    };
-    let id = find(snap, loc).ok_or_else(|| {
-        format!(
-            "{} {:?}{} is not in the window now",
-            loc.role,
-            loc.name,
-            if loc.occurrence > 0 {
-                format!(" (number {} of its kind)", loc.occurrence + 1)
-            } else {
-                String::new()
-            }
-        )
-    })?;
-    if let Some(map) = arguments.as_object_mut() {
-        map.insert("element_id".into(), Value::String(id.clone()));
-    }
-    Ok((arguments, Some(id)))
-}
-
-/// The first line of `text`.
-pub fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().trim().to_owned()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::replay::rebind;
     use super::*;
     use cup_protocol::{Envelope, Role, Screen};
+    use std::time::Duration;
 
     fn node(id: &str, role: Role, name: &str, children: Vec<Node>) -> Node {
         let mut n = Node::new(id, role, name);
