@@ -240,16 +240,17 @@ impl Toolbox {
                 return Output::error(e.0);
             }
         }
-        // The element an id names, in terms a replay can find again.
+        // The elements its ids name, in terms a replay can find again.
         // (The session is made now if needed: `cup call` restores the
         // latest snapshot into it.)
-        let element = match (recorded, args.str("element_id")) {
-            (true, Ok(Some(id))) => self
+        let elements = match &raw {
+            Some(raw) if !recording::element_ids(raw).is_empty() => self
                 .session()
                 .ok()
                 .and_then(|s| s.last())
-                .and_then(|s| recording::locate(s, &id)),
-            _ => None,
+                .map(|s| recording::locate_all(s, raw))
+                .unwrap_or_default(),
+            _ => Default::default(),
         };
         let called_at = SystemTime::now();
         let started = Instant::now();
@@ -275,7 +276,7 @@ impl Toolbox {
             let turn = recording::Turn {
                 tool: tool.to_owned(),
                 arguments: raw.unwrap_or_else(|| json!({})),
-                element,
+                elements,
                 result: recording::Recorded::of(&out),
                 timestamp: recording::iso8601(called_at),
                 elapsed_ms,

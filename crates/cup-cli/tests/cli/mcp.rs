@@ -396,9 +396,17 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     ok_text(&acted, "action toggle");
     assert_eq!(acted["structured"]["effect"], json!("confirmed"), "{acted}");
     // The recorder's look did not replace the agent's snapshot: its id
-    // still acts (and toggles back; a second turn).
-    let again = c.call("action", json!({"action": "toggle", "element_id": id}));
-    assert_eq!(again["structured"]["effect"], json!("confirmed"), "{again}");
+    // still acts, here as a batch step (toggled back; a second turn).
+    let again = c.call(
+        "batch",
+        json!({"steps": [{"action": "toggle", "element_id": id}]}),
+    );
+    ok_text(&again, "batch toggle");
+    assert_eq!(
+        again["structured"]["results"][0]["effect"],
+        json!("confirmed"),
+        "{again}"
+    );
     let st = c.call("get_recording_state", json!({}));
     assert_eq!(st["structured"]["next_turn"], json!(3), "{st}");
     ok_text(
@@ -414,8 +422,16 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     .unwrap_or_else(|e| panic!("action.json: {e}"));
     assert_eq!(record["tool"], json!("action"), "{record}");
     assert_eq!(record["arguments"]["element_id"], json!(id), "{record}");
-    assert_eq!(record["element"]["role"], json!("checkbox"), "{record}");
-    assert_eq!(record["element"]["name"], json!("checkbutton"), "{record}");
+    assert_eq!(
+        record["elements"][&id]["role"],
+        json!("checkbox"),
+        "{record}"
+    );
+    assert_eq!(
+        record["elements"][&id]["name"],
+        json!("checkbutton"),
+        "{record}"
+    );
     assert_eq!(record["result"]["structured"]["effect"], json!("confirmed"));
     assert!(record["timestamp"]
         .as_str()
@@ -434,10 +450,24 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     assert!(dir.join("turn-00002/action.json").exists());
     assert!(!dir.join("turn-00003").exists());
 
-    // Replay of the first turn alone (the second one removed): the element
-    // is found again in a fresh snapshot and toggled, its effect confirmed
-    // like the recording's, and the window shows it.
-    std::fs::remove_dir_all(dir.join("turn-00002")).unwrap_or_else(|e| panic!("{e}"));
+    let record2: Value = serde_json::from_slice(
+        &std::fs::read(dir.join("turn-00002/action.json")).unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("turn 2: {e}"));
+    assert_eq!(record2["tool"], json!("batch"), "{record2}");
+    assert_eq!(
+        record2["elements"][&id]["name"],
+        json!("checkbutton"),
+        "{record2}"
+    );
+
+    // Replay of the first turn alone (the second removed): the element is
+    // found again in a fresh snapshot and toggled, its effect confirmed
+    // like the recording's, and the window shows it. Then the batch turn
+    // alone: its step's id is found again too.
+    let turn2 = dir.join("turn-00002");
+    let kept = dir.join("kept-turn-00002");
+    std::fs::rename(&turn2, &kept).unwrap_or_else(|e| panic!("{e}"));
     let replay = c.call("replay_trajectory", json!({"dir": dir_s, "delay_ms": 0}));
     let report = ok_text(&replay, "replay_trajectory");
     assert!(report.starts_with("replayed 1 of 1 turns"), "{report}");
@@ -448,6 +478,18 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     let now = ok_text(&c.call("snapshot", json!({})), "snapshot after replay");
     let id_now = id_of(&now, &["chk \"checkbutton\"", "[clk,tog]"]);
     assert_ne!(checked(line_of(&now, &id_now)), was, "{now}");
+
+    std::fs::remove_dir_all(&turn1).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::rename(&kept, &turn2).unwrap_or_else(|e| panic!("{e}"));
+    let replay = c.call("replay_trajectory", json!({"dir": dir_s, "delay_ms": 0}));
+    let report = ok_text(&replay, "replay of the batch");
+    assert!(report.contains("turn-00002 batch: ok on "), "{report}");
+    let now = ok_text(
+        &c.call("snapshot", json!({})),
+        "snapshot after batch replay",
+    );
+    let id_now = id_of(&now, &["chk \"checkbutton\"", "[clk,tog]"]);
+    assert_eq!(checked(line_of(&now, &id_now)), was, "{now}");
 
     // Refusals: replaying the directory being recorded, an empty one.
     ok_text(

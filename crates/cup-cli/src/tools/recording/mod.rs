@@ -4,10 +4,11 @@
 //! While recording, every call of a tool that acts writes a turn folder
 //! `turn-NNNNN/` into the recording directory:
 //!
-//! - `action.json`: the tool, its arguments, the element an `element_id`
-//!   named (role, name and which of the elements with that role and name it
-//!   was, in document order), the result (text, error flag, observed
-//!   effect), the time and how long the call took;
+//! - `action.json`: the tool, its arguments, the element every
+//!   `element_id` in them named (role, name and which of the elements with
+//!   that role and name it was, in document order; a `batch`'s steps
+//!   included), the result (text, error flag, observed effect), the time
+//!   and how long the call took;
 //! - `snapshot.txt`: the foreground window's compact CUP text after the
 //!   call (captured without replacing the agent's latest snapshot, so the
 //!   ids it acts on do not change);
@@ -16,11 +17,12 @@
 //!
 //! Turns are numbered after the highest one already in the directory, so
 //! recording again into the same directory adds to it and overwrites
-//! nothing. Replay calls each turn's tool with its arguments again; an
+//! nothing. Replay calls each turn's tool with its arguments again; each
 //! `element_id` is looked up anew by the recorded role, name and
 //! occurrence in a fresh snapshot (ids are per snapshot), and the effect
 //! each call observes now is compared with the recorded one.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -89,6 +91,36 @@ pub fn locate(snap: &Snapshot, id: &str) -> Option<Locator> {
     })
 }
 
+/// Every string under an `element_id` key in `v`, at any depth (a
+/// `batch`'s steps have their own).
+pub fn element_ids(v: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                for (k, x) in map {
+                    match (k.as_str(), x) {
+                        ("element_id", Value::String(id)) => out.push(id.as_str()),
+                        _ => stack.push(x),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The locator of every element `arguments` name that `snap` has.
+pub fn locate_all(snap: &Snapshot, arguments: &Value) -> BTreeMap<String, Locator> {
+    element_ids(arguments)
+        .into_iter()
+        .filter_map(|id| Some((id.to_owned(), locate(snap, id)?)))
+        .collect()
+}
+
 /// The id of the element `loc` names in `snap`.
 pub fn find(snap: &Snapshot, loc: &Locator) -> Option<String> {
     nodes(snap)
@@ -140,9 +172,9 @@ pub struct Turn {
     pub tool: String,
     /// Its arguments, as given.
     pub arguments: Value,
-    /// The element its `element_id` named.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub element: Option<Locator>,
+    /// The elements its `element_id`s named, by id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub elements: BTreeMap<String, Locator>,
     /// What it returned.
     pub result: Recorded,
     /// When it was called (UTC, ISO 8601).
@@ -410,6 +442,22 @@ mod tests {
         }
     }
 
+    fn turn(tool: &str, arguments: Value, elements: BTreeMap<String, Locator>) -> Turn {
+        Turn {
+            tool: tool.into(),
+            arguments,
+            elements,
+            result: Recorded {
+                text: String::new(),
+                is_error: false,
+                structured: None,
+            },
+            timestamp: String::new(),
+            elapsed_ms: 0.0,
+            state_error: None,
+        }
+    }
+
     #[test]
     fn an_element_is_found_again_by_role_name_and_occurrence() {
         let before = snapshot(vec![node(
@@ -438,22 +486,14 @@ mod tests {
             ],
         )]);
         assert_eq!(find(&after, &loc).as_deref(), Some("e4"));
-        let turn = Turn {
-            tool: "click".into(),
-            arguments: json!({"element_id": "e3", "count": 1}),
-            element: Some(loc.clone()),
-            result: Recorded {
-                text: String::new(),
-                is_error: false,
-                structured: None,
-            },
-            timestamp: String::new(),
-            elapsed_ms: 0.0,
-            state_error: None,
-        };
-        let (args, id) = rebind(&turn, Some(&after)).unwrap_or_else(|e| panic!("{e}"));
+        let turn = turn(
+            "click",
+            json!({"element_id": "e3", "count": 1}),
+            BTreeMap::from([("e3".to_owned(), loc.clone())]),
+        );
+        let (args, ids) = rebind(&turn, Some(&after)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(args, json!({"element_id": "e4", "count": 1}));
-        assert_eq!(id.as_deref(), Some("e4"));
+        assert_eq!(ids, vec!["e4"]);
         // Gone: said, not guessed.
         let gone = snapshot(vec![node("e0", Role::Window, "W", vec![])]);
         let err = rebind(&turn, Some(&gone)).err().unwrap_or_default();
@@ -462,6 +502,52 @@ mod tests {
             "{err}"
         );
         assert!(locate(&before, "e9").is_none());
+    }
+
+    #[test]
+    fn a_batchs_steps_are_located_and_rebound_each() {
+        let before = snapshot(vec![node(
+            "e0",
+            Role::Window,
+            "W",
+            vec![
+                node("e1", Role::TextBox, "Name", vec![]),
+                node("e2", Role::Button, "Save", vec![]),
+            ],
+        )]);
+        let arguments = json!({"actions": [
+            {"action": "type", "element_id": "e1", "value": "Ada"},
+            {"action": "click", "element_id": "e2"},
+            {"action": "press", "keys": "enter"},
+            {"action": "click", "element_id": "e9"},
+        ]});
+        let mut ids = element_ids(&arguments);
+        ids.sort_unstable();
+        assert_eq!(ids, vec!["e1", "e2", "e9"]);
+        // e9 was not in the snapshot: no locator, left as given.
+        let elements = locate_all(&before, &arguments);
+        assert_eq!(elements.keys().collect::<Vec<_>>(), vec!["e1", "e2"]);
+        let after = snapshot(vec![node(
+            "e0",
+            Role::Window,
+            "W",
+            vec![
+                node("e1", Role::Heading, "Form", vec![]),
+                node("e2", Role::TextBox, "Name", vec![]),
+                node("e3", Role::Button, "Save", vec![]),
+            ],
+        )]);
+        let turn = turn("batch", arguments, elements);
+        let (args, _) = rebind(&turn, Some(&after)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            args,
+            json!({"actions": [
+                {"action": "type", "element_id": "e2", "value": "Ada"},
+                {"action": "click", "element_id": "e3"},
+                {"action": "press", "keys": "enter"},
+                {"action": "click", "element_id": "e9"},
+            ]})
+        );
     }
 
     #[test]
@@ -481,18 +567,14 @@ mod tests {
         assert_eq!(next_turn(&dir), 8);
         std::fs::remove_dir_all(dir.join("turn-00007")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(next_turn(&dir), 1);
-        let turn = |tool: &str| Turn {
-            tool: tool.into(),
-            arguments: json!({}),
-            element: None,
+        let done = |tool: &str| Turn {
             result: Recorded {
                 text: "done".into(),
                 is_error: false,
                 structured: Some(json!({"effect": "confirmed"})),
             },
             timestamp: iso8601(SystemTime::now()),
-            elapsed_ms: 1.5,
-            state_error: None,
+            ..turn(tool, json!({}), BTreeMap::new())
         };
         let look = Look {
             text: Some("# CUP".into()),
@@ -500,7 +582,7 @@ mod tests {
             error: None,
         };
         for tool in ["click", "press_key"] {
-            write_turn(&dir, &turn(tool), &look).unwrap_or_else(|e| panic!("{e}"));
+            write_turn(&dir, &done(tool), &look).unwrap_or_else(|e| panic!("{e}"));
         }
         let read = read_trajectory(&dir).unwrap_or_else(|e| panic!("{e}"));
         let names: Vec<(&str, &str)> = read

@@ -2,6 +2,7 @@
 //! order, its element found anew in a fresh snapshot, and the effect it
 //! observes now set beside the recorded one.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -55,9 +56,9 @@ pub struct Replayed {
     pub tool: String,
     /// `ok`, `failed` or `skipped`.
     pub outcome: &'static str,
-    /// The element id used now (for an element the turn named).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub element_id: Option<String>,
+    /// The element ids used now (for the elements the turn named).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub element_ids: Vec<String>,
     /// Effect observed now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
@@ -72,8 +73,8 @@ impl Replayed {
     /// One line for the text result.
     pub fn line(&self) -> String {
         let mut s = format!("{} {}: {}", self.turn, self.tool, self.outcome);
-        if let Some(id) = &self.element_id {
-            s.push_str(&format!(" on {id}"));
+        if !self.element_ids.is_empty() {
+            s.push_str(&format!(" on {}", self.element_ids.join(", ")));
         }
         match (&self.effect, &self.recorded_effect) {
             (Some(now), Some(then)) if now == then => s.push_str(&format!(", effect {now}")),
@@ -97,32 +98,55 @@ impl Replayed {
     }
 }
 
-/// The arguments of `turn` with its element looked up in `snap` (the
-/// new id), or why it cannot be.
-pub fn rebind(turn: &Turn, snap: Option<&Snapshot>) -> Result<(Value, Option<String>), String> {
+/// The arguments of `turn` with each element it named looked up in
+/// `snap` (every `element_id` rewritten to the new id), and the new ids;
+/// or why one cannot be.
+pub fn rebind(turn: &Turn, snap: Option<&Snapshot>) -> Result<(Value, Vec<String>), String> {
     let mut arguments = turn.arguments.clone();
-    let Some(loc) = &turn.element else {
-        return Ok((arguments, None));
-    };
-    let Some(snap) = snap else {
-        return Err("no snapshot to find its element in".to_owned());
-    };
-    let id = find(snap, loc).ok_or_else(|| {
-        format!(
-            "{} {:?}{} is not in the window now",
-            loc.role,
-            loc.name,
-            if loc.occurrence > 0 {
-                format!(" (number {} of its kind)", loc.occurrence + 1)
-            } else {
-                String::new()
-            }
-        )
-    })?;
-    if let Some(map) = arguments.as_object_mut() {
-        map.insert("element_id".into(), Value::String(id.clone()));
+    if turn.elements.is_empty() {
+        return Ok((arguments, Vec::new()));
     }
-    Ok((arguments, Some(id)))
+    let Some(snap) = snap else {
+        return Err("no snapshot to find its elements in".to_owned());
+    };
+    let mut now: BTreeMap<&str, String> = BTreeMap::new();
+    for (old, loc) in &turn.elements {
+        let id = find(snap, loc).ok_or_else(|| {
+            format!(
+                "{} {:?}{} is not in the window now",
+                loc.role,
+                loc.name,
+                if loc.occurrence > 0 {
+                    format!(" (number {} of its kind)", loc.occurrence + 1)
+                } else {
+                    String::new()
+                }
+            )
+        })?;
+        now.insert(old.as_str(), id);
+    }
+    let mut used = Vec::new();
+    let mut stack = vec![&mut arguments];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                for (k, x) in map.iter_mut() {
+                    match (k.as_str(), x) {
+                        ("element_id", Value::String(id)) => {
+                            if let Some(new) = now.get(id.as_str()) {
+                                id.clone_from(new);
+                            }
+                            used.push(id.clone());
+                        }
+                        (_, x) => stack.push(x),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    Ok((arguments, used))
 }
 
 /// The first line of `text`.
@@ -154,7 +178,7 @@ pub async fn replay(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErr
             turn: name.clone(),
             tool: turn.tool.clone(),
             outcome: "skipped",
-            element_id: None,
+            element_ids: Vec::new(),
             effect: None,
             recorded_effect: turn.result.effect().map(str::to_owned),
             detail: String::new(),
@@ -164,9 +188,9 @@ pub async fn replay(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErr
             report.push(line);
             continue;
         }
-        let fresh = match &turn.element {
-            None => None,
-            Some(_) => {
+        let fresh = match turn.elements.is_empty() {
+            true => None,
+            false => {
                 let base = tb.base_request();
                 let req = tb
                     .session()?
@@ -178,7 +202,7 @@ pub async fn replay(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErr
                     Ok(s) => Some(s.clone()),
                     Err(e) => {
                         line.outcome = "failed";
-                        line.detail = format!("snapshot to find its element: {e}");
+                        line.detail = format!("snapshot to find its elements: {e}");
                         None
                     }
                 }
@@ -186,8 +210,8 @@ pub async fn replay(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErr
         };
         if line.outcome != "failed" {
             match rebind(turn, fresh.as_ref()) {
-                Ok((arguments, id)) => {
-                    line.element_id = id;
+                Ok((arguments, ids)) => {
+                    line.element_ids = ids;
                     let result = tb.call_boxed(&turn.tool, Some(arguments)).await;
                     line.outcome = if result.is_error { "failed" } else { "ok" };
                     let now = Recorded::of(&result);
