@@ -8,6 +8,7 @@ mod common;
 
 mod act;
 mod cli;
+mod licences;
 mod mcp;
 mod sandbox;
 mod web;
