@@ -26,6 +26,18 @@ pub mod web;
 
 use std::path::PathBuf;
 
+/// Logs of cup's own crates to stderr when `CUP_LOG` is set (an
+/// `EnvFilter`, e.g. `cup_web=debug`), to see where a measured capture
+/// spends its time; nothing otherwise.
+pub fn init_logs() {
+    if std::env::var_os("CUP_LOG").is_some_and(|v| !v.is_empty()) {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_env("CUP_LOG"))
+            .with_writer(std::io::stderr)
+            .try_init();
+    }
+}
+
 /// The workspace root (two levels above this crate).
 pub fn workspace_root() -> PathBuf {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -296,6 +296,7 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
 }
 
 fn main() -> ExitCode {
+    cup_bench::init_logs();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match parse_args(&args) {
         Ok(Mode::Help) => {

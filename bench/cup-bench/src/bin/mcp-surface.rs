@@ -136,6 +136,7 @@ async fn measure(sandbox: &Sandbox, server: &Server, runs: usize, scratch: &Path
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> anyhow::Result<()> {
+    cup_bench::init_logs();
     let runs = runs_arg();
     let cup = cup_binary();
     if !cup.exists() {
