@@ -355,12 +355,25 @@ pub async fn look(session: &Session, req: &SnapshotRequest) -> Look {
     }
 }
 
+/// Creates the folder of turn `n` in `dir`, or of the first free number
+/// after it: another recorder (a second MCP client, a `cup call`) may take
+/// the same number at the same time, the folder's creation decides, and
+/// the one that lost takes the next number.
+fn claim_turn(dir: &Path, mut n: u32) -> std::io::Result<PathBuf> {
+    loop {
+        let folder = dir.join(format!("{TURN_PREFIX}{n:05}"));
+        match std::fs::create_dir(&folder) {
+            Ok(()) => return Ok(folder),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < u32::MAX => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Writes `turn` (and the look after it) as the next turn folder of `dir`;
 /// returns the folder.
 pub fn write_turn(dir: &Path, turn: &Turn, look: &Look) -> std::io::Result<PathBuf> {
-    let n = next_turn(dir);
-    let folder = dir.join(format!("{TURN_PREFIX}{n:05}"));
-    std::fs::create_dir(&folder)?;
+    let folder = claim_turn(dir, next_turn(dir))?;
     let mut record = serde_json::to_vec_pretty(turn).map_err(std::io::Error::other)?;
     record.push(b'\n');
     std::fs::write(folder.join(ACTION_FILE), record)?;
@@ -595,6 +608,12 @@ mod tests {
         );
         assert_eq!(read[0].1.result.effect(), Some("confirmed"));
         assert!(dir.join("turn-00002/snapshot.txt").exists());
+        // A number taken meanwhile (by another recorder) is skipped.
+        std::fs::create_dir(dir.join("turn-00003")).unwrap_or_else(|e| panic!("{e}"));
+        let next = claim_turn(&dir, 3).unwrap_or_else(|e| panic!("{e}"));
+        assert!(next.ends_with("turn-00004"), "{}", next.display());
+        std::fs::remove_dir_all(&next).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(dir.join("turn-00003")).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(dir.join("turn-00003"), "not a folder").unwrap_or_else(|e| panic!("{e}"));
         std::fs::create_dir(dir.join("turn-00004")).unwrap_or_else(|e| panic!("{e}"));
         let err = read_trajectory(&dir).err().map(|e| e.0).unwrap_or_default();
