@@ -252,6 +252,26 @@ impl Toolbox {
                 .unwrap_or_default(),
             _ => Default::default(),
         };
+        // Where a click-family call aims: its point (zoom pixels turned
+        // into screen ones), else its element's centre.
+        let click_point = match recorded && recording::CLICKS.contains(&tool) {
+            false => None,
+            true => match self.point(&args, "x", "y") {
+                Ok(Some(p)) => Some([p.x, p.y]),
+                _ => args.str("element_id").ok().flatten().and_then(|id| {
+                    let snap = self.session.as_ref()?.last()?;
+                    let b = snap
+                        .envelope
+                        .tree
+                        .iter()
+                        .flat_map(cup_protocol::Node::iter)
+                        .find(|n| n.id == id)?
+                        .bounds?;
+                    let half = |v: u64| i64::try_from(v / 2).unwrap_or(0);
+                    Some([b.x + half(b.w), b.y + half(b.h)])
+                }),
+            },
+        };
         let called_at = SystemTime::now();
         let started = Instant::now();
         let run = self.dispatch(tool, &args);
@@ -281,6 +301,7 @@ impl Toolbox {
                 timestamp: recording::iso8601(called_at),
                 elapsed_ms,
                 state_error: None,
+                click_point,
             };
             self.record(&dir, turn, &mut out).await;
         }
@@ -297,6 +318,7 @@ impl Toolbox {
             Err(e) => recording::Look {
                 text: None,
                 png: None,
+                origin: (0, 0),
                 error: Some(e.0),
             },
         };

@@ -532,9 +532,13 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
         text(&key.stdout),
         text(&key.stderr)
     );
+    // A pixel click: click.png marks its point (the window is at 0,0: no
+    // window manager).
+    let click = cup(&["call", "click", r#"{"x": 200, "y": 200}"#], &call_env);
+    assert!(click.status.success(), "{}", text(&click.stdout));
     let state_now = cup(&["call", "get_recording_state"], &call_env);
     assert!(
-        text(&state_now.stdout).contains("next turn 2"),
+        text(&state_now.stdout).contains("next turn 3"),
         "{}",
         text(&state_now.stdout)
     );
@@ -544,12 +548,57 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     );
     assert!(off.status.success(), "{}", text(&off.stderr));
     assert!(cli_dir.join("turn-00001/action.json").exists());
+    assert!(
+        !cli_dir.join("turn-00001/click.png").exists(),
+        "a key press has no point"
+    );
+    let turn2 = cli_dir.join("turn-00002");
+    let record: Value = serde_json::from_slice(
+        &std::fs::read(turn2.join("action.json")).unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(record["click_point"], json!([200, 200]), "{record}");
+    let (w, plain) = rgb_pixels(&turn2.join("screenshot.png"));
+    let (w2, marked) = rgb_pixels(&turn2.join("click.png"));
+    assert_eq!((w, plain.len()), (w2, marked.len()));
+    let at = |px: &[u8], x: usize, y: usize| px[(y * w + x) * 3..][..3].to_vec();
+    assert_eq!(at(&marked, 200, 200), vec![230, 20, 20]);
+    for (i, (a, b)) in plain.chunks(3).zip(marked.chunks(3)).enumerate() {
+        if a != b {
+            let (x, y) = ((i % w) as i64, (i / w) as i64);
+            assert!(
+                (x - 200).pow(2) + (y - 200).pow(2) <= 64,
+                "click.png changed {x},{y}, away from the point"
+            );
+        }
+    }
     let idle = cup(&["call", "get_recording_state"], &call_env);
     assert!(
         text(&idle.stdout).contains("not recording"),
         "{}",
         text(&idle.stdout)
     );
+}
+
+/// Width and RGB pixels of a PNG file (alpha dropped).
+fn rgb_pixels(path: &std::path::Path) -> (usize, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut dec = png::Decoder::new(BufReader::new(file));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().unwrap_or_else(|e| panic!("{e}"));
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader
+        .next_frame(&mut buf)
+        .unwrap_or_else(|e| panic!("{e}"));
+    buf.truncate(info.buffer_size());
+    let rgb = match info.color_type {
+        png::ColorType::Rgba => buf
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect(),
+        _ => buf,
+    };
+    (info.width as usize, rgb)
 }
 
 #[test]

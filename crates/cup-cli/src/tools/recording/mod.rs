@@ -13,7 +13,10 @@
 //!   call (captured without replacing the agent's latest snapshot, so the
 //!   ids it acts on do not change);
 //! - `screenshot.png`: that window after the call (the page viewport on the
-//!   web).
+//!   web);
+//! - `click.png`, for a click-family call (click, double_click,
+//!   right_click, mouse_down, mouse_up): the screenshot with the point it
+//!   aimed at marked.
 //!
 //! Turns are numbered after the highest one already in the directory, so
 //! recording again into the same directory adds to it and overwrites
@@ -31,6 +34,7 @@ use cup_protocol::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+mod marker;
 mod replay;
 
 pub(super) use replay::replay;
@@ -43,6 +47,15 @@ use cup::ShotTarget;
 const ACTION_FILE: &str = "action.json";
 /// Prefix of turn folders (`turn-00001`).
 const TURN_PREFIX: &str = "turn-";
+
+/// Tools whose calls aim at a point (`click.png` marks it).
+pub const CLICKS: &[&str] = &[
+    "click",
+    "double_click",
+    "right_click",
+    "mouse_down",
+    "mouse_up",
+];
 
 /// Tools that act but are not turns of a trajectory (they steer the
 /// recorder, replay one, or change settings).
@@ -184,6 +197,9 @@ pub struct Turn {
     /// Why the look after the call is missing, if it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_error: Option<String>,
+    /// The screen point a click-family call aimed at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub click_point: Option<[i64; 2]>,
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of `t`.
@@ -316,6 +332,8 @@ pub struct Look {
     pub text: Option<String>,
     /// Its screenshot.
     pub png: Option<Vec<u8>>,
+    /// Where the screenshot's top-left corner is on the screen.
+    pub origin: (i64, i64),
     /// Why part of it is missing.
     pub error: Option<String>,
 }
@@ -329,6 +347,7 @@ pub async fn look(session: &Session, req: &SnapshotRequest) -> Look {
             return Look {
                 text: None,
                 png: None,
+                origin: (0, 0),
                 error: Some(format!("snapshot: {e}")),
             }
         }
@@ -345,11 +364,13 @@ pub async fn look(session: &Session, req: &SnapshotRequest) -> Look {
         Ok(shot) => Look {
             text: Some(snap.text),
             png: Some(shot.png),
+            origin: (shot.x, shot.y),
             error: None,
         },
         Err(e) => Look {
             text: Some(snap.text),
             png: None,
+            origin: (0, 0),
             error: Some(format!("screenshot: {e}")),
         },
     }
@@ -374,7 +395,24 @@ fn claim_turn(dir: &Path, mut n: u32) -> std::io::Result<PathBuf> {
 /// returns the folder.
 pub fn write_turn(dir: &Path, turn: &Turn, look: &Look) -> std::io::Result<PathBuf> {
     let folder = claim_turn(dir, next_turn(dir))?;
-    let mut record = serde_json::to_vec_pretty(turn).map_err(std::io::Error::other)?;
+    let mut turn = turn.clone();
+    let click = match (turn.click_point, &look.png) {
+        (Some([x, y]), Some(png)) => {
+            match marker::mark(png, x - look.origin.0, y - look.origin.1) {
+                Ok(marked) => Some(marked),
+                Err(e) => {
+                    let note = format!("click.png: {e}");
+                    turn.state_error = Some(match turn.state_error.take() {
+                        Some(s) => format!("{s}; {note}"),
+                        None => note,
+                    });
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let mut record = serde_json::to_vec_pretty(&turn).map_err(std::io::Error::other)?;
     record.push(b'\n');
     std::fs::write(folder.join(ACTION_FILE), record)?;
     if let Some(text) = &look.text {
@@ -382,6 +420,9 @@ pub fn write_turn(dir: &Path, turn: &Turn, look: &Look) -> std::io::Result<PathB
     }
     if let Some(png) = &look.png {
         std::fs::write(folder.join("screenshot.png"), png)?;
+    }
+    if let Some(png) = click {
+        std::fs::write(folder.join("click.png"), png)?;
     }
     Ok(folder)
 }
@@ -468,6 +509,7 @@ mod tests {
             timestamp: String::new(),
             elapsed_ms: 0.0,
             state_error: None,
+            click_point: None,
         }
     }
 
@@ -592,6 +634,7 @@ mod tests {
         let look = Look {
             text: Some("# CUP".into()),
             png: None,
+            origin: (0, 0),
             error: None,
         };
         for tool in ["click", "press_key"] {
