@@ -1,0 +1,82 @@
+//! Over stdio on a headless Chromium page.
+
+use super::*;
+
+#[test]
+fn stdio_web_page_snapshot_action_snapshot_and_screenshot() {
+    let dir = std::env::temp_dir().join(format!("cup-mcp-web-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let page = dir.join("page.html");
+    std::fs::write(
+        &page,
+        r#"<!doctype html><title>Shop</title><h1>Checkout</h1>
+<label><input type=checkbox> Gift wrap</label>
+<button onclick="document.title='Sent!'">Send</button>"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let state = dir.join("browser.json");
+    let url = format!("file://{}", path_str(&page));
+    let started = cup(
+        &[
+            "browser",
+            "start",
+            "--headless",
+            &url,
+            "--state",
+            path_str(&state),
+        ],
+        &[],
+    );
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    struct Stop(PathBuf);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = cup(&["browser", "stop", "--state", path_str(&self.0)], &[]);
+            if let Some(d) = self.0.parent() {
+                let _ = std::fs::remove_dir_all(d);
+            }
+        }
+    }
+    let _stop = Stop(state.clone());
+    let env = exports(&text(&started.stdout));
+    let mut c = Client::start(&stdio_args(&["mcp"]), &env);
+
+    let mut snap = String::new();
+    for _ in 0..50 {
+        snap = ok_text(&c.call("snapshot", json!({})), "snapshot");
+        if snap.contains("Checkout") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(snap.starts_with("# CUP 0.1.0 | web |"), "{snap}");
+    let send = id_of(&snap, &["btn \"Send\""]);
+    let acted = c.call("click", json!({"element_id": send, "observe": true}));
+    let acted_text = ok_text(&acted, "click Send");
+    assert_eq!(acted["structured"]["effect"], json!("confirmed"), "{acted}");
+    assert!(acted_text.contains("Sent!"), "{acted_text}");
+    let after = ok_text(&c.call("snapshot", json!({})), "snapshot after");
+    assert!(after.contains("doc \"Sent!\""), "{after}");
+
+    // A pixel click on the checkbox, seen on the element under the point.
+    let gift = id_of(&after, &["chk \"Gift wrap\""]);
+    let line = line_of(&after, &gift);
+    let xy: Vec<i64> = line
+        .split_whitespace()
+        .find(|t| t.contains(',') && t.chars().all(|ch| ch.is_ascii_digit() || ch == ','))
+        .map(|t| t.split(',').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    assert_eq!(xy.len(), 2, "{line}");
+    let click = c.call("click", json!({"x": xy[0] + 5, "y": xy[1] + 5}));
+    let click_text = ok_text(&click, "pixel click");
+    assert!(click_text.contains("+checked"), "{click_text}");
+
+    let shot = c.call("screenshot", json!({}));
+    ok_text(&shot, "screenshot");
+    assert_eq!(shot["images"][0]["png"], json!(true), "{shot}");
+    let js = c.call(
+        "page",
+        json!({"action": "execute_javascript", "javascript": "document.title"}),
+    );
+    assert_eq!(ok_text(&js, "page js").trim(), "Sent!");
+}
