@@ -135,6 +135,8 @@ pub struct WebJsArgs {
 }
 
 /// `cup web query`.
+// The help text's CSS selectors ("a[href]") read as links to rustdoc.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Args)]
 pub struct WebQueryArgs {
     /// CSS selector, e.g. "table tr" or "a[href]".

@@ -148,7 +148,7 @@ impl ReadAhead {
     }
 
     /// Remembers the frames the app on `bus` shows (at most
-    /// [`MAX_APPS`] apps are remembered: apps come and go).
+    /// `MAX_APPS` apps are remembered: apps come and go).
     pub fn remember_frames(&self, bus: &str, frames: Vec<ObjRef>) {
         if let Ok(mut shown) = self.shown.lock() {
             if shown.len() >= MAX_APPS && !shown.contains_key(bus) {

@@ -120,7 +120,7 @@ impl AppFacts {
     }
 
     /// Remembers the pid of the app on `bus` (forgetting all once there
-    /// are [`MAX_APPS_REMEMBERED`]: apps come and go).
+    /// are `MAX_APPS_REMEMBERED`: apps come and go).
     pub fn put_pid(&self, bus: &str, pid: u32) {
         if let Ok(mut m) = self.pids.lock() {
             if m.len() >= MAX_APPS_REMEMBERED {

@@ -81,7 +81,7 @@ pub fn names_from_text(role: Role) -> bool {
 /// Roles whose accessible name comes from their content when no name is
 /// given: ARIA's "name from content" roles (accname 1.2). A toolkit may
 /// leave such an item unnamed and put the label in a child (GTK 4's list
-/// rows hold a named expander or label); [`super::name_from_content`] names
+/// rows hold a named expander or label); [`super::text::name_from_content`] names
 /// it from its descendants.
 pub fn names_from_content(role: Role) -> bool {
     matches!(

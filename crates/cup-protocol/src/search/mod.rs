@@ -7,7 +7,7 @@
 //! deliberate deviations:
 //!
 //! * folding uses NFKD, full lowercasing and `ß` → `ss`, and keeps
-//!   non-Latin words as tokens ([`tokenize`]);
+//!   non-Latin words as tokens ([`tokenize()`]);
 //! * an exact name match always ranks above a non-exact one, whatever the
 //!   context bonuses ([`find`]);
 //! * a few extra role synonyms ([`ROLE_SYNONYMS`]), and [`resolve_roles`]
