@@ -14,7 +14,7 @@ pub mod results;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use cup::{Point, Session, SnapshotRequest};
 use serde_json::{json, Value};
@@ -230,7 +230,12 @@ impl Toolbox {
             && spec
                 .as_ref()
                 .is_some_and(|s| recording::records(tool, s.read_only));
-        let raw = if recorded { args.clone() } else { None };
+        // What the recorder needs of the call, before it runs.
+        let raw = if recorded {
+            Some(args.clone().unwrap_or_else(|| json!({})))
+        } else {
+            None
+        };
         let args = match Args::new(tool, args) {
             Ok(a) => a,
             Err(e) => return Output::error(e.0),
@@ -240,39 +245,7 @@ impl Toolbox {
                 return Output::error(e.0);
             }
         }
-        // The elements its ids name, in terms a replay can find again.
-        // (The session is made now if needed: `cup call` restores the
-        // latest snapshot into it.)
-        let elements = match &raw {
-            Some(raw) if !recording::element_ids(raw).is_empty() => self
-                .session()
-                .ok()
-                .and_then(|s| s.last())
-                .map(|s| recording::locate_all(s, raw))
-                .unwrap_or_default(),
-            _ => Default::default(),
-        };
-        // Where a click-family call aims: its point (zoom pixels turned
-        // into screen ones), else its element's centre.
-        let click_point = match recorded && recording::CLICKS.contains(&tool) {
-            false => None,
-            true => match self.point(&args, "x", "y") {
-                Ok(Some(p)) => Some([p.x, p.y]),
-                _ => args.str("element_id").ok().flatten().and_then(|id| {
-                    let snap = self.session.as_ref()?.last()?;
-                    let b = snap
-                        .envelope
-                        .tree
-                        .iter()
-                        .flat_map(cup_protocol::Node::iter)
-                        .find(|n| n.id == id)?
-                        .bounds?;
-                    let half = |v: u64| i64::try_from(v / 2).unwrap_or(0);
-                    Some([b.x + half(b.w), b.y + half(b.h)])
-                }),
-            },
-        };
-        let called_at = SystemTime::now();
+        let pending = raw.map(|raw| recording::Pending::before(self, tool, raw, &args));
         let started = Instant::now();
         let run = self.dispatch(tool, &args);
         // A replay's calls each have the deadline; the replay as a whole
@@ -292,44 +265,10 @@ impl Toolbox {
                 CALL_DEADLINE.as_secs()
             )),
         };
-        if let (true, Some(dir)) = (recorded, self.recording.clone()) {
-            let turn = recording::Turn {
-                tool: tool.to_owned(),
-                arguments: raw.unwrap_or_else(|| json!({})),
-                elements,
-                result: recording::Recorded::of(&out),
-                timestamp: recording::iso8601(called_at),
-                elapsed_ms,
-                state_error: None,
-                click_point,
-            };
-            self.record(&dir, turn, &mut out).await;
+        if let (Some(pending), Some(dir)) = (pending, self.recording.clone()) {
+            pending.after(self, &dir, elapsed_ms, &mut out).await;
         }
         out
-    }
-
-    /// Writes one turn of the trajectory, with a look at the foreground
-    /// window after the call; a failure to write is added to `out` (the
-    /// call itself was made).
-    async fn record(&mut self, dir: &Path, mut turn: recording::Turn, out: &mut Output) {
-        let req = self.base_request();
-        let look = match self.session() {
-            Ok(session) => recording::look(session, &req).await,
-            Err(e) => recording::Look {
-                text: None,
-                png: None,
-                origin: (0, 0),
-                error: Some(e.0),
-            },
-        };
-        turn.state_error.clone_from(&look.error);
-        match recording::write_turn(dir, &turn, &look) {
-            Ok(folder) => tracing::debug!(folder = %folder.display(), "turn recorded"),
-            Err(e) => out.blocks.push(Block::Text(format!(
-                "# recording: the call was made but its turn could not be written into {}: {e}; fix the directory or set_recording elsewhere",
-                dir.display()
-            ))),
-        }
     }
 
     /// [`Toolbox::call`], boxed (a replay calls tools from a tool).

@@ -35,8 +35,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 mod marker;
+mod recorder;
 mod replay;
 
+pub(super) use recorder::Pending;
 pub(super) use replay::replay;
 
 use super::args::{fail, Args, ToolError};
