@@ -89,6 +89,9 @@ pub struct McpArgs {
     /// Bearer token HTTP clients must send [default: generated and printed on stderr]. Required for a non-loopback --http address.
     #[arg(long, env = "CUP_MCP_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
+    /// Print the tools offered (name and description, one per line) and exit; no server.
+    #[arg(long, conflicts_with_all = ["http", "token"])]
+    pub list: bool,
 }
 
 /// `cup call`.

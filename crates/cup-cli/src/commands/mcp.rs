@@ -23,6 +23,14 @@ pub fn session_maker() -> SessionMaker {
 
 pub fn run(args: &McpArgs) -> Result<ExitCode, Failure> {
     let profile = Profile::parse(&args.tools).map_err(Failure::usage)?;
+    if args.list {
+        let mut text = String::new();
+        for t in crate::tools::catalog::offered(profile) {
+            text.push_str(&format!("{:<20} {}\n", t.name, t.description));
+        }
+        crate::output::print(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let runtime = crate::platform::runtime()?;
     match &args.http {
         None => runtime

@@ -229,3 +229,37 @@ fn version_prints_the_crate_version() {
         format!("cup {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn mcp_list_prints_each_profiles_tools_without_serving() {
+    let lines = |profile: &str| -> Vec<String> {
+        let out = cup(&["mcp", "--list", "--tools", profile], None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split_whitespace().next().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let (all, cup_tools, driver) = (lines("all"), lines("cup"), lines("driver"));
+    assert_eq!(all.len(), cup_tools.len() + driver.len());
+    for name in ["snapshot", "action", "find"] {
+        assert!(
+            cup_tools.iter().any(|t| t == name),
+            "{name} in {cup_tools:?}"
+        );
+    }
+    for name in [
+        "get_window_state",
+        "set_recording",
+        "replay_trajectory",
+        "set_config",
+    ] {
+        assert!(driver.iter().any(|t| t == name), "{name} in {driver:?}");
+    }
+    let refused = cup(&["mcp", "--list", "--http", "127.0.0.1:0"], None);
+    assert!(!refused.status.success());
+}
