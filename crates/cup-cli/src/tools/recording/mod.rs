@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use cup::{Session, Snapshot, SnapshotRequest};
+use cup::{Session, ShotTarget, Snapshot, SnapshotRequest};
 use cup_protocol::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -43,7 +43,6 @@ pub(super) use replay::replay;
 
 use super::args::{fail, Args, ToolError};
 use super::{Block, Output};
-use cup::ShotTarget;
 
 /// Name of a turn's record in its folder.
 const ACTION_FILE: &str = "action.json";
