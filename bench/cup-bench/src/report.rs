@@ -353,18 +353,39 @@ pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
                         .and_then(Row::shown)
                         .map_or("?".to_owned(), |n| n.to_string())
                 };
-                check(
-                    cup <= py,
-                    format!(
-                        "{what}: {cup} tokens ({} element lines) vs {py} tokens ({} element lines)",
-                        shown(Tool::Cup),
-                        shown(Tool::PythonSdk)
-                    ),
-                )
+                let mut text = format!(
+                    "{what}: {cup} tokens ({} element lines) vs {py} tokens ({} element lines)",
+                    shown(Tool::Cup),
+                    shown(Tool::PythonSdk)
+                );
+                let sdk_text = find(rows, app, Tool::PythonSdk, Scope::Foreground)
+                    .and_then(|r| r.outcome.as_ref().ok())
+                    .map(|m| m.text.as_str());
+                if let (false, Some((off, lines))) = (cup <= py, sdk_text.map(offscreen_lines)) {
+                    if lines > 0 && off * 5 >= lines * 4 {
+                        text.push_str(&format!(
+                            "; {off} of the SDK's {lines} element lines are marked offscreen and the rest of the window is pruned away (it reads VISIBLE without SHOWING as offscreen), so its text is not the window's content: see the same-tree line"
+                        ));
+                    }
+                }
+                check(cup <= py, text)
             }
         });
     }
     out
+}
+
+/// Element lines of a compact text marked offscreen, and all of them.
+fn offscreen_lines(text: &str) -> (usize, usize) {
+    let elements: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("[e"))
+        .collect();
+    let off = elements
+        .iter()
+        .filter(|l| l.contains("{off") || l.contains(",off"))
+        .count();
+    (off, elements.len())
 }
 
 /// cup's measurement of `app`'s foreground window, when it succeeded.
@@ -425,7 +446,14 @@ pub fn check_lines(checks: &[Check]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::tree_part;
+    use super::{offscreen_lines, tree_part};
+
+    #[test]
+    fn offscreen_element_lines_are_counted() {
+        let text = "# CUP 0.1.0 | linux | 1920x1080\n# 3 nodes\n\n[e0] win \"W\"\n  [e1] lst \"L\" {off} [sel]\n  [e2] btn \"B\" {dis,off} [clk]\n";
+        assert_eq!(offscreen_lines(text), (2, 3));
+        assert_eq!(offscreen_lines(""), (0, 0));
+    }
 
     #[test]
     fn tree_part_drops_the_header() {
