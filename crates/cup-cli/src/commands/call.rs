@@ -82,46 +82,26 @@ fn call(
             names.join(", ")
         )));
     }
-    let zoom_file = crate::state_file::path(None, "CUP_ZOOM_STATE", "cup-last-zoom");
-    let key = crate::platform::target_key();
-    let kept_zoom = std::fs::read(&zoom_file)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .filter(|v| v.get("target").and_then(Value::as_str) == Some(key.as_str()))
-        .and_then(|v| {
-            Some(cup::Point::new(
-                v.get("x")?.as_i64()?,
-                v.get("y")?.as_i64()?,
-            ))
-        });
+    // The zoom origin (for from_zoom) and recording (set_recording) go on
+    // across invocations, per desktop or browser.
+    let zoom = Kept::new("CUP_ZOOM_STATE", "cup-last-zoom");
+    let kept_zoom = zoom.load().and_then(|v| {
+        Some(cup::Point::new(
+            v.get("x")?.as_i64()?,
+            v.get("y")?.as_i64()?,
+        ))
+    });
     toolbox.set_zoom_origin(kept_zoom);
-    // Recording (set_recording) goes on across invocations, per desktop.
-    let recording_file = crate::state_file::path(None, "CUP_RECORDING_STATE", "cup-recording");
-    let kept_recording = std::fs::read(&recording_file)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .filter(|v| v.get("target").and_then(Value::as_str) == Some(key.as_str()))
-        .and_then(|v| v.get("dir").and_then(Value::as_str).map(PathBuf::from));
+    let recording = Kept::new("CUP_RECORDING_STATE", "cup-recording");
+    let kept_recording = recording.load().and_then(|v| v.as_str().map(PathBuf::from));
     toolbox.set_recording(kept_recording.clone());
     let runtime = crate::platform::runtime()?;
     let result = runtime.block_on(toolbox.call(tool, arguments));
     if toolbox.recording() != kept_recording.as_deref() {
-        let kept = match toolbox.recording() {
-            Some(dir) => std::fs::write(
-                &recording_file,
-                serde_json::json!({"target": key, "dir": dir}).to_string(),
-            ),
-            None => std::fs::remove_file(&recording_file),
-        };
-        if let Err(e) = kept {
-            tracing::warn!(path = %recording_file.display(), error = %e, "cannot keep the recording state");
-        }
+        recording.store(toolbox.recording().map(|d| serde_json::json!(d)));
     }
     if let Some(z) = toolbox.zoom_origin().filter(|z| Some(*z) != kept_zoom) {
-        let kept = serde_json::json!({"target": key, "x": z.x, "y": z.y});
-        if let Err(e) = std::fs::write(&zoom_file, kept.to_string()) {
-            tracing::warn!(path = %zoom_file.display(), error = %e, "cannot keep the zoom origin");
-        }
+        zoom.store(Some(serde_json::json!({"x": z.x, "y": z.y})));
     }
     if let Some(session) = toolbox.existing_session() {
         if session.last_request().is_some() {
@@ -175,4 +155,47 @@ fn call(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A value `cup call` keeps between invocations for the current desktop
+/// or browser: a state file (`$env_var`, else `<temp>/<stem>-<uid>.json`)
+/// holding `{"target": <key>, "value": ...}`; another target's is ignored.
+struct Kept {
+    file: PathBuf,
+    target: String,
+}
+
+impl Kept {
+    fn new(env_var: &str, stem: &str) -> Kept {
+        Kept {
+            file: crate::state_file::path(None, env_var, stem),
+            target: crate::platform::target_key(),
+        }
+    }
+
+    /// The value kept for this target.
+    fn load(&self) -> Option<Value> {
+        let v: Value = serde_json::from_slice(&std::fs::read(&self.file).ok()?).ok()?;
+        (v.get("target").and_then(Value::as_str) == Some(self.target.as_str()))
+            .then(|| v.get("value").cloned())
+            .flatten()
+    }
+
+    /// Keeps `value` for this target (`None`: forgets it); a failure only
+    /// loses it for the next invocation, and is logged.
+    fn store(&self, value: Option<Value>) {
+        let written = match value {
+            Some(v) => std::fs::write(
+                &self.file,
+                serde_json::json!({"target": self.target, "value": v}).to_string(),
+            ),
+            None => match std::fs::remove_file(&self.file) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            },
+        };
+        if let Err(e) = written {
+            tracing::warn!(path = %self.file.display(), error = %e, "cannot keep state for the next cup call");
+        }
+    }
 }

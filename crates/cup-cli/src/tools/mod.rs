@@ -88,6 +88,8 @@ pub struct Toolbox {
     recording: Option<PathBuf>,
     /// The persistent settings, read anew at every call.
     config: config::Config,
+    /// Why the config file could not be read at this call, if it could not.
+    config_problem: Option<String>,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -110,6 +112,7 @@ impl Toolbox {
             zoom: None,
             recording: None,
             config: config::Config::default(),
+            config_problem: None,
         }
     }
 
@@ -127,16 +130,16 @@ impl Toolbox {
     /// Reads the config file again (another server or `cup call` may have
     /// changed it); an unreadable one gives the defaults, and says so in
     /// the log and in `get_config`.
-    fn reload_config(&mut self) -> Option<String> {
+    fn reload_config(&mut self) {
         match config::load(&config::path()) {
             Ok(c) => {
                 self.config = c.unwrap_or_default();
-                None
+                self.config_problem = None;
             }
             Err(e) => {
                 tracing::warn!(error = %e, "config unreadable; using the defaults");
                 self.config = config::Config::default();
-                Some(e)
+                self.config_problem = Some(e);
             }
         }
     }
@@ -298,8 +301,7 @@ impl Toolbox {
             "replay_trajectory" => recording::replay(self, args).await,
             "get_config" => {
                 args.only(&[])?;
-                let problem = self.reload_config();
-                Ok(config::shown(&self.config, problem))
+                Ok(config::shown(&self.config, self.config_problem.clone()))
             }
             "set_config" => {
                 let (set, out) = config::set_tool(args)?;

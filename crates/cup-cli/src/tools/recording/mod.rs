@@ -292,15 +292,7 @@ pub fn set_recording(args: &Args<'_>) -> Result<(Option<PathBuf>, Output), ToolE
             dir.display()
         ));
     }
-    let next = next_turn(&dir);
-    let out = Output {
-        blocks: vec![Block::Text(format!(
-            "recording every acting tool call into {} (next turn {next})",
-            dir.display()
-        ))],
-        structured: Some(json!({"enabled": true, "output_dir": dir, "next_turn": next})),
-        is_error: false,
-    };
+    let out = state(Some(&dir));
     Ok((Some(dir), out))
 }
 
