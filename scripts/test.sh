@@ -37,6 +37,11 @@ cargo fmt --all -- --check
 # --workspace --all-targets -- -D warnings` would.
 export RUSTC_WORKSPACE_WRAPPER="$(command -v clippy-driver)"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+# CLIPPY_ARGS is clippy-driver's private encoding: should it change, the
+# lints would silently stop being enforced. Throwaway crates with a planted
+# clippy warning and a planted rustc warning must fail to build with it.
+phase "lint canary (planted warnings must fail a build)"
+scripts/lint-canary.sh
 phase "cargo build of every target, with clippy's lints (-D warnings)"
 cargo test --workspace --all-targets --locked --no-run
 phase "cargo test"

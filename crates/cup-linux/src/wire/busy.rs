@@ -56,16 +56,21 @@ impl BusyPoll {
             return None;
         }
         let handle = tokio::runtime::Handle::try_current().ok()?;
+        Some(Self::spawn(&handle, limit.min(MAX_SPIN)))
+    }
+
+    /// Starts polling on `runtime` for at most `limit`, whatever the CPUs.
+    fn spawn(runtime: &tokio::runtime::Handle, limit: Duration) -> Self {
         let state = Arc::new(State::default());
         let shared = state.clone();
-        let until = Instant::now() + limit.min(MAX_SPIN);
-        handle.spawn(async move {
+        let until = Instant::now() + limit;
+        runtime.spawn(async move {
             while !shared.stop.load(Ordering::Relaxed) && Instant::now() < until {
                 shared.spins.fetch_add(1, Ordering::Relaxed);
                 tokio::task::yield_now().await;
             }
         });
-        Some(Self { state })
+        Self { state }
     }
 
     /// Times the poller has run so far.
@@ -115,31 +120,61 @@ mod tests {
         assert!(enabled(Some("bogus"), 4, true));
     }
 
+    /// `start` polls exactly when [`enabled`] says so for this machine and
+    /// environment: on one CPU it must refuse even when asked.
     #[tokio::test(flavor = "current_thread")]
-    async fn polls_until_dropped() {
-        let Some(guard) = BusyPoll::start(Duration::from_secs(2), true) else {
-            assert!(!enabled(None, cpus_available(), true));
-            return;
-        };
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        let during = guard.spins();
-        assert!(during > 10, "polled {during} times in 20 ms");
-        let state = guard.state.clone();
-        drop(guard);
-        tokio::time::sleep(Duration::from_millis(5)).await;
-        let after = state.spins.load(Ordering::Relaxed);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        assert_eq!(state.spins.load(Ordering::Relaxed), after);
+    async fn starts_only_when_enabled_here() {
+        let setting = std::env::var("CUP_BUSY_POLL").ok();
+        let cpus = cpus_available();
+        for helps in [true, false] {
+            let want = enabled(setting.as_deref(), cpus, helps);
+            let got = BusyPoll::start(Duration::from_secs(1), helps);
+            assert_eq!(
+                got.is_some(),
+                want,
+                "helps {helps}, {cpus} CPU(s), CUP_BUSY_POLL={setting:?}"
+            );
+            if cpus < 2 {
+                assert!(got.is_none(), "busy poll started on one CPU");
+            }
+        }
     }
 
+    /// Yields the test task `times` times: on a current-thread runtime the
+    /// poller runs only then.
+    async fn turns(times: usize) {
+        for _ in 0..times {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// On a current-thread runtime the poller runs only while the test
+    /// task yields, so its count is checked without a clock (its limit, an
+    /// hour, is never reached): it spins while held and never again once
+    /// dropped.
+    #[tokio::test(flavor = "current_thread")]
+    async fn polls_until_dropped() {
+        let hour = Duration::from_secs(3600);
+        let guard = BusyPoll::spawn(&tokio::runtime::Handle::current(), hour);
+        assert_eq!(guard.spins(), 0, "ran before the runtime got a turn");
+        turns(1000).await;
+        let during = guard.spins();
+        assert!(during >= 10, "polled {during} times in 1000 turns");
+        let state = guard.state.clone();
+        drop(guard);
+        turns(100).await;
+        assert_eq!(
+            state.spins.load(Ordering::Relaxed),
+            during,
+            "polled after it was dropped"
+        );
+    }
+
+    /// A limit already reached: the poller never spins, though held.
     #[tokio::test(flavor = "current_thread")]
     async fn stops_at_its_limit() {
-        let Some(guard) = BusyPoll::start(Duration::from_millis(20), true) else {
-            return;
-        };
-        tokio::time::sleep(Duration::from_millis(40)).await;
-        let at_limit = guard.spins();
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        assert_eq!(guard.spins(), at_limit);
+        let guard = BusyPoll::spawn(&tokio::runtime::Handle::current(), Duration::ZERO);
+        turns(100).await;
+        assert_eq!(guard.spins(), 0);
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::support::{find, nodes, snapshot, Desk};
 use cup::SnapshotRequest;
-use cup_protocol::{Action, Role, Scope};
+use cup_protocol::{Action, Node, Role, Scope, State};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn qt5_calculator_buttons() {
@@ -31,11 +31,61 @@ async fn qt5_calculator_buttons() {
         .collect();
     assert_eq!(display.len(), 1);
     assert_eq!(display[0].value.as_deref(), Some("0"));
-    // Raw Qt action names never leak into `actions`.
-    for n in nodes(&snap) {
-        for a in &n.actions {
-            assert!(Action::ALL.contains(a));
-        }
+
+    // Qt's raw AT-SPI action names stay in `platform.linux.actions`; the
+    // mapping turns them into CUP verbs ("Press" → click, "SetFocus" →
+    // focus) and adds nothing a node does not offer.
+    let buttons: Vec<_> = nodes(&snap)
+        .into_iter()
+        .filter(|n| n.role == Role::Button)
+        .collect();
+    assert_eq!(
+        buttons.len(),
+        27,
+        "digits, operators, memory and editing keys: {}",
+        snap.text
+    );
+    for b in &buttons {
+        assert_eq!(
+            raw_actions(b),
+            ["Press", "SetFocus"],
+            "{} {:?}",
+            b.id,
+            b.name
+        );
+        assert_eq!(
+            b.actions,
+            [Action::Click, Action::Focus],
+            "{} {:?}",
+            b.id,
+            b.name
+        );
     }
+    // The display is read-only: it can take focus, not text.
+    assert_eq!(raw_actions(display[0]), ["SetFocus"]);
+    assert!(
+        display[0].states.contains(&State::ReadOnly),
+        "{:?}",
+        display[0]
+    );
+    assert_eq!(display[0].actions, [Action::Focus]);
+    // The top-level (a Qt filler) offers nothing.
+    assert!(
+        raw_actions(root).is_empty() && root.actions.is_empty(),
+        "{root:?}"
+    );
     crate::support::assert_bounds_on_screen(&snap);
+}
+
+/// The raw AT-SPI action names the capture kept for `node`.
+fn raw_actions(node: &Node) -> Vec<&str> {
+    node.platform
+        .linux
+        .as_ref()
+        .and_then(|l| l.extra.get("actions"))
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .collect()
 }

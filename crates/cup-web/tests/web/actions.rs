@@ -7,6 +7,7 @@ use crate::support::{nodes, Site, Web};
 use cup::{ActionParams, Direction, Effect, ShotTarget};
 use cup_protocol::compact::PageRequest;
 use cup_protocol::{Role, State};
+use cup_web::{Endpoint, PageScript, WebAdapter};
 
 const PAGE: &str = r#"<!doctype html><html><head><title>Actions</title></head><body>
 <button id="b" onclick="this.dataset.n=(+this.dataset.n||0)+1; document.getElementById('out').textContent='Clicked '+this.dataset.n">Send</button>
@@ -31,6 +32,14 @@ fn page() -> String {
         .map(|i| format!("<div role=\"listitem\" style=\"height:20px\">Row {i}</div>"))
         .collect();
     PAGE.replace("ROWS", &rows)
+}
+
+/// What the page itself holds: `expr` evaluated in the foreground page
+/// through `page`, a connection of its own (not cup's read-back).
+async fn in_page(page: &WebAdapter, expr: &str) -> serde_json::Value {
+    page.page_script(None, &PageScript::ExecuteJavascript(expr.to_owned()))
+        .await
+        .unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
 
 fn value(v: &str) -> ActionParams {
@@ -62,6 +71,10 @@ async fn every_verb_reports_what_the_page_shows() {
             .map(|n| n.id.clone())
             .unwrap_or_else(|| panic!("no {role:?} {name:?} in:\n{}", snap.text))
     };
+    let page = WebAdapter::new(Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    });
     let s = &mut web.session;
     let none = ActionParams::default();
 
@@ -97,11 +110,14 @@ async fn every_verb_reports_what_the_page_shows() {
     let r = s.action(&name, "type", &value(text)).await.expect("type");
     assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
     assert!(r.message.contains("reads back exactly"), "{r:?}");
+    let field = "document.querySelector('input[type=text]').value";
+    assert_eq!(in_page(&page, field).await, text);
     let r = s
         .action(&name, "type", &value("second"))
         .await
         .expect("retype");
     assert!(r.message.contains("reads back exactly"), "{r:?}");
+    assert_eq!(in_page(&page, field).await, "second", "type replaces");
 
     // Rich text (contenteditable).
     let rich = id(Role::Generic, "Rich text");
@@ -110,6 +126,14 @@ async fn every_verb_reports_what_the_page_shows() {
         .await
         .expect("rich");
     assert!(r.message.contains("reads back exactly"), "{r:?}");
+    assert_eq!(
+        in_page(
+            &page,
+            "document.querySelector('[contenteditable]').textContent"
+        )
+        .await,
+        "New text"
+    );
 
     // Spin button and slider.
     let count = id(Role::SpinButton, "Count");
@@ -123,11 +147,19 @@ async fn every_verb_reports_what_the_page_shows() {
             .any(|c| c.field == "value" && c.after.as_deref() == Some("4")),
         "{r:?}"
     );
+    assert_eq!(
+        in_page(&page, "document.querySelector('input[type=number]').value").await,
+        "4"
+    );
     let r = s
         .action(&id(Role::Slider, "Volume"), "setvalue", &value("70"))
         .await
         .expect("setvalue");
     assert!(r.message.contains("reads back exactly"), "{r:?}");
+    assert_eq!(
+        in_page(&page, "document.querySelector('input[type=range]').value").await,
+        "70"
+    );
 
     // Select by label, by value; a missing option lists the options.
     let country = id(Role::Combobox, "Country");
@@ -137,6 +169,10 @@ async fn every_verb_reports_what_the_page_shows() {
         .expect("select");
     assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
     assert!(r.message.contains("Peru"), "{r:?}");
+    assert_eq!(
+        in_page(&page, "document.querySelector('select').value").await,
+        "pe"
+    );
     let err = s
         .action(&country, "select", &value("Mars"))
         .await

@@ -1,0 +1,15 @@
+//! The `Session` over a scripted adapter (no desktop): the ids a snapshot
+//! assigns and the native references an action reaches, snapshots that
+//! replace each other, the scopes and the app filter as the adapter sees
+//! them, `find` and `page` on the kept snapshot, batches, and adapter
+//! errors as session errors.
+
+#[path = "../support/scripted.rs"]
+mod scripted;
+
+mod apps;
+mod batch;
+mod errors;
+mod find_page;
+mod ids;
+mod scopes;
