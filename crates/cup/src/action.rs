@@ -32,8 +32,13 @@ impl fmt::Display for Effect {
 /// One observed difference.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Change {
-    /// What changed: an element id of the snapshot (`e12`), `focus`,
-    /// `windows`, or a native reference for elements outside the snapshot.
+    /// What changed: an element id of the snapshot (`e12`); `focus` (its
+    /// `after` is the element that has it now), `page` (web) or `pointer`;
+    /// or, for an element outside the snapshot, what it is, read after the
+    /// action: its role and quoted name (`textbox "Search"`, the name cut
+    /// at 40 characters; the role alone when it has none), `an element
+    /// that is gone` when it no longer exists, `an element outside the
+    /// snapshot` when it could not be read in time.
     pub target: String,
     /// `states`, `value`, `name`, `text`, `focus`, `windows`, `children`.
     pub field: String,

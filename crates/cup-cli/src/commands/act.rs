@@ -60,6 +60,11 @@ pub fn action(args: &ActionArgs) -> Result<ExitCode, Failure> {
 
 pub fn press(args: &PressArgs) -> Result<ExitCode, Failure> {
     let mut session = session()?;
+    // With the last snapshot, the changes name its elements by id (keys
+    // need no snapshot: without one they are named by role and name).
+    if let Ok(snap) = last::load() {
+        session.restore(snap);
+    }
     let runtime = crate::platform::runtime()?;
     let result = runtime
         .block_on(session.press(&args.combo))

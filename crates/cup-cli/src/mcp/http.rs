@@ -1,7 +1,9 @@
 //! Streamable HTTP: rmcp's service behind a bearer-token check, on a
 //! hyper listener. Each MCP session (client) gets its own [`CupServer`],
 //! hence its own snapshot state. A bind outside loopback needs an explicit
-//! token; without `--token` one is generated and printed.
+//! token; without `--token` one is generated and printed. A JSON body
+//! that is no JSON-RPC message is answered `400` with JSON-RPC's error
+//! (`-32700` parse error, `-32600` invalid request).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -16,6 +18,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tower_service::Service as _;
 
+use super::stdio::{self, ErrorAnswer};
 use super::CupServer;
 use crate::tools::{Profile, SessionMaker, Toolbox};
 
@@ -65,6 +68,93 @@ fn unauthorized() -> Response<BoxBody<Bytes, Infallible>> {
     resp
 }
 
+fn json_response(
+    status: StatusCode,
+    body: &impl serde::Serialize,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    let text = serde_json::to_vec(body).unwrap_or_default();
+    let mut resp = Response::new(Full::new(Bytes::from(text)).boxed());
+    *resp.status_mut() = status;
+    resp.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    resp
+}
+
+/// Why a POST body is no JSON-RPC message, as the answer to give (rmcp
+/// would answer `415 Unsupported Media Type` with a bare serde message):
+/// `-32700` when it is not JSON (or nested deeper than 128), `-32600` when
+/// it is JSON but no message; `None` when it is a message.
+pub fn body_error(body: &[u8]) -> Option<ErrorAnswer> {
+    let value = match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(stdio::error_answer(
+                serde_json::Value::Null,
+                stdio::PARSE_ERROR,
+                format!("Parse error: {e}; send one JSON-RPC message as valid JSON (nested at most 128 deep)"),
+            ))
+        }
+    };
+    let e = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(body).err()?;
+    let id = value
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())
+        .cloned()
+        .unwrap_or(serde_json::Value::Null);
+    Some(stdio::error_answer(
+        id,
+        stdio::INVALID_REQUEST,
+        format!(
+            "Invalid Request: {e}; send a JSON-RPC 2.0 request, notification or response object"
+        ),
+    ))
+}
+
+/// The body of a JSON POST read (up to `max` bytes) and checked: the
+/// request rebuilt for rmcp, or the answer to give instead.
+async fn checked_post(
+    req: Request<Incoming>,
+    max: usize,
+) -> Result<Request<Full<Bytes>>, Response<BoxBody<Bytes, Infallible>>> {
+    let (parts, body) = req.into_parts();
+    let bytes = match http_body_util::Limited::new(body, max).collect().await {
+        Ok(c) => c.to_bytes(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+            let why = format!(
+                "Invalid Request: the body is longer than {max} bytes; send smaller requests"
+            );
+            let answer = stdio::error_answer(serde_json::Value::Null, stdio::INVALID_REQUEST, why);
+            return Err(json_response(StatusCode::PAYLOAD_TOO_LARGE, &answer));
+        }
+        Err(e) => {
+            let mut resp = Response::new(
+                Full::new(Bytes::from(format!("cannot read the request body: {e}"))).boxed(),
+            );
+            *resp.status_mut() = StatusCode::BAD_REQUEST;
+            return Err(resp);
+        }
+    };
+    if let Some(answer) = body_error(&bytes) {
+        tracing::info!(code = answer.error.code, message = %answer.error.message, "refused a POST body");
+        return Err(json_response(StatusCode::BAD_REQUEST, &answer));
+    }
+    Ok(Request::from_parts(parts, Full::new(bytes)))
+}
+
+/// `true` for a POST that declares a JSON body (the requests rmcp parses;
+/// it answers any other itself).
+fn is_json_post<B>(req: &Request<B>) -> bool {
+    req.method() == http::Method::POST
+        && req
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
 /// Checks that `addr` may be served with the given token: a non-loopback
 /// address needs an explicit one.
 pub fn check_bind(addr: &SocketAddr, explicit_token: bool) -> Result<(), String> {
@@ -92,6 +182,7 @@ pub async fn serve(
         // The token guards access; the Host check is for loopback servers.
         config = config.disable_allowed_hosts();
     }
+    let max_body = config.max_request_body_bytes;
     let factory = move || Ok(CupServer::new(Toolbox::new(profile, make()), profile, true));
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
@@ -115,7 +206,13 @@ pub async fn serve(
                         tracing::info!(%peer, "refused: no or wrong bearer token");
                         return Ok::<_, Infallible>(unauthorized());
                     }
-                    service.call(req).await
+                    if !is_json_post(&req) {
+                        return service.call(req).await;
+                    }
+                    match checked_post(req, max_body).await {
+                        Ok(req) => service.call(req).await,
+                        Err(answer) => Ok(answer),
+                    }
                 }
             });
             let conn = hyper::server::conn::http1::Builder::new()
@@ -144,6 +241,28 @@ mod tests {
         assert!(!authorized(&req(Some("Bearer s3cre")), "s3cret"));
         assert!(!authorized(&req(Some("s3cret")), "s3cret"));
         assert!(!authorized(&req(None), "s3cret"));
+    }
+
+    #[test]
+    fn bodies_that_are_no_message_get_json_rpc_errors() {
+        let code = |body: &[u8]| body_error(body).map(|a| (a.error.code, a.id));
+        assert_eq!(
+            code(b"{not json"),
+            Some((stdio::PARSE_ERROR, serde_json::Value::Null))
+        );
+        let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+        assert_eq!(
+            code(deep.as_bytes()),
+            Some((stdio::PARSE_ERROR, serde_json::Value::Null))
+        );
+        assert_eq!(
+            code(br#"{"id": "a", "method": 5}"#),
+            Some((stdio::INVALID_REQUEST, serde_json::json!("a")))
+        );
+        assert_eq!(
+            code(b"{\"jsonrpc\": \"2.0\", \"id\": 1,\n \"method\": \"ping\"}"),
+            None
+        );
     }
 
     #[test]

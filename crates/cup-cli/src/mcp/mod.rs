@@ -5,6 +5,7 @@
 //! is answered at once.
 
 pub mod http;
+pub mod stdio;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -124,12 +125,14 @@ impl ServerHandler for CupServer {
     }
 }
 
-/// Serves one client on stdin/stdout until it disconnects.
+/// Serves one client on stdin/stdout until it disconnects; a line that is
+/// not a JSON-RPC message is answered with an error ([`stdio`]).
 pub async fn serve_stdio(toolbox: Toolbox, profile: Profile) -> Result<(), String> {
     use rmcp::ServiceExt as _;
     let server = CupServer::new(toolbox, profile, false);
+    let (read, write) = rmcp::transport::stdio();
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(stdio::LineTransport::new(read, write))
         .await
         .map_err(|e| format!("MCP handshake on stdio failed: {e}"))?;
     running

@@ -1,7 +1,7 @@
 //! How results read: an action's line with its observed changes (the same
 //! text `cup action` prints), and snapshots cut down by a query.
 
-use cup::{ActionResult, Snapshot};
+use cup::{ActionResult, Change, Snapshot};
 use cup_protocol::compact::{self, RenderOptions};
 use cup_protocol::search::{keep_matches, FindQuery};
 
@@ -20,15 +20,21 @@ pub fn describe(result: &ActionResult) -> String {
     }
     out.push('\n');
     for c in &result.changes {
-        out.push_str(&format!(
-            "  {} {}: {} -> {}\n",
-            c.target,
-            c.field,
-            c.before.as_deref().unwrap_or("-"),
-            c.after.as_deref().unwrap_or("-")
-        ));
+        out.push_str(&format!("  {}\n", change_line(c)));
     }
     out
+}
+
+/// One change as `target field: before -> after`, the field said once when
+/// it is the target's own word (`focus: - -> e52`, not `focus focus: ...`).
+pub fn change_line(c: &Change) -> String {
+    let before = c.before.as_deref().unwrap_or("-");
+    let after = c.after.as_deref().unwrap_or("-");
+    if c.target == c.field {
+        format!("{}: {before} -> {after}", c.field)
+    } else {
+        format!("{} {}: {before} -> {after}", c.target, c.field)
+    }
 }
 
 /// An action result as a tool result: the text, the result as structured
@@ -74,4 +80,36 @@ pub fn snapshot_text(
             notes,
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cup::Effect;
+
+    fn change(target: &str, field: &str, before: Option<&str>, after: Option<&str>) -> Change {
+        Change {
+            target: target.into(),
+            field: field.into(),
+            before: before.map(str::to_owned),
+            after: after.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_change_names_its_field_once_when_it_is_the_target() {
+        let result = ActionResult::observed(
+            "Pressed tab",
+            Effect::Confirmed,
+            vec![
+                change("focus", "focus", None, Some("e52")),
+                change("e12", "states", None, Some("+checked")),
+                change("textbox \"Search\"", "text", Some("a"), Some("ab")),
+            ],
+        );
+        assert_eq!(
+            describe(&result),
+            "ok [confirmed] Pressed tab\n  focus: - -> e52\n  e12 states: - -> +checked\n  textbox \"Search\" text: a -> ab\n"
+        );
+    }
 }

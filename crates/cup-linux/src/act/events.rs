@@ -50,6 +50,9 @@ struct Inner {
 pub struct EventLog {
     inner: Arc<Mutex<Inner>>,
     notify: Arc<Notify>,
+    /// The accessibility bus the events come from (`None` in a log not
+    /// [`EventLog::start`]ed).
+    bus: Option<Connection>,
 }
 
 impl EventLog {
@@ -64,7 +67,10 @@ impl EventLog {
                 .build();
             streams.push(MessageStream::for_match_rule(rule, conn, Some(CAPACITY)).await?);
         }
-        let log = EventLog::default();
+        let log = EventLog {
+            bus: Some(conn.clone()),
+            ..EventLog::default()
+        };
         let feed = log.clone();
         tokio::spawn(async move {
             let mut all = futures::stream::select_all(streams);
@@ -87,6 +93,12 @@ impl EventLog {
             }
         }
         self.notify.notify_waiters();
+    }
+
+    /// The accessibility bus the events come from, to read their sources
+    /// over.
+    pub fn bus(&self) -> Option<&Connection> {
+        self.bus.as_ref()
     }
 
     /// The sequence number of the next event.
@@ -150,8 +162,9 @@ const EVIDENT_STATES: &[&str] = &[
 
 /// The changes that `events` show in the app `bus` (or in every app); `name_of` turns a
 /// native reference (`bus:path`) into an element id when the snapshot has
-/// it. Repeated events of one kind on one element are folded into one
-/// change.
+/// it, else leaves it as it is (for [`super::outsiders::name`] to name
+/// after the action). Repeated events of one kind on one element are
+/// folded into one change.
 pub fn changes(
     events: &[Event],
     bus: Option<&str>,

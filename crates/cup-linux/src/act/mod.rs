@@ -10,12 +10,14 @@
 //!    until a change shows (then a brief quiet window lets follow-up events
 //!    arrive) or the settle time ends. No fixed sleeps.
 //! 5. The result carries the deltas on the target and around it; `effect`
-//!    is `confirmed` only when something changed.
+//!    is `confirmed` only when something changed. Elements outside the
+//!    snapshot are named by role and name ([`outsiders`]).
 
 pub mod device;
 pub mod events;
 pub mod fallback;
 pub mod gesture;
+pub mod outsiders;
 pub mod probe;
 pub mod verbs;
 
@@ -120,7 +122,10 @@ pub async fn act(
                 let around = events::changes(&ctx.events.since(mark), Some(&obj.bus), &name_of);
                 merge(&mut changes, around);
             }
-            break (after, changes);
+            break (
+                after,
+                outsiders::name(changes, |bus| ctx.links.to(bus)).await,
+            );
         }
         ctx.events.wait((now + step).min(deadline)).await;
         step = (step * 2).min(MAX_STEP);
@@ -260,6 +265,10 @@ pub async fn observed(
                 }
             }
             let changes = events::changes(&events.since(mark), None, &name_of);
+            let changes = match events.bus() {
+                Some(bus) => outsiders::name(changes, |_| bus.clone()).await,
+                None => outsiders::rename(changes, &HashMap::new()),
+            };
             return Ok(ActionResult::observed(message, Effect::Confirmed, changes));
         }
         if now >= deadline {

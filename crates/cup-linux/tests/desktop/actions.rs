@@ -281,6 +281,15 @@ async fn keyboard_pointer_and_scroll() {
         .unwrap_or_else(|e| panic!("press: {e}"));
     assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
     assert!(r.changes.iter().any(|c| c.target == focused), "{r:?}");
+    // Elements outside the snapshot are named by role and name, never by
+    // their AT-SPI path.
+    assert!(
+        r.changes
+            .iter()
+            .all(|c| !c.target.contains(":/")
+                && c.after.as_deref().is_none_or(|a| !a.contains(":/"))),
+        "{r:?}"
+    );
     // Then typing over the selection with the keyboard replaces it.
     let input = cup_linux::input::Input::open(desk.desktop().display.as_deref().unwrap_or(":0"))
         .await

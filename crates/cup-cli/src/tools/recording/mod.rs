@@ -280,20 +280,39 @@ pub fn set_recording(args: &Args<'_>) -> Result<(Option<PathBuf>, Output), ToolE
         return fail("set_recording: `output_dir` is required to record; give a directory (created if missing)");
     };
     let dir = expand(dir.trim());
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        ToolError(format!(
-            "set_recording: cannot create {}: {e}; give a writable directory",
+    writable_dir(&dir).map_err(|e| ToolError(format!("set_recording: {e}")))?;
+    let out = state(Some(&dir));
+    Ok((Some(dir), out))
+}
+
+/// Makes sure turns can be written into `dir`: creates it when missing,
+/// then proves it writable by creating and removing a probe file. The
+/// error names the directory, the OS's reason and what to do.
+pub fn writable_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "cannot create {}: {e}; give a writable directory",
             dir.display()
-        ))
+        )
     })?;
     if !dir.is_dir() {
-        return fail(format!(
-            "set_recording: {} is not a directory; give a directory",
+        return Err(format!(
+            "{} is not a directory; give a directory",
             dir.display()
         ));
     }
-    let out = state(Some(&dir));
-    Ok((Some(dir), out))
+    let probe = dir.join(format!(".cup-write-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(|e| {
+            format!(
+                "cannot write into {}: {e}; give a writable directory",
+                dir.display()
+            )
+        })
 }
 
 /// `get_recording_state`.
@@ -596,6 +615,33 @@ mod tests {
                 {"action": "click", "element_id": "e9"},
             ]})
         );
+    }
+
+    #[test]
+    fn a_recording_directory_must_be_writable() {
+        let dir = std::env::temp_dir().join(format!("cup-rec-probe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let new = dir.join("made/here");
+        assert_eq!(writable_dir(&new), Ok(()));
+        assert!(new.is_dir());
+        assert_eq!(
+            std::fs::read_dir(&new).map(Iterator::count).ok(),
+            Some(0),
+            "the probe is removed"
+        );
+        let file = dir.join("a-file");
+        std::fs::write(&file, "x").unwrap_or_else(|e| panic!("{e}"));
+        let err = writable_dir(&file).err().unwrap_or_default();
+        assert!(err.contains("a-file") && !err.contains('\n'), "{err}");
+        let proc = writable_dir(Path::new("/proc/self"))
+            .err()
+            .unwrap_or_default();
+        assert!(
+            proc.starts_with("cannot write into /proc/self: ")
+                && proc.ends_with("; give a writable directory"),
+            "{proc}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -209,6 +209,7 @@ fn line_of<'a>(snapshot: &'a str, id: &str) -> &'a str {
 mod arguments;
 mod config;
 mod desktop;
+mod frames;
 mod http;
 mod recording;
 mod web;

@@ -222,6 +222,50 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     );
 }
 
+#[test]
+fn recording_into_a_directory_that_cannot_be_written_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("cup-cli-rec-refused-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let env = vec![(
+        "CUP_RECORDING_STATE".to_owned(),
+        path_str(&dir.join("recording-state.json")).to_owned(),
+    )];
+    let call = |args: &[&str]| {
+        let mut all = vec!["call"];
+        all.extend_from_slice(args);
+        cup(&all, &env)
+    };
+    let refused = call(&[
+        "set_recording",
+        r#"{"enabled": true, "output_dir": "/proc/self"}"#,
+    ]);
+    let said = format!("{}{}", text(&refused.stdout), text(&refused.stderr));
+    assert!(!refused.status.success(), "{said}");
+    assert!(
+        said.contains("cannot write into /proc/self: ")
+            && said.contains("give a writable directory")
+            && said.trim().lines().count() == 1,
+        "{said}"
+    );
+    let idle = call(&["get_recording_state"]);
+    assert!(
+        text(&idle.stdout).contains("not recording"),
+        "the refusal changed nothing: {}",
+        text(&idle.stdout)
+    );
+    // A missing directory is created, and recording starts.
+    let made = dir.join("made");
+    let on = call(&[
+        "set_recording",
+        &json!({"enabled": true, "output_dir": path_str(&made)}).to_string(),
+    ]);
+    assert!(on.status.success(), "{}", text(&on.stdout));
+    assert!(made.is_dir());
+    let off = call(&["set_recording", r#"{"enabled": false}"#]);
+    assert!(off.status.success(), "{}", text(&off.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Width and RGB pixels of a PNG file (alpha dropped).
 fn rgb_pixels(path: &std::path::Path) -> (usize, Vec<u8>) {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
