@@ -29,32 +29,6 @@ fn button(b: Button) -> input::Button {
     }
 }
 
-/// Longest wait for an app to announce typed text before remapped keys are
-/// restored (an app that announces no text pays it once per call).
-const READ_LIMIT: std::time::Duration = std::time::Duration::from_millis(800);
-
-/// A gate that opens once apps announced as many text insertions as `text`
-/// has characters that insert (tabs and newlines may move focus instead).
-fn inserted(events: &EventLog, text: &str) -> input::ReadGate {
-    let mark = events.mark();
-    let log = events.clone();
-    let wanted = text
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .count();
-    input::ReadGate {
-        read: std::sync::Arc::new(move || {
-            let inserts = log
-                .since(mark)
-                .iter()
-                .filter(|e| e.member == "TextChanged" && e.kind.starts_with("insert"))
-                .count();
-            inserts >= wanted
-        }),
-        limit: READ_LIMIT,
-    }
-}
-
 /// Performs `gesture` and reports what it observed.
 pub async fn perform(
     device: &Input,
@@ -136,11 +110,7 @@ pub async fn perform(
         Gesture::Type { text, delay } => {
             let work = async {
                 if delay.is_zero() {
-                    let gate = inserted(events, text);
-                    return device
-                        .type_text_gated(text, Some(gate))
-                        .await
-                        .map_err(platform);
+                    return device.type_text(text).await.map_err(platform);
                 }
                 let mut buf = [0u8; 4];
                 for (i, c) in text.chars().enumerate() {
@@ -149,11 +119,7 @@ pub async fn perform(
                         tokio::time::sleep(*delay).await;
                     }
                     let one = c.encode_utf8(&mut buf);
-                    let gate = inserted(events, one);
-                    device
-                        .type_text_gated(one, Some(gate))
-                        .await
-                        .map_err(platform)?;
+                    device.type_text(one).await.map_err(platform)?;
                 }
                 Ok(())
             };

@@ -1,16 +1,12 @@
 //! What an action holds on the server, undone on every path: keys and
-//! buttons it pressed, the user's modifiers it released, Caps Lock it
-//! turned off, and keycodes it remapped. [`Held::finish`] undoes them and
-//! reports errors; dropping a `Held` (an error on the way) undoes them as
-//! well as it can.
+//! buttons it pressed, the user's modifiers it released and Caps Lock it
+//! turned off. [`Held::finish`] undoes them and reports errors; dropping a
+//! `Held` (an error on the way) undoes them as well as it can. Keycodes
+//! lent to keysyms are not held: they stay lent ([`super::lease`]).
 
-use std::time::Duration;
-
-use x11rb::protocol::xproto::ConnectionExt as _;
-
-use super::keymap::{runs, Keycode, Keymap};
-use super::keysym::{self, Keysym};
-use super::link::{x11, Link, Maps};
+use super::keymap::Keycode;
+use super::keysym;
+use super::link::{Link, Maps};
 use super::InputError;
 
 /// The pressed and changed state of one action.
@@ -25,46 +21,16 @@ pub(crate) struct Held<'a> {
     user_keys: Vec<Keycode>,
     /// The Caps Lock key we tapped to turn Caps Lock off.
     caps_lock: Option<Keycode>,
-    /// Keycodes we remapped, with their original keysyms.
-    remapped: Vec<(Keycode, Vec<Keysym>)>,
-    /// Keysyms per keycode of the original rows.
-    per_keycode: u8,
-    /// How long clients get to read a remapped key before it is restored.
-    settle: Duration,
-    /// Evidence that the client read the keys: waited for (up to its
-    /// limit) after `settle` before a remapped key is restored.
-    gate: Option<super::ReadGate>,
 }
 
 impl<'a> Held<'a> {
-    pub fn new(link: &'a mut Link, settle: Duration) -> Held<'a> {
+    pub fn new(link: &'a mut Link) -> Held<'a> {
         Held {
             link,
             keys: Vec::new(),
             buttons: Vec::new(),
             user_keys: Vec::new(),
             caps_lock: None,
-            remapped: Vec::new(),
-            per_keycode: 0,
-            settle,
-            gate: None,
-        }
-    }
-
-    /// Waits for `gate` too before restoring remapped keys.
-    pub fn with_gate(mut self, gate: Option<super::ReadGate>) -> Held<'a> {
-        self.gate = gate;
-        self
-    }
-
-    /// Sleeps the settle time, then until the gate opens (or its limit).
-    fn wait_read(&self) {
-        std::thread::sleep(self.settle);
-        if let Some(gate) = &self.gate {
-            let end = std::time::Instant::now() + gate.limit;
-            while !(gate.read)() && std::time::Instant::now() < end {
-                std::thread::sleep(Duration::from_millis(5));
-            }
         }
     }
 
@@ -161,54 +127,9 @@ impl<'a> Held<'a> {
         Ok(mask)
     }
 
-    /// Writes `assignments` (spare keycode, keysym) into the keymap,
-    /// remembering the original rows; checked, so a refusal is an error
-    /// before any key is sent.
-    pub fn remap(
-        &mut self,
-        keymap: &Keymap,
-        assignments: &[(Keycode, Keysym)],
-    ) -> Result<(), InputError> {
-        self.per_keycode = keymap.per_keycode();
-        for (first, keysyms) in runs(assignments) {
-            let mut rows = Vec::new();
-            for (i, &keysym) in keysyms.iter().enumerate() {
-                let kc = first.saturating_add(u8::try_from(i).unwrap_or(u8::MAX));
-                if !self.remapped.iter().any(|(k, _)| *k == kc) {
-                    self.remapped.push((kc, keymap.row(kc).to_vec()));
-                }
-                rows.extend(keymap.remap_row(keysym));
-            }
-            let per = u8::try_from(rows.len() / keysyms.len().max(1)).unwrap_or(u8::MAX);
-            let count = u8::try_from(keysyms.len()).unwrap_or(u8::MAX);
-            let conn = self.link.conn();
-            x11!(
-                "ChangeKeyboardMapping",
-                x11!(
-                    "ChangeKeyboardMapping",
-                    conn.change_keyboard_mapping(count, first, per, &rows)
-                )?
-                .check()
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Waits until clients read the remapped keys (a round trip, then the
-    /// settle time).
-    pub fn settle(&mut self) -> Result<(), InputError> {
-        self.link.sync()?;
-        self.wait_read();
-        Ok(())
-    }
-
     /// Undoes everything, then a round trip so it is all delivered.
     pub fn finish(mut self) -> Result<(), InputError> {
         self.undo_presses()?;
-        if !self.remapped.is_empty() {
-            self.settle()?;
-            self.restore()?;
-        }
         self.link.sync()
     }
 
@@ -228,22 +149,6 @@ impl<'a> Held<'a> {
         }
         Ok(())
     }
-
-    fn restore(&mut self) -> Result<(), InputError> {
-        let originals = std::mem::take(&mut self.remapped);
-        let per = self.per_keycode.max(1);
-        for (kc, row) in &originals {
-            let mut row = row.clone();
-            row.resize(usize::from(per), keysym::NO_SYMBOL);
-            let conn = self.link.conn();
-            x11!(
-                "ChangeKeyboardMapping",
-                conn.change_keyboard_mapping(1, *kc, per, &row)
-            )?;
-        }
-        self.link.forget_maps();
-        Ok(())
-    }
 }
 
 impl Drop for Held<'_> {
@@ -252,16 +157,10 @@ impl Drop for Held<'_> {
             && self.buttons.is_empty()
             && self.user_keys.is_empty()
             && self.caps_lock.is_none()
-            && self.remapped.is_empty()
         {
             return;
         }
         let _ = self.undo_presses();
-        if !self.remapped.is_empty() {
-            let _ = self.link.flush();
-            self.wait_read();
-            let _ = self.restore();
-        }
         let _ = self.link.sync();
     }
 }

@@ -1,17 +1,36 @@
 //! Keyboard input through XTest: key combos and text. Keysyms the keymap
-//! lacks are written for the time of the action onto spare keycodes
-//! (`ChangeKeyboardMapping`), and the original (empty) rows written back
-//! afterwards, also when the action fails.
+//! lacks are typed on lent keycodes ([`super::lease`], [`super::bind`]):
+//! all of a call's at once, the first key only once the client noticed the
+//! change ([`super::barrier`]), and never a keycode rebound while an event
+//! that uses it may still be unread.
 
-use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
 
 use cup_protocol::{Combo, Key, Modifier};
 
+use super::barrier;
+use super::bind;
 use super::held::Held;
-use super::keymap::{modifier_keycode, Keycode, Level, Place, Plan, Route};
+use super::keymap::{modifier_keycode, Keycode, Plan, Route};
 use super::keysym::{self, Keysym};
 use super::link::{Link, Maps};
 use super::InputError;
+
+/// How keys that need a lent keycode are typed (from
+/// [`InputOptions`](super::InputOptions)).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Lending {
+    /// Wait after a keymap change for a client that takes no pings.
+    pub notice_gap: Duration,
+    /// Longest wait for a ping's answer.
+    pub ping_limit: Duration,
+    /// How long after its last use a lease may be taken by another call.
+    pub hold: Duration,
+    /// Without a ping's answer, how long after its last key a keycode of
+    /// this call waits before it is lent to another keysym.
+    pub rebind_wait: Duration,
+}
 
 /// The keysym of a combo key.
 pub(crate) fn key_keysym(key: Key) -> Result<Keysym, InputError> {
@@ -27,38 +46,95 @@ pub(crate) fn modifier_key(maps: &Maps, modifier: Modifier) -> Result<Keycode, I
         .ok_or(InputError::NoModifierKey { modifier })
 }
 
+/// The keycodes a plan's strokes press (where the keymap has them).
+fn keycodes(plan: &Plan) -> Vec<Keycode> {
+    let mut out: Vec<Keycode> = plan
+        .strokes
+        .iter()
+        .filter_map(|&(_, route)| match route {
+            Route::Key(place) => Some(place.keycode),
+            Route::Remap(_) => None,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether `keycode`'s row looks lent (the lent row shape: one keysym on
+/// both levels of group 1, nothing else); only such rows can be leases.
+fn may_be_lent(maps: &Maps, keycode: Keycode) -> bool {
+    let row = maps.keymap.row(keycode);
+    row.first()
+        .is_some_and(|&k| maps.keymap.is_lent_row(keycode, k))
+}
+
+/// Makes `keysyms` typable: binds the ones the keymap lacks (as many as
+/// keycodes allow) and waits until the client noticed; `typed` keycodes
+/// of this call are kept, `read` ones may be lent again. Returns the
+/// keymap and the plan on it (a stroke still routed to a remap needs a
+/// later batch).
+fn ready(
+    link: &mut Link,
+    keysyms: &[Keysym],
+    typed: &[Keycode],
+    read: &[Keycode],
+    lending: Lending,
+) -> Result<(Arc<Maps>, Plan), InputError> {
+    let maps = link.maps()?;
+    let plan = Plan::new(&maps.keymap, &maps.shifters, keysyms);
+    let mut in_use = keycodes(&plan);
+    in_use.extend(typed.iter().filter(|kc| !read.contains(kc)));
+    if plan.remap.is_empty() {
+        if in_use.iter().any(|&kc| may_be_lent(&maps, kc)) {
+            bind::touch(link, &in_use)?;
+        }
+        return Ok((maps, plan));
+    }
+    let hold = u64::try_from(lending.hold.as_millis()).unwrap_or(u64::MAX);
+    let lent = bind::lend(link, &plan.remap, &in_use, read, hold)?;
+    if !lent.change.bind.is_empty() {
+        let notice = barrier::notice(link, lending.notice_gap, lending.ping_limit)?;
+        tracing::debug!(
+            bound = lent.change.bind.len(),
+            restored = lent.change.restore.len(),
+            ?notice,
+            "lent keycodes"
+        );
+    }
+    let maps = link.maps()?;
+    let plan = Plan::new(&maps.keymap, &maps.shifters, keysyms);
+    Ok((maps, plan))
+}
+
 /// Presses `combo`: its modifiers down in order, each key pressed and
 /// released in order (with the Shift / level-3 / Mode_switch its keysym
 /// needs), the modifiers released in reverse. Modifiers the user holds are
 /// released first and pressed again afterwards.
-pub(crate) fn press(
-    link: &mut Link,
-    combo: &Combo,
-    settle: std::time::Duration,
-) -> Result<(), InputError> {
-    let maps = link.maps()?;
-    let modifiers = combo
-        .modifiers
-        .iter()
-        .map(|&m| modifier_key(&maps, m))
-        .collect::<Result<Vec<_>, _>>()?;
+pub(crate) fn press(link: &mut Link, combo: &Combo, lending: Lending) -> Result<(), InputError> {
     let keysyms = combo
         .keys
         .iter()
         .map(|&k| key_keysym(k))
         .collect::<Result<Vec<_>, _>>()?;
-    let plan = Plan::new(&maps.keymap, &maps.shifters, &keysyms);
-    let mut held = Held::new(link, settle);
+    let (maps, plan) = ready(link, &keysyms, &[], &[], lending)?;
+    if !plan.remap.is_empty() {
+        return Err(InputError::NoSpareKeycode {
+            what: format!("pressing {combo}"),
+        });
+    }
+    let modifiers = combo
+        .modifiers
+        .iter()
+        .map(|&m| modifier_key(&maps, m))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut held = Held::new(link);
     let mask = held.release_user_modifiers(&maps, false)?;
-    let borrowed = borrow_spares(&mut held, &maps, &plan.remap, || {
-        format!("pressing {combo}")
-    })?;
     for &kc in &modifiers {
         held.key_down(kc)?;
     }
     for &(_, route) in &plan.strokes {
-        let place = place_of(route, &borrowed)?;
-        stroke(&mut held, &maps, place, mask)?;
+        stroke(&mut held, &maps, route, mask)?;
     }
     for &kc in modifiers.iter().rev() {
         held.key_up(kc)?;
@@ -67,59 +143,75 @@ pub(crate) fn press(
 }
 
 /// Types `text`: `\n` (and `\r`, `\r\n`) as Return, `\t` as Tab, every
-/// other character through its keysym. The user's held modifiers and Caps
-/// Lock are lifted for the time of typing.
-pub(crate) fn type_text(
-    link: &mut Link,
-    text: &str,
-    settle: std::time::Duration,
-    gate: Option<super::ReadGate>,
-) -> Result<(), InputError> {
+/// other character through its keysym, code point for code point. The
+/// user's held modifiers and Caps Lock are lifted for the time of typing.
+/// More distinct missing keysyms than keycodes to lend are typed in
+/// batches: a keycode of one batch is lent again only once the client
+/// answered a ping sent after its keys (else after
+/// [`Lending::rebind_wait`]).
+pub(crate) fn type_text(link: &mut Link, text: &str, lending: Lending) -> Result<(), InputError> {
     let keysyms = text_keysyms(text)?;
     if keysyms.is_empty() {
         return Ok(());
     }
-    let maps = link.maps()?;
-    let plan = Plan::new(&maps.keymap, &maps.shifters, &keysyms);
-    let spares = maps.keymap.spare_keycodes(&maps.modmap);
-    let mut held = Held::new(link, settle).with_gate(gate);
     let caps_matters = keysyms.iter().any(|&k| {
         let (lower, upper) = keysym::keysym_case(k);
         lower != upper
     });
-    let mask = held.release_user_modifiers(&maps, caps_matters)?;
-    if plan.remap.len() <= spares.len() {
-        let borrowed = borrow_spares(&mut held, &maps, &plan.remap, || {
-            format!("typing {}", keysym::describe(plan.remap[0]))
-        })?;
-        for &(_, route) in &plan.strokes {
-            stroke(&mut held, &maps, place_of(route, &borrowed)?, mask)?;
-        }
-        return held.finish();
-    }
-    // More distinct missing characters than spare keycodes: type in
-    // batches, each with its own remap, clients settling in between.
-    if spares.is_empty() {
+    let (mut maps, mut plan) = ready(link, &keysyms, &[], &[], lending)?;
+    if matches!(plan.strokes.first(), Some((_, Route::Remap(_)))) {
         return Err(InputError::NoSpareKeycode {
-            what: format!("typing {}", keysym::describe(plan.remap[0])),
+            what: format!("typing {}", keysym::describe(keysyms[0])),
         });
     }
-    let mut borrowed: HashMap<usize, Keycode> = HashMap::new();
-    for &(_, route) in &plan.strokes {
-        if let Route::Remap(index) = route {
-            if !borrowed.contains_key(&index) {
-                if borrowed.len() == spares.len() {
-                    held.settle()?;
-                    borrowed.clear();
-                }
-                let kc = spares[borrowed.len()];
-                held.remap(&maps.keymap, &[(kc, plan.remap[index])])?;
-                borrowed.insert(index, kc);
+    let mut held = Held::new(link);
+    let mask = held.release_user_modifiers(&maps, caps_matters)?;
+    let mut done = 0;
+    let mut typed: Vec<Keycode> = Vec::new();
+    loop {
+        let mut stuck = false;
+        for &(_, route) in &plan.strokes {
+            if let Route::Key(place) = route {
+                stroke(&mut held, &maps, route, mask)?;
+                typed.push(place.keycode);
+                done += 1;
+            } else {
+                stuck = true;
+                break;
             }
         }
-        stroke(&mut held, &maps, place_of(route, &borrowed)?, mask)?;
+        if !stuck {
+            break;
+        }
+        // Out of keycodes to lend: those of this call are lent again once
+        // the client has read their keys.
+        typed.sort_unstable();
+        typed.dedup();
+        wait_read(held.link(), lending)?;
+        let (m, p) = ready(held.link(), &keysyms[done..], &typed, &typed, lending)?;
+        if matches!(p.strokes.first(), Some((_, Route::Remap(_)))) {
+            return Err(InputError::NoSpareKeycode {
+                what: format!("typing {}", keysym::describe(keysyms[done])),
+            });
+        }
+        maps = m;
+        plan = p;
     }
     held.finish()
+}
+
+/// After keys of this call: waits until the client has read them (a ping
+/// sent after them answered), or [`Lending::rebind_wait`] for a client
+/// that takes no pings or did not answer.
+fn wait_read(link: &mut Link, lending: Lending) -> Result<(), InputError> {
+    link.sync()?;
+    if let Some(window) = barrier::focused_client(link)? {
+        if barrier::takes_pings(link, window)? && barrier::ping(link, window, lending.ping_limit)? {
+            return Ok(());
+        }
+    }
+    std::thread::sleep(lending.rebind_wait);
+    Ok(())
 }
 
 /// The keysyms of `text`; `\r\n` is one Return.
@@ -135,48 +227,14 @@ pub(crate) fn text_keysyms(text: &str) -> Result<Vec<Keysym>, InputError> {
     Ok(out)
 }
 
-/// Writes every keysym of `remap` onto its own spare keycode; `what`
-/// names the action when there are too few.
-fn borrow_spares(
-    held: &mut Held<'_>,
-    maps: &Maps,
-    remap: &[Keysym],
-    what: impl FnOnce() -> String,
-) -> Result<HashMap<usize, Keycode>, InputError> {
-    if remap.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let spares = maps.keymap.spare_keycodes(&maps.modmap);
-    if spares.len() < remap.len() {
-        return Err(InputError::NoSpareKeycode { what: what() });
-    }
-    let assignments: Vec<(Keycode, Keysym)> =
-        spares.iter().copied().zip(remap.iter().copied()).collect();
-    held.remap(&maps.keymap, &assignments)?;
-    Ok(assignments
-        .iter()
-        .enumerate()
-        .map(|(i, &(kc, _))| (i, kc))
-        .collect())
-}
-
-fn place_of(route: Route, borrowed: &HashMap<usize, Keycode>) -> Result<Place, InputError> {
-    match route {
-        Route::Key(place) => Ok(place),
-        Route::Remap(index) => borrowed
-            .get(&index)
-            .map(|&keycode| Place {
-                keycode,
-                level: Level::Base,
-                keypad: false,
-            })
-            .ok_or_else(|| InputError::Worker("a remapped key has no keycode".to_owned())),
-    }
-}
-
 /// Presses and releases one key with the modifiers its level needs
 /// (`mask`: the modifier state left after lifting the user's).
-fn stroke(held: &mut Held<'_>, maps: &Maps, place: Place, mask: u16) -> Result<(), InputError> {
+fn stroke(held: &mut Held<'_>, maps: &Maps, route: Route, mask: u16) -> Result<(), InputError> {
+    let Route::Key(place) = route else {
+        return Err(InputError::Worker(
+            "a key without a keycode was about to be typed".to_owned(),
+        ));
+    };
     let num_lock = maps.shifters.num_lock_mask != 0 && mask & maps.shifters.num_lock_mask != 0;
     let shift = place.level.shift() != (num_lock && place.keypad);
     let mut extra: Vec<Keycode> = Vec::with_capacity(2);

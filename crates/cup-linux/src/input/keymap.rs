@@ -91,6 +91,16 @@ impl Keymap {
         out
     }
 
+    /// Whether `keycode` carries `keysym` as a lent row does (read back:
+    /// the server fills group 2 from the two keysyms written, so the rows
+    /// are compared as the core protocol reads them).
+    pub fn is_lent_row(&self, keycode: Keycode, keysym: Keysym) -> bool {
+        let row = self.row(keycode);
+        !row.is_empty()
+            && effective_levels(row) == effective_levels(&self.remap_row(keysym))
+            && row.iter().skip(6).all(|&k| k == NO_SYMBOL)
+    }
+
     /// The row a remap writes to borrow a keycode for `keysym`: the keysym
     /// on both levels of group 1 (so no case rule turns it into another
     /// keysym), nothing else.

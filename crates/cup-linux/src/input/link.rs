@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use x11rb::connection::{Connection, RequestConnection};
-use x11rb::protocol::xproto::{ConnectionExt as _, Window};
+use x11rb::protocol::xproto::{
+    Atom, ChangeWindowAttributesAux, ConnectionExt as _, EventMask, Window,
+};
 use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
@@ -30,6 +32,15 @@ pub(crate) mod fake {
     pub const MOTION: u8 = 6;
 }
 
+/// Atoms the keyboard needs (interned once per connection).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Atoms {
+    pub wm_protocols: Atom,
+    pub net_wm_ping: Atom,
+    pub wm_state: Atom,
+    pub leases: Atom,
+}
+
 /// One connection to a display.
 pub(crate) struct Link {
     conn: RustConnection,
@@ -38,6 +49,11 @@ pub(crate) struct Link {
     width: u16,
     height: u16,
     maps: Option<Arc<Maps>>,
+    atoms: Atoms,
+    /// The last `_NET_WM_PING` stamp sent.
+    stamp: u32,
+    /// Ping answers seen (stamps), read by [`Link::wait_ping`].
+    answers: Vec<u32>,
 }
 
 impl std::fmt::Debug for Link {
@@ -55,6 +71,34 @@ pub(crate) fn x11_err(what: &str, e: impl std::fmt::Display) -> InputError {
         what: what.to_owned(),
         reason: e.to_string(),
     }
+}
+
+/// Interns the [`Atoms`] in one round trip.
+fn intern(conn: &RustConnection) -> Result<Atoms, InputError> {
+    let names: [&[u8]; 4] = [
+        b"WM_PROTOCOLS",
+        b"_NET_WM_PING",
+        b"WM_STATE",
+        super::lease::PROPERTY.as_bytes(),
+    ];
+    let cookies = names
+        .iter()
+        .map(|name| x11_result("InternAtom", conn.intern_atom(false, name)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut atoms = [0; 4];
+    for (atom, cookie) in atoms.iter_mut().zip(cookies) {
+        *atom = x11_result("InternAtom", cookie.reply())?.atom;
+    }
+    Ok(Atoms {
+        wm_protocols: atoms[0],
+        net_wm_ping: atoms[1],
+        wm_state: atoms[2],
+        leases: atoms[3],
+    })
+}
+
+fn x11_result<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) -> Result<T, InputError> {
+    r.map_err(|e| x11_err(what, e))
 }
 
 /// `$e` with its error as [`InputError::X11`] of request `$what`.
@@ -95,6 +139,16 @@ impl Link {
             "XTEST GetVersion",
             x11!("XTEST GetVersion", conn.xtest_get_version(2, 2))?.reply()
         )?;
+        let atoms = intern(&conn)?;
+        // Clients answer `_NET_WM_PING` by sending it to the root window
+        // for SubstructureNotify listeners: the answers reach this link.
+        x11!(
+            "ChangeWindowAttributes",
+            conn.change_window_attributes(
+                root,
+                &ChangeWindowAttributesAux::new().event_mask(EventMask::SUBSTRUCTURE_NOTIFY),
+            )
+        )?;
         let mut link = Link {
             conn,
             display: display.to_owned(),
@@ -102,6 +156,10 @@ impl Link {
             width,
             height,
             maps: None,
+            atoms,
+            // Distinct from other processes' pings on the display.
+            stamp: std::process::id().wrapping_mul(7919) << 8,
+            answers: Vec::new(),
         };
         link.maps()?;
         Ok(link)
@@ -109,6 +167,40 @@ impl Link {
 
     pub fn conn(&self) -> &RustConnection {
         &self.conn
+    }
+
+    pub fn root(&self) -> Window {
+        self.root
+    }
+
+    pub fn atoms(&self) -> Atoms {
+        self.atoms
+    }
+
+    /// A new ping stamp (never 0: some clients ignore `CurrentTime`).
+    pub fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1).max(1);
+        self.stamp
+    }
+
+    /// Waits until a client answers the ping `stamp` (true) or `deadline`
+    /// passes (false), taking every other event as [`Link::begin`] does.
+    pub fn wait_ping(
+        &mut self,
+        stamp: u32,
+        deadline: std::time::Instant,
+    ) -> Result<bool, InputError> {
+        loop {
+            self.drain()?;
+            if let Some(i) = self.answers.iter().position(|&s| s == stamp) {
+                self.answers.swap_remove(i);
+                return Ok(true);
+            }
+            if std::time::Instant::now() >= deadline {
+                return Ok(false);
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
     }
 
     /// Reads events that arrived since the last action: a `MappingNotify`
@@ -122,6 +214,16 @@ impl Link {
         while let Some(event) = x11!("reading events", self.conn.poll_for_event())? {
             match event {
                 Event::MappingNotify(_) => self.maps = None,
+                Event::ClientMessage(m) if m.type_ == self.atoms.wm_protocols && m.format == 32 => {
+                    let data = m.data.as_data32();
+                    if data[0] == self.atoms.net_wm_ping {
+                        self.answers.push(data[1]);
+                        // Keep only the latest few: answers nobody waits for.
+                        if self.answers.len() > 16 {
+                            self.answers.remove(0);
+                        }
+                    }
+                }
                 Event::Error(e) => {
                     error.get_or_insert(InputError::X11 {
                         what: format!("request {}", e.request_name.unwrap_or("?")),

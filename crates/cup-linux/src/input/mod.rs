@@ -10,32 +10,39 @@
 //!   `shift`, `kp_add`, `ctrl+é`), [`Input::type_text`] any Unicode text.
 //!   A keysym is looked up on the keymap with Shift, level 3
 //!   (ISO_Level3_Shift, AltGr) and Mode_switch; one the keymap lacks is
-//!   written for the time of the action onto a spare (empty) keycode and
-//!   the empty row written back afterwards, also when the action fails.
+//!   lent a spare (empty) keycode ([`lease`]): every such keysym of a call
+//!   in one keymap change, the first key sent only once the receiving
+//!   client answered a `_NET_WM_PING` sent after the change (or, for a
+//!   client that takes no pings, [`InputOptions::notice_gap`] later), the
+//!   binding kept afterwards for later calls and taken back lazily once
+//!   [`InputOptions::lease_hold`] passed. Text arrives code point for code
+//!   point, whatever the lock state and however slowly the client reads.
 //! * Modifiers held down through XTest (by this or another client, e.g. a
 //!   `keydown` of another tool) are released while a combo is pressed or
 //!   text is typed, and pressed again afterwards; Caps Lock is turned off
-//!   while text with letters is typed, and on again afterwards. XTest
+//!   while text with letters is typed, and on again afterwards (a
+//!   physical keyboard would flip the case; cup types the exact text). XTest
 //!   cannot release a key held on a physical keyboard (the server ignores
 //!   the release), so such a key is left alone and may still shift what is
 //!   typed; latched modifiers (sticky keys) are not lifted either.
 //! * Pointer: the real pointer moves (XTest motion); clicks of any button,
 //!   1–3 times; drags along a path; the wheel in four directions; each
 //!   with modifiers held.
-//!
-//! A remapped key is restored [`InputOptions::remap_settle`] after it was
-//! sent: clients look the key up when they handle the event, so a restore
-//! before that would make them read an empty key.
 
+mod barrier;
+mod bind;
 mod held;
 mod keyboard;
 pub mod keymap;
 pub mod keysym;
+pub mod lease;
 mod link;
 pub mod pointer;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+
+use keyboard::Lending;
 use std::time::Duration;
 
 use cup_protocol::{parse_combo, Combo, Direction, Key, KeyError, Modifier};
@@ -44,26 +51,6 @@ pub use keymap::{Keycode, Keymap, Level, Place};
 pub use keysym::Keysym;
 
 use link::Link;
-
-/// Evidence that the focused client has read the typed keys (e.g. it
-/// announced the inserted text), polled before remapped keys are restored:
-/// a busy client may handle the keys later than the settle time, and a key
-/// restored before it is read would be lost.
-#[derive(Clone)]
-pub struct ReadGate {
-    /// True once the keys were read.
-    pub read: Arc<dyn Fn() -> bool + Send + Sync>,
-    /// Longest wait for it.
-    pub limit: Duration,
-}
-
-impl std::fmt::Debug for ReadGate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReadGate")
-            .field("limit", &self.limit)
-            .finish_non_exhaustive()
-    }
-}
 
 /// A point on the screen, in pixels from the top left of the root window
 /// (the facade's point: gestures need no conversion).
@@ -191,12 +178,24 @@ pub enum InputError {
 /// How an [`Input`] works.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputOptions {
-    /// Deadline of one call (a drag adds its duration, a remap its settle
-    /// time). Default 2 s.
+    /// Deadline of one call (a drag adds its duration, typing the waits
+    /// its keymap changes may need). Default 2 s.
     pub timeout: Duration,
-    /// How long clients get to read a remapped key before it is restored.
-    /// Default 50 ms; it is paid only by actions that remap.
-    pub remap_settle: Duration,
+    /// After a keymap change, how long a client that takes no
+    /// `_NET_WM_PING` (Tk, xterm, plain Xlib programs) gets to notice it
+    /// before the first key. Default 50 ms; paid only when a call lends a
+    /// keycode to a new keysym.
+    pub notice_gap: Duration,
+    /// Longest wait for a client's answer to a ping. Default 500 ms.
+    pub ping_limit: Duration,
+    /// How long after its last use a lent keycode stays lent before a
+    /// later call may take it back or lend it to another keysym. Default
+    /// 5 s.
+    pub lease_hold: Duration,
+    /// When one call needs more keysyms than there are keycodes to lend:
+    /// how long after its keys a keycode waits before it is lent again, if
+    /// the client takes no pings. Default 500 ms.
+    pub rebind_wait: Duration,
     /// Pause between the clicks of a double or triple click. Default 10 ms.
     pub click_gap: Duration,
 }
@@ -205,7 +204,10 @@ impl Default for InputOptions {
     fn default() -> Self {
         InputOptions {
             timeout: Duration::from_secs(2),
-            remap_settle: Duration::from_millis(50),
+            notice_gap: Duration::from_millis(50),
+            ping_limit: Duration::from_millis(500),
+            lease_hold: Duration::from_secs(5),
+            rebind_wait: Duration::from_millis(500),
             click_gap: Duration::from_millis(10),
         }
     }
@@ -221,7 +223,7 @@ pub enum Resolution {
         /// Where it sits.
         place: Place,
     },
-    /// A spare keycode remapped for the time of the action.
+    /// A spare keycode to be lent to it.
     Remap {
         /// The keysym.
         keysym: Keysym,
@@ -279,6 +281,20 @@ impl Input {
         &self.options
     }
 
+    fn lending(&self) -> Lending {
+        Lending {
+            notice_gap: self.options.notice_gap,
+            ping_limit: self.options.ping_limit,
+            hold: self.options.lease_hold,
+            rebind_wait: self.options.rebind_wait,
+        }
+    }
+
+    /// The longest a keymap change's waits take: the ping (or the gap).
+    fn notice_time(&self) -> Duration {
+        self.options.ping_limit + self.options.notice_gap
+    }
+
     /// Runs `f` on the link on a blocking thread under the deadline plus
     /// `extra`.
     async fn run<T, F>(&self, what: &'static str, extra: Duration, f: F) -> Result<T, InputError>
@@ -329,15 +345,19 @@ impl Input {
     /// [`InputError::X11`], [`InputError::Timeout`].
     pub async fn press_combo(&self, combo: &Combo) -> Result<(), InputError> {
         let combo = combo.clone();
-        let settle = self.options.remap_settle;
-        self.run("pressing keys", settle, move |link| {
-            keyboard::press(link, &combo, settle)
+        let lending = self.lending();
+        self.run("pressing keys", self.notice_time(), move |link| {
+            keyboard::press(link, &combo, lending)
         })
         .await
     }
 
-    /// Types `text`: newlines as Return, tabs as Tab, every other
-    /// character through its keysym (any Unicode character).
+    /// Types `text` code point for code point, never normalized: newlines
+    /// as Return, tabs as Tab, every other character through its keysym
+    /// (any Unicode character: combining marks, ZWJ sequences, astral
+    /// characters), whatever the lock state. Keysyms the keymap lacks are
+    /// lent keycodes ([`lease`]) so that the text arrives exactly however
+    /// slowly the client reads its events.
     ///
     /// # Errors
     ///
@@ -345,28 +365,16 @@ impl Input {
     /// is typed); [`InputError::NoSpareKeycode`], [`InputError::X11`],
     /// [`InputError::Timeout`].
     pub async fn type_text(&self, text: &str) -> Result<(), InputError> {
-        self.type_text_gated(text, None).await
-    }
-
-    /// Like [`Input::type_text`]; remapped keys are restored only once
-    /// `gate` says the client read them (or its limit passed).
-    ///
-    /// # Errors
-    ///
-    /// As [`Input::type_text`].
-    pub async fn type_text_gated(
-        &self,
-        text: &str,
-        gate: Option<ReadGate>,
-    ) -> Result<(), InputError> {
         keyboard::text_keysyms(text)?;
         let text = text.to_owned();
-        let settle = self.options.remap_settle;
-        // Batches of remaps settle in between: allow one settle per 8 chars.
-        let batches = 2 + u32::try_from(text.chars().count() / 8).unwrap_or(u32::MAX);
-        let extra = (settle + gate.as_ref().map_or(Duration::ZERO, |g| g.limit)) * batches;
+        let lending = self.lending();
+        // Each batch of lent keycodes may wait for a ping before and after
+        // its keys: allow for one batch per 64 characters.
+        let batches = 1 + u32::try_from(text.chars().count() / 64).unwrap_or(u32::MAX);
+        let per_batch = self.notice_time() + self.options.ping_limit + self.options.rebind_wait;
+        let extra = per_batch.saturating_mul(batches);
         self.run("typing text", extra, move |link| {
-            keyboard::type_text(link, &text, settle, gate)
+            keyboard::type_text(link, &text, lending)
         })
         .await
     }

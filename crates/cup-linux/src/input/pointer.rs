@@ -102,7 +102,7 @@ pub(crate) fn click(
     }
     let button = button.number()?;
     let p = link.check_point(at)?;
-    let mut held = Held::new(link, Duration::ZERO);
+    let mut held = Held::new(link);
     held.link().motion(p)?;
     hold_modifiers(&mut held, modifiers)?;
     for i in 0..count {
@@ -156,7 +156,7 @@ pub(crate) fn drag(
         .checked_div(u32::try_from(moves.len()).unwrap_or(u32::MAX).max(1))
         .unwrap_or_default();
     let start = link.check_point(start)?;
-    let mut held = Held::new(link, Duration::ZERO);
+    let mut held = Held::new(link);
     held.link().motion(start)?;
     hold_modifiers(&mut held, modifiers)?;
     held.button_down(button)?;
@@ -189,7 +189,7 @@ pub(crate) fn scroll(
         )));
     }
     let target = at.map(|p| link.check_point(p)).transpose()?;
-    let mut held = Held::new(link, Duration::ZERO);
+    let mut held = Held::new(link);
     if let Some(p) = target {
         held.link().motion(p)?;
     }

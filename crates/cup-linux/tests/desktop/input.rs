@@ -1,30 +1,80 @@
 //! X11 keyboard and pointer input (XTest) in a private desktop with
 //! gtk3-widget-factory: typed Unicode text read back through AT-SPI, key
 //! combos, clicks that toggle a check button, drags and scrolls that move
-//! the real pointer, and the keymap restored after temporary remaps.
+//! the real pointer, and keycodes lent to missing keysyms recorded as
+//! leases, kept for later calls and taken back once their hold passed.
 
 use std::time::{Duration, Instant};
 
 use crate::support::{has, nodes, request, snapshot, Desk};
 use cup::Snapshot;
-use cup_linux::input::{Button, Input, InputError, InputOptions, Level, Point, Resolution};
+use cup_linux::input::{Button, Input, InputError, InputOptions, Keymap, Level, Point, Resolution};
 use cup_protocol::{Direction, Key, Modifier, NamedKey, Node, Role, Scope, State};
 use cup_sandbox::SandboxOptions;
 
 /// Opens input on the desktop's display.
 async fn input(desk: &Desk) -> Input {
     let display = desk.sandbox.display().to_owned();
-    // The raw input layer restores a remapped key `remap_settle` after
-    // sending it (the session's typing waits for the app's insert events
-    // instead); with the suite's other desktops busy on two cores, the
-    // app may read the key later than the default 50 ms.
-    let options = InputOptions {
-        remap_settle: Duration::from_millis(400),
-        ..InputOptions::default()
-    };
-    Input::open_with(&display, options)
+    Input::open_with(&display, InputOptions::default())
         .await
         .unwrap_or_else(|e| panic!("cannot open input on {display}: {e}"))
+}
+
+/// The leases recorded on the root window: (keycode, keysym).
+fn leases(display: &str) -> Vec<(u8, u32)> {
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _};
+    let (conn, screen) = x11rb::connect(Some(display)).unwrap_or_else(|e| panic!("{e}"));
+    let root = conn.setup().roots[screen].root;
+    let atom = conn
+        .intern_atom(false, b"_CUP_KEY_LEASES")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .reply()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .atom;
+    let reply = conn
+        .get_property(false, root, atom, AtomEnum::CARDINAL, 0, 4096)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .reply()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let words: Vec<u32> = reply.value32().map(Iterator::collect).unwrap_or_default();
+    cup_linux::input::lease::Leases::decode(&words)
+        .iter()
+        .map(|l| (l.keycode, l.keysym))
+        .collect()
+}
+
+/// Checks that `after` differs from `before` only on keycodes that were
+/// empty and are now recorded leases carrying their keysym (lent rows),
+/// and returns the lent keysyms.
+fn lent_only(display: &str, before: &Keymap, after: &Keymap) -> Vec<u32> {
+    let leases = leases(display);
+    let mut lent = Vec::new();
+    for kc in before.keycodes() {
+        if before.row(kc) == after.row(kc) {
+            continue;
+        }
+        assert!(
+            before.row(kc).iter().all(|&k| k == 0),
+            "keycode {kc} of the layout was changed: {:?} -> {:?}",
+            before.row(kc),
+            after.row(kc)
+        );
+        let lease = leases.iter().find(|l| l.0 == kc);
+        match lease {
+            Some(&(_, keysym)) => {
+                assert!(after.is_lent_row(kc, keysym), "{kc}: {:x?}", after.row(kc));
+                lent.push(keysym);
+            }
+            None => assert!(
+                after.row(kc).iter().all(|&k| k == 0),
+                "keycode {kc} changed but is no lease: {:?} ({leases:?})",
+                after.row(kc)
+            ),
+        }
+    }
+    lent.sort_unstable();
+    lent
 }
 
 fn centre(node: &Node) -> Point {
@@ -96,45 +146,81 @@ async fn type_and_read(session: &mut cup::Session, input: &Input, text: &str) ->
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn typed_unicode_text_reads_back_and_the_keymap_is_restored() {
-    let (_desk, mut session, input, _) = factory(false).await;
+async fn typed_unicode_text_reads_back_and_lent_keycodes_are_leases() {
+    let (desk, mut session, input, _) = factory(false).await;
+    let display = desk.sandbox.display().to_owned();
     let before = input
         .keyboard_mapping()
         .await
         .unwrap_or_else(|e| panic!("keymap: {e}"));
 
-    // é, ✓, 日 and 本 are not on the US keymap (remapped), " needs Shift.
+    // é, ✓, 日 and 本 are not on the US keymap (lent), " needs Shift.
     let text = "héllo ✓ 日本 \"q\"";
     assert_eq!(
         type_and_read(&mut session, &input, text).await.as_deref(),
         Some(text)
     );
-
     let after = input
         .keyboard_mapping()
         .await
         .unwrap_or_else(|e| panic!("keymap: {e}"));
-    assert!(before == after, "the keymap was not restored after typing");
+    assert_eq!(
+        lent_only(&display, &before, &after),
+        vec![0xe9, 0x0100_2713, 0x0100_65e5, 0x0100_672c],
+        "é ✓ 日 本 are lent"
+    );
+    // The same text again finds them on the keymap: nothing changes.
+    assert_eq!(
+        type_and_read(&mut session, &input, text).await.as_deref(),
+        Some(text)
+    );
+    let again = input
+        .keyboard_mapping()
+        .await
+        .unwrap_or_else(|e| panic!("keymap: {e}"));
+    assert!(
+        again == after,
+        "typing lent keysyms again changed the keymap"
+    );
 
-    // ctrl+a then typing replaces the text.
+    // With no hold, the next change takes back what that call does not
+    // use: é stays (ünïcödé has it), ✓ 日 本 go, Ω ü ï ö come.
+    let eager = Input::open_with(
+        &display,
+        InputOptions {
+            lease_hold: Duration::ZERO,
+            ..InputOptions::default()
+        },
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     let replaced = "Ωmega €5 ünïcödé";
     assert_eq!(
-        type_and_read(&mut session, &input, replaced)
+        type_and_read(&mut session, &eager, replaced)
             .await
             .as_deref(),
         Some(replaced)
     );
+    let now = input
+        .keyboard_mapping()
+        .await
+        .unwrap_or_else(|e| panic!("keymap: {e}"));
+    let lent = lent_only(&display, &before, &now);
+    let keysym = |c: char| {
+        cup_linux::input::keysym::char_keysym(c).unwrap_or_else(|| panic!("no keysym for {c}"))
+    };
+    for c in ['é', 'ü', 'ï', 'ö', 'Ω'] {
+        assert!(lent.contains(&keysym(c)), "{c} is lent: {lent:x?}");
+    }
+    for c in ['✓', '日', '本'] {
+        assert!(!lent.contains(&keysym(c)), "{c} was taken back: {lent:x?}");
+    }
     assert_eq!(
         type_and_read(&mut session, &input, "plain ASCII: a-Z_0~!")
             .await
             .as_deref(),
         Some("plain ASCII: a-Z_0~!")
     );
-    let after = input
-        .keyboard_mapping()
-        .await
-        .unwrap_or_else(|e| panic!("keymap: {e}"));
-    assert!(before == after, "the keymap was not restored after typing");
 
     // A control character is refused before anything is typed.
     let err = input.type_text("a\u{1}b").await.err();
@@ -309,10 +395,9 @@ async fn every_named_key_and_lone_modifiers_are_sent() {
         .keyboard_mapping()
         .await
         .unwrap_or_else(|e| panic!("keymap: {e}"));
-    assert!(
-        before == after,
-        "the keymap was not restored after pressing keys"
-    );
+    // Keys the keymap lacks (F13–F24 ...) are lent, nothing else changed.
+    let lent = lent_only(desk.sandbox.display(), &before, &after);
+    assert!(lent.contains(&0xffca), "F13 is lent: {lent:x?}");
     // Errors say what to do.
     let err = input.press("ctrl+nosuchkey").await.err();
     assert!(
