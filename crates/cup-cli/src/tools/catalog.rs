@@ -432,7 +432,7 @@ fn driver_tools() -> Vec<ToolSpec> {
         ),
         tool(
             "type_text",
-            "Type text at the caret (into element_id after focusing it); newlines and tabs are typed as Enter and Tab.",
+            "Type text at the caret (into element_id after focusing it), exactly, code point for code point (accents, CJK, emoji, combining marks, RTL; never normalized); newlines and tabs are typed as Enter and Tab. The exact text arrives whatever the Caps Lock state (lifted while typing, then restored): unlike a physical keyboard, Caps Lock does not flip the case.",
             schema(
                 json!({"text": string("any Unicode"), "element_id": string("focus this first"), "delay_ms": int("between characters"), "observe": observe()}),
                 &["text"],

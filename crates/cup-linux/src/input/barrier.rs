@@ -49,15 +49,18 @@ pub(crate) fn focused_client(link: &Link) -> Result<Option<Window>, InputError> 
         x11!("GetInputFocus", conn.get_input_focus())?.reply()
     )?
     .focus;
-    let start = if focus == u32::from(InputFocus::POINTER_ROOT) || focus == x11rb::NONE {
-        x11!(
-            "QueryPointer",
-            x11!("QueryPointer", conn.query_pointer(root))?.reply()
-        )?
-        .child
-    } else {
-        focus
-    };
+    // Focus on the root window (or PointerRoot) sends keys to the window
+    // under the pointer.
+    let start =
+        if focus == u32::from(InputFocus::POINTER_ROOT) || focus == x11rb::NONE || focus == root {
+            x11!(
+                "QueryPointer",
+                x11!("QueryPointer", conn.query_pointer(root))?.reply()
+            )?
+            .child
+        } else {
+            focus
+        };
     if start == x11rb::NONE || start == root {
         return Ok(None);
     }
@@ -147,6 +150,7 @@ pub(crate) fn notice(
 ) -> Result<Notice, InputError> {
     link.sync()?;
     let client = focused_client(link)?;
+    tracing::debug!(?client, "notice: the client keys go to");
     if let Some(window) = client {
         if takes_pings(link, window)? {
             if ping(link, window, limit)? {

@@ -89,6 +89,13 @@ fn write_leases(link: &Link, leases: &Leases) -> Result<(), InputError> {
     Ok(())
 }
 
+/// The leases recorded now that `keymap` still carries.
+pub(crate) fn leases(link: &Link, keymap: &super::keymap::Keymap) -> Result<Leases, InputError> {
+    let mut leases = read_leases(link)?;
+    leases.keep_valid(keymap);
+    Ok(leases)
+}
+
 /// Notes that `in_use` keycodes were used now, where they are leases (so
 /// no other call takes them back while their events may be unread).
 pub(crate) fn touch(link: &mut Link, in_use: &[Keycode]) -> Result<(), InputError> {
@@ -126,6 +133,7 @@ pub(crate) fn lend(
     in_use: &[Keycode],
     read: &[Keycode],
     hold_ms: u64,
+    short_hold_ms: u64,
 ) -> Result<Lent, InputError> {
     let maps = link.maps()?;
     let change = {
@@ -146,6 +154,7 @@ pub(crate) fn lend(
                 read,
                 now_ms: now,
                 hold_ms,
+                short_hold_ms,
             },
         );
         for (first, rows) in change.runs(&keymap) {

@@ -14,6 +14,7 @@ use super::bind;
 use super::held::Held;
 use super::keymap::{modifier_keycode, Keycode, Plan, Route};
 use super::keysym::{self, Keysym};
+use super::lease::Leases;
 use super::link::{Link, Maps};
 use super::InputError;
 
@@ -27,8 +28,8 @@ pub(crate) struct Lending {
     pub ping_limit: Duration,
     /// How long after its last use a lease may be taken by another call.
     pub hold: Duration,
-    /// Without a ping's answer, how long after its last key a keycode of
-    /// this call waits before it is lent to another keysym.
+    /// Without a ping's answer, how long after its last key a keycode
+    /// waits before it is lent to another keysym when keycodes run short.
     pub rebind_wait: Duration,
 }
 
@@ -46,56 +47,75 @@ pub(crate) fn modifier_key(maps: &Maps, modifier: Modifier) -> Result<Keycode, I
         .ok_or(InputError::NoModifierKey { modifier })
 }
 
-/// The keycodes a plan's strokes press (where the keymap has them).
-fn keycodes(plan: &Plan) -> Vec<Keycode> {
-    let mut out: Vec<Keycode> = plan
-        .strokes
-        .iter()
-        .filter_map(|&(_, route)| match route {
-            Route::Key(place) => Some(place.keycode),
-            Route::Remap(_) => None,
-        })
-        .collect();
+/// The keycodes a plan's strokes press (where the keymap has them); with
+/// `window`, only those of the strokes before the `window`-th distinct
+/// keysym that takes a lendable keycode (lent already, or missing): the
+/// keys needed soon, at most `window - 1` of them lent.
+fn keycodes(leases: &Leases, plan: &Plan, window: Option<usize>) -> Vec<Keycode> {
+    let mut out: Vec<Keycode> = Vec::new();
+    let mut lendable: Vec<Keysym> = Vec::new();
+    for &(keysym, route) in &plan.strokes {
+        let takes_one = match route {
+            Route::Key(place) => leases.get(place.keycode).is_some(),
+            Route::Remap(_) => true,
+        };
+        if takes_one && !lendable.contains(&keysym) {
+            lendable.push(keysym);
+            if window.is_some_and(|w| lendable.len() >= w) {
+                break;
+            }
+        }
+        if let Route::Key(place) = route {
+            out.push(place.keycode);
+        }
+    }
     out.sort_unstable();
     out.dedup();
     out
 }
 
-/// Whether `keycode`'s row looks lent (the lent row shape: one keysym on
-/// both levels of group 1, nothing else); only such rows can be leases.
-fn may_be_lent(maps: &Maps, keycode: Keycode) -> bool {
-    let row = maps.keymap.row(keycode);
-    row.first()
-        .is_some_and(|&k| maps.keymap.is_lent_row(keycode, k))
-}
-
 /// Makes `keysyms` typable: binds the ones the keymap lacks (as many as
-/// keycodes allow) and waits until the client noticed; `typed` keycodes
-/// of this call are kept, `read` ones may be lent again. Returns the
-/// keymap and the plan on it (a stroke still routed to a remap needs a
-/// later batch).
+/// keycodes allow) and waits until the client noticed. Every keycode the
+/// keysyms use is kept, or with `later` (a next batch: keycodes run
+/// short) only those needed soon — before half the lendable keycodes'
+/// worth of missing keysyms has come up: a lent keycode needed only later
+/// may be lent again now (and lent back when its turn comes); `read`
+/// keycodes may be lent again at once. Returns the keymap
+/// and the plan on it (a stroke still routed to a remap needs a later
+/// batch).
 fn ready(
     link: &mut Link,
     keysyms: &[Keysym],
-    typed: &[Keycode],
+    later: bool,
     read: &[Keycode],
     lending: Lending,
 ) -> Result<(Arc<Maps>, Plan), InputError> {
     let maps = link.maps()?;
     let plan = Plan::new(&maps.keymap, &maps.shifters, keysyms);
-    let mut in_use = keycodes(&plan);
-    in_use.extend(typed.iter().filter(|kc| !read.contains(kc)));
+    let leases = bind::leases(link, &maps.keymap)?;
+    // Keycodes to lend: the empty ones and the lent ones.
+    let lendable = maps.keymap.spare_keycodes(&maps.modmap).len() + leases.len();
+    let window = later.then(|| (lendable / 2).max(1));
+    let in_use = keycodes(&leases, &plan, window);
     if plan.remap.is_empty() {
-        if in_use.iter().any(|&kc| may_be_lent(&maps, kc)) {
+        if in_use.iter().any(|&kc| leases.get(kc).is_some()) {
             bind::touch(link, &in_use)?;
         }
         return Ok((maps, plan));
     }
-    let hold = u64::try_from(lending.hold.as_millis()).unwrap_or(u64::MAX);
-    let lent = bind::lend(link, &plan.remap, &in_use, read, hold)?;
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let lent = bind::lend(
+        link,
+        &plan.remap,
+        &in_use,
+        read,
+        ms(lending.hold),
+        ms(lending.rebind_wait),
+    )?;
     if !lent.change.bind.is_empty() {
         let notice = barrier::notice(link, lending.notice_gap, lending.ping_limit)?;
         tracing::debug!(
+            wanted = plan.remap.len(),
             bound = lent.change.bind.len(),
             restored = lent.change.restore.len(),
             ?notice,
@@ -117,7 +137,7 @@ pub(crate) fn press(link: &mut Link, combo: &Combo, lending: Lending) -> Result<
         .iter()
         .map(|&k| key_keysym(k))
         .collect::<Result<Vec<_>, _>>()?;
-    let (maps, plan) = ready(link, &keysyms, &[], &[], lending)?;
+    let (maps, plan) = ready(link, &keysyms, false, &[], lending)?;
     if !plan.remap.is_empty() {
         return Err(InputError::NoSpareKeycode {
             what: format!("pressing {combo}"),
@@ -158,29 +178,41 @@ pub(crate) fn type_text(link: &mut Link, text: &str, lending: Lending) -> Result
         let (lower, upper) = keysym::keysym_case(k);
         lower != upper
     });
-    let (mut maps, mut plan) = ready(link, &keysyms, &[], &[], lending)?;
-    if matches!(plan.strokes.first(), Some((_, Route::Remap(_)))) {
-        return Err(InputError::NoSpareKeycode {
-            what: format!("typing {}", keysym::describe(keysyms[0])),
-        });
+    let (mut maps, mut plan) = ready(link, &keysyms, false, &[], lending)?;
+    let stuck = |plan: &Plan| matches!(plan.strokes.first(), Some((_, Route::Remap(_))));
+    if stuck(&plan) {
+        // Every keycode to lend carries a keysym this text needs later:
+        // lend those again now (they come back when their turn comes).
+        (maps, plan) = ready(link, &keysyms, true, &[], lending)?;
+    }
+    if stuck(&plan) {
+        // Every keycode to lend was used within the short hold (by an
+        // earlier call): once that has passed, the oldest are free.
+        std::thread::sleep(lending.rebind_wait);
+        (maps, plan) = ready(link, &keysyms, true, &[], lending)?;
+        if stuck(&plan) {
+            return Err(InputError::NoSpareKeycode {
+                what: format!("typing {}", keysym::describe(keysyms[0])),
+            });
+        }
     }
     let mut held = Held::new(link);
     let mask = held.release_user_modifiers(&maps, caps_matters)?;
     let mut done = 0;
     let mut typed: Vec<Keycode> = Vec::new();
     loop {
-        let mut stuck = false;
+        let mut short = false;
         for &(_, route) in &plan.strokes {
             if let Route::Key(place) = route {
                 stroke(&mut held, &maps, route, mask)?;
                 typed.push(place.keycode);
                 done += 1;
             } else {
-                stuck = true;
+                short = true;
                 break;
             }
         }
-        if !stuck {
+        if !short {
             break;
         }
         // Out of keycodes to lend: those of this call are lent again once
@@ -188,8 +220,8 @@ pub(crate) fn type_text(link: &mut Link, text: &str, lending: Lending) -> Result
         typed.sort_unstable();
         typed.dedup();
         wait_read(held.link(), lending)?;
-        let (m, p) = ready(held.link(), &keysyms[done..], &typed, &typed, lending)?;
-        if matches!(p.strokes.first(), Some((_, Route::Remap(_)))) {
+        let (m, p) = ready(held.link(), &keysyms[done..], true, &typed, lending)?;
+        if stuck(&p) {
             return Err(InputError::NoSpareKeycode {
                 what: format!("typing {}", keysym::describe(keysyms[done])),
             });

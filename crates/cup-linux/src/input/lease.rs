@@ -204,13 +204,18 @@ pub struct Ask<'a> {
     pub now_ms: u64,
     /// How long after its last use a lease may be taken.
     pub hold_ms: u64,
+    /// When empty keycodes and leases past their hold are too few: how
+    /// long after its last use a lease may be taken all the same (the
+    /// oldest first).
+    pub short_hold_ms: u64,
 }
 
 /// Plans the change that binds as many of `ask.wanted` as keycodes allow
 /// (the first ones first): empty keycodes and leases past their hold (or
 /// known read), a contiguous block where one is long enough, the highest
-/// first. Leases past their hold that are not reused are restored in the
-/// same change.
+/// first; when those are too few, also leases past the short hold, the
+/// least recently used first. Leases past their hold that are not reused
+/// are restored in the same change.
 pub fn plan(keymap: &Keymap, modmap: &Modmap, leases: &Leases, ask: Ask<'_>) -> Change {
     let takable = |l: &Lease| {
         !ask.in_use.contains(&l.keycode)
@@ -225,6 +230,20 @@ pub fn plan(keymap: &Keymap, modmap: &Modmap, leases: &Leases, ask: Ask<'_>) -> 
         .collect();
     candidates.sort_unstable();
     candidates.dedup();
+    if candidates.len() < ask.wanted.len() {
+        let mut older: Vec<&Lease> = leases
+            .iter()
+            .filter(|l| {
+                !ask.in_use.contains(&l.keycode)
+                    && !candidates.contains(&l.keycode)
+                    && l.used_ms.saturating_add(ask.short_hold_ms) <= ask.now_ms
+            })
+            .collect();
+        older.sort_by_key(|l| (l.used_ms, l.keycode));
+        let short = ask.wanted.len() - candidates.len();
+        candidates.extend(older.iter().take(short).map(|l| l.keycode));
+        candidates.sort_unstable();
+    }
     let n = ask.wanted.len().min(candidates.len());
     let chosen = pick_block(&candidates, n);
     let bind: Vec<(Keycode, Keysym)> = chosen
@@ -303,6 +322,7 @@ mod tests {
             read: &[],
             now_ms,
             hold_ms: 5_000,
+            short_hold_ms: 500,
         }
     }
 
@@ -399,14 +419,30 @@ mod tests {
         let lent = Keymap::from_rows(8, &refs);
         leases.keep_valid(&lent);
         assert_eq!(leases.len(), 8);
-        // Within the hold: nothing is free, nothing is restored.
-        let early = plan(&lent, &modmap, &leases, ask(&[0xef], &[], 12_000));
+        // Within the short hold: nothing is free, nothing is restored.
+        let early = plan(&lent, &modmap, &leases, ask(&[0xef], &[], 10_300));
         assert!(early.is_empty(), "{early:?}");
+        // Within the hold, past the short one: the lowest of the equally
+        // old is lent again; none is restored.
+        let short = plan(&lent, &modmap, &leases, ask(&[0xef], &[], 12_000));
+        assert_eq!(short.bind, vec![(11, 0xef)], "{short:?}");
+        assert!(short.restore.is_empty());
         // Past the hold: one is lent again, the others are restored in the
         // same change, except those the call uses.
         let late = plan(&lent, &modmap, &leases, ask(&[0xef], &[19], 20_000));
         assert_eq!(late.bind, vec![(18, 0xef)]);
         assert_eq!(late.restore, vec![11, 12, 13, 14, 16, 17]);
+        // Short of keycodes: leases past the short hold are lent again,
+        // the least recently used first; younger ones never.
+        let mut aged = leases.clone();
+        assert!(aged.touch(&[11, 12, 13, 14, 16, 17], 11_000));
+        let short = plan(&lent, &modmap, &aged, ask(&[1, 2, 3], &[], 11_400));
+        let kcs: Vec<Keycode> = short.bind.iter().map(|b| b.0).collect();
+        assert_eq!(kcs, vec![18, 19], "only the two used at 10 s: {short:?}");
+        assert!(short.restore.is_empty());
+        let none = plan(&lent, &modmap, &aged, ask(&[1], &[], 11_400));
+        assert_eq!(none.bind, vec![(18, 1)], "{none:?}");
+        assert!(plan(&lent, &modmap, &aged, ask(&[1], &[18, 19], 11_400)).is_empty());
         // Known read (a ping answered after them): takable at once.
         let read = plan(
             &lent,

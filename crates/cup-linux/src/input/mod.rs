@@ -192,9 +192,10 @@ pub struct InputOptions {
     /// later call may take it back or lend it to another keysym. Default
     /// 5 s.
     pub lease_hold: Duration,
-    /// When one call needs more keysyms than there are keycodes to lend:
-    /// how long after its keys a keycode waits before it is lent again, if
-    /// the client takes no pings. Default 500 ms.
+    /// When keycodes to lend run short (one call, or calls in a row, need
+    /// more keysyms than there are empty keycodes): how long after its
+    /// last key a keycode waits before it is lent to another keysym, if
+    /// no ping answered behind it. Default 500 ms.
     pub rebind_wait: Duration,
     /// Pause between the clicks of a double or triple click. Default 10 ms.
     pub click_gap: Duration,
@@ -369,8 +370,10 @@ impl Input {
         let text = text.to_owned();
         let lending = self.lending();
         // Each batch of lent keycodes may wait for a ping before and after
-        // its keys: allow for one batch per 64 characters.
-        let batches = 1 + u32::try_from(text.chars().count() / 64).unwrap_or(u32::MAX);
+        // its keys (the client works off its backlog meanwhile): allow for
+        // a batch per 16 characters, as short as batches get with the 19
+        // keycodes of Xvfb's US keymap. A hang guard, not a budget.
+        let batches = 1 + u32::try_from(text.chars().count() / 16).unwrap_or(u32::MAX);
         let per_batch = self.notice_time() + self.options.ping_limit + self.options.rebind_wait;
         let extra = per_batch.saturating_mul(batches);
         self.run("typing text", extra, move |link| {

@@ -14,4 +14,5 @@ mod gtk4;
 mod input;
 mod qt5;
 mod screenshot;
+mod typing;
 mod wire;
