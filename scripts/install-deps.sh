@@ -16,10 +16,12 @@
 #   openbox          optional window manager (SandboxOptions::with_window_manager)
 #   python3-venv     the venv of the Python MCP client the MCP tests use
 #                    (scripts/install-mcp-client.sh)
+#   tk8.6            wish: a Tk text widget, the typing tests' program that is
+#                    not on the accessibility bus
 set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
-          qtbase5-examples chromium openbox python3-venv)
+          qtbase5-examples chromium openbox python3-venv tk8.6)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root (try: sudo $0)" >&2

@@ -1,6 +1,6 @@
 //! Keymap planning (pure): which keycode and which shifting modifiers
 //! (Shift, level 3, Mode_switch) produce a keysym on a core keyboard
-//! mapping, or that the keysym needs a temporary remap of a spare keycode.
+//! mapping, or that the keysym needs a spare keycode lent to it ([`super::lease`]).
 //!
 //! The core table has `per_keycode` keysyms per keycode. Its columns are, as
 //! the X server derives them from XKB: group 1 level 1, group 1 level 2,
@@ -352,7 +352,7 @@ pub fn locate(keymap: &Keymap, shifters: &Shifters, keysym: Keysym) -> Option<Pl
 pub enum Route {
     /// A key of the keymap.
     Key(Place),
-    /// A spare keycode remapped for the time of the action; the index is
+    /// A spare keycode to be lent to it ([`super::lease`]); the index is
     /// into the plan's remap list.
     Remap(usize),
 }
