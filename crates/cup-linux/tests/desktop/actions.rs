@@ -298,7 +298,16 @@ async fn keyboard_pointer_and_scroll() {
         .type_text("kb ✓")
         .await
         .unwrap_or_else(|e| panic!("type: {e}"));
-    let snap = fresh(&mut session).await;
+    // The call returns once the X server has the keys; the app handles
+    // them after that.
+    let typed =
+        |snap: &cup::Snapshot| first(snap, |n| n.id == focused).value.as_deref() == Some("kb ✓");
+    let mut snap = fresh(&mut session).await;
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !typed(&snap) && std::time::Instant::now() < end {
+        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+        snap = fresh(&mut session).await;
+    }
     assert_eq!(
         first(&snap, |n| n.id == focused).value.as_deref(),
         Some("kb ✓")
