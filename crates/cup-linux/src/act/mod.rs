@@ -102,13 +102,24 @@ pub async fn act(
     let started = Instant::now();
     let deadline = started + SETTLE;
     let mut step = FIRST_STEP;
+    // Text typed with the keyboard arrives key by key after the keys were
+    // sent: the first change may be part of it.
+    let wanted_text = matches!(verb, Action::Type | Action::SetValue)
+        .then(|| params.value.clone().unwrap_or_default());
     let (after, changes) = loop {
         let after = probe::read(&conn, &obj, plan).await;
         let mut changes = probe::diff(target.id, &before, &after);
         let around = events::changes(&ctx.events.since(mark), Some(&obj.bus), &name_of);
         merge(&mut changes, around);
         let now = Instant::now();
-        if !changes.is_empty() || now >= deadline || performed.already || performed.refused {
+        let text_pending = wanted_text
+            .as_deref()
+            .is_some_and(|w| after.text.as_deref().is_some_and(|t| t != w));
+        if (!changes.is_empty() && !text_pending)
+            || now >= deadline
+            || performed.already
+            || performed.refused
+        {
             if !changes.is_empty() {
                 // Let follow-up events (other elements, windows) arrive.
                 let quiet_until = now + QUIET;
