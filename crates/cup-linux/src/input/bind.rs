@@ -89,23 +89,26 @@ fn write_leases(link: &Link, leases: &Leases) -> Result<(), InputError> {
     Ok(())
 }
 
-/// The leases recorded now that `keymap` still carries.
-pub(crate) fn leases(link: &Link, keymap: &super::keymap::Keymap) -> Result<Leases, InputError> {
+/// The leases recorded now that `keymap` (the link's) still carries:
+/// read once, then kept by the link until the property or the keymap
+/// changes, so a press or a typed text costs no extra round trip.
+pub(crate) fn leases(
+    link: &mut Link,
+    keymap: &super::keymap::Keymap,
+) -> Result<Leases, InputError> {
+    if let Some(leases) = link.cached_leases() {
+        return Ok(leases.clone());
+    }
     let mut leases = read_leases(link)?;
     leases.keep_valid(keymap);
+    link.cache_leases(Some(leases.clone()));
     Ok(leases)
 }
 
 /// Notes that `in_use` keycodes were used now, where they are leases (so
-/// no other call takes them back while their events may be unread).
+/// no other call takes them back while their events may be unread); the
+/// caller has seen that some are.
 pub(crate) fn touch(link: &mut Link, in_use: &[Keycode]) -> Result<(), InputError> {
-    if in_use.is_empty()
-        || !read_leases(link)?
-            .iter()
-            .any(|l| in_use.contains(&l.keycode))
-    {
-        return Ok(());
-    }
     {
         let _grab = Grab::new(link.conn())?;
         let mut leases = read_leases(link)?;
@@ -113,20 +116,15 @@ pub(crate) fn touch(link: &mut Link, in_use: &[Keycode]) -> Result<(), InputErro
             write_leases(link, &leases)?;
         }
     }
+    link.cache_leases(None);
     link.sync()
-}
-
-/// What [`lend`] did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Lent {
-    /// The change written (bindings and lazy restores).
-    pub change: Change,
 }
 
 /// Binds as many of `wanted` as keycodes allow, in one change, taking back
 /// leases past their hold on the way; `in_use` keycodes are never taken
-/// and are noted as used, `read` ones may be taken at once. Errors of the
-/// change are reported before any key is sent.
+/// and are noted as used, `read` ones may be taken at once. Returns the
+/// change written (bindings and lazy restores); its errors are reported
+/// before any key is sent.
 pub(crate) fn lend(
     link: &mut Link,
     wanted: &[Keysym],
@@ -134,7 +132,7 @@ pub(crate) fn lend(
     read: &[Keycode],
     hold_ms: u64,
     short_hold_ms: u64,
-) -> Result<Lent, InputError> {
+) -> Result<Change, InputError> {
     let maps = link.maps()?;
     let change = {
         let _grab = Grab::new(link.conn())?;
@@ -175,5 +173,6 @@ pub(crate) fn lend(
     // The round trip reports a refused change before any key is sent.
     link.sync()?;
     link.forget_maps();
-    Ok(Lent { change })
+    link.cache_leases(None);
+    Ok(change)
 }

@@ -104,7 +104,7 @@ fn ready(
         return Ok((maps, plan));
     }
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-    let lent = bind::lend(
+    let change = bind::lend(
         link,
         &plan.remap,
         &in_use,
@@ -112,12 +112,12 @@ fn ready(
         ms(lending.hold),
         ms(lending.rebind_wait),
     )?;
-    if !lent.change.bind.is_empty() {
+    if !change.bind.is_empty() {
         let notice = barrier::notice(link, lending.notice_gap, lending.ping_limit)?;
         tracing::debug!(
             wanted = plan.remap.len(),
-            bound = lent.change.bind.len(),
-            restored = lent.change.restore.len(),
+            bound = change.bind.len(),
+            restored = change.restore.len(),
             ?notice,
             "lent keycodes"
         );
@@ -219,7 +219,10 @@ pub(crate) fn type_text(link: &mut Link, text: &str, lending: Lending) -> Result
         // the client has read their keys.
         typed.sort_unstable();
         typed.dedup();
-        wait_read(held.link(), lending)?;
+        // Out of keycodes: this call's may be lent again once the client
+        // has read their keys (a ping answered after them, else after
+        // `rebind_wait`).
+        barrier::notice(held.link(), lending.rebind_wait, lending.ping_limit)?;
         let (m, p) = ready(held.link(), &keysyms[done..], true, &typed, lending)?;
         if stuck(&p) {
             return Err(InputError::NoSpareKeycode {
@@ -230,20 +233,6 @@ pub(crate) fn type_text(link: &mut Link, text: &str, lending: Lending) -> Result
         plan = p;
     }
     held.finish()
-}
-
-/// After keys of this call: waits until the client has read them (a ping
-/// sent after them answered), or [`Lending::rebind_wait`] for a client
-/// that takes no pings or did not answer.
-fn wait_read(link: &mut Link, lending: Lending) -> Result<(), InputError> {
-    link.sync()?;
-    if let Some(window) = barrier::focused_client(link)? {
-        if barrier::takes_pings(link, window)? && barrier::ping(link, window, lending.ping_limit)? {
-            return Ok(());
-        }
-    }
-    std::thread::sleep(lending.rebind_wait);
-    Ok(())
 }
 
 /// The keysyms of `text`; `\r\n` is one Return.

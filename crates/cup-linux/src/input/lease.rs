@@ -19,7 +19,7 @@
 //! * every keysym a call needs is bound in one change, on a contiguous
 //!   block of keycodes where one exists (one `MappingNotify`).
 
-use super::keymap::{Keycode, Keymap, Modmap};
+use super::keymap::{self, Keycode, Keymap, Modmap};
 use super::keysym::{Keysym, NO_SYMBOL};
 
 /// The root window property holding the leases: `CARDINAL`/32, the words
@@ -162,31 +162,22 @@ impl Change {
     }
 
     /// The rows to write, as runs of consecutive keycodes: (first keycode,
-    /// its keysyms per keycode times the run's length). `keymap` gives the
-    /// row width.
+    /// its keysyms per keycode times the run's length); a restored keycode
+    /// gets the empty row. `keymap` gives the row width.
     pub fn runs(&self, keymap: &Keymap) -> Vec<(Keycode, Vec<Keysym>)> {
-        let mut rows: Vec<(Keycode, Vec<Keysym>)> = self
+        let rows: Vec<(Keycode, Keysym)> = self
             .bind
             .iter()
-            .map(|&(kc, keysym)| (kc, keymap.remap_row(keysym)))
-            .chain(self.restore.iter().map(|&kc| {
-                let width = keymap.remap_row(NO_SYMBOL).len();
-                (kc, vec![NO_SYMBOL; width])
-            }))
+            .copied()
+            .chain(self.restore.iter().map(|&kc| (kc, NO_SYMBOL)))
             .collect();
-        rows.sort_by_key(|(kc, _)| *kc);
-        let mut out: Vec<(Keycode, Vec<Keysym>)> = Vec::new();
-        let mut last: Option<Keycode> = None;
-        for (kc, row) in rows {
-            match (out.last_mut(), last) {
-                (Some((_, syms)), Some(prev)) if u16::from(prev) + 1 == u16::from(kc) => {
-                    syms.extend(row);
-                }
-                _ => out.push((kc, row)),
-            }
-            last = Some(kc);
-        }
-        out
+        keymap::runs(&rows)
+            .into_iter()
+            .map(|(first, keysyms)| {
+                let rows = keysyms.iter().flat_map(|&k| keymap.remap_row(k)).collect();
+                (first, rows)
+            })
+            .collect()
     }
 }
 

@@ -13,6 +13,7 @@ use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
 
 use super::keymap::{Keycode, Keymap, Modmap, Shifters};
+use super::lease::Leases;
 use super::{InputError, Point};
 
 /// The keyboard tables of the server.
@@ -54,6 +55,10 @@ pub(crate) struct Link {
     stamp: u32,
     /// Ping answers seen (stamps), read by [`Link::wait_ping`].
     answers: Vec<u32>,
+    /// The leases on the root window, as last read; dropped when the
+    /// property or the keymap changes (their `PropertyNotify` and
+    /// `MappingNotify` reach this link).
+    leases: Option<Leases>,
 }
 
 impl std::fmt::Debug for Link {
@@ -73,6 +78,14 @@ pub(crate) fn x11_err(what: &str, e: impl std::fmt::Display) -> InputError {
     }
 }
 
+/// `$e` with its error as [`InputError::X11`] of request `$what`.
+macro_rules! x11 {
+    ($what:expr, $e:expr) => {
+        $e.map_err(|e| $crate::input::link::x11_err($what, e))
+    };
+}
+pub(crate) use x11;
+
 /// Interns the [`Atoms`] in one round trip.
 fn intern(conn: &RustConnection) -> Result<Atoms, InputError> {
     let names: [&[u8]; 4] = [
@@ -83,11 +96,11 @@ fn intern(conn: &RustConnection) -> Result<Atoms, InputError> {
     ];
     let cookies = names
         .iter()
-        .map(|name| x11_result("InternAtom", conn.intern_atom(false, name)))
+        .map(|name| x11!("InternAtom", conn.intern_atom(false, name)))
         .collect::<Result<Vec<_>, _>>()?;
     let mut atoms = [0; 4];
     for (atom, cookie) in atoms.iter_mut().zip(cookies) {
-        *atom = x11_result("InternAtom", cookie.reply())?.atom;
+        *atom = x11!("InternAtom", cookie.reply())?.atom;
     }
     Ok(Atoms {
         wm_protocols: atoms[0],
@@ -96,18 +109,6 @@ fn intern(conn: &RustConnection) -> Result<Atoms, InputError> {
         leases: atoms[3],
     })
 }
-
-fn x11_result<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) -> Result<T, InputError> {
-    r.map_err(|e| x11_err(what, e))
-}
-
-/// `$e` with its error as [`InputError::X11`] of request `$what`.
-macro_rules! x11 {
-    ($what:expr, $e:expr) => {
-        $e.map_err(|e| $crate::input::link::x11_err($what, e))
-    };
-}
-pub(crate) use x11;
 
 impl Link {
     /// Connects and checks for XTest.
@@ -141,12 +142,14 @@ impl Link {
         )?;
         let atoms = intern(&conn)?;
         // Clients answer `_NET_WM_PING` by sending it to the root window
-        // for SubstructureNotify listeners: the answers reach this link.
+        // for SubstructureNotify listeners: the answers reach this link;
+        // so do changes of the lease property (PropertyChange).
         x11!(
             "ChangeWindowAttributes",
             conn.change_window_attributes(
                 root,
-                &ChangeWindowAttributesAux::new().event_mask(EventMask::SUBSTRUCTURE_NOTIFY),
+                &ChangeWindowAttributesAux::new()
+                    .event_mask(EventMask::SUBSTRUCTURE_NOTIFY | EventMask::PROPERTY_CHANGE),
             )
         )?;
         let mut link = Link {
@@ -160,6 +163,7 @@ impl Link {
             // Distinct from other processes' pings on the display.
             stamp: std::process::id().wrapping_mul(7919) << 8,
             answers: Vec::new(),
+            leases: None,
         };
         link.maps()?;
         Ok(link)
@@ -213,7 +217,15 @@ impl Link {
         let mut error = None;
         while let Some(event) = x11!("reading events", self.conn.poll_for_event())? {
             match event {
-                Event::MappingNotify(_) => self.maps = None,
+                Event::MappingNotify(_) => {
+                    self.maps = None;
+                    self.leases = None;
+                }
+                Event::PropertyNotify(p)
+                    if p.window == self.root && p.atom == self.atoms.leases =>
+                {
+                    self.leases = None;
+                }
                 Event::ClientMessage(m) if m.type_ == self.atoms.wm_protocols && m.format == 32 => {
                     let data = m.data.as_data32();
                     if data[0] == self.atoms.net_wm_ping {
@@ -286,6 +298,16 @@ impl Link {
     /// The keymap changed by us: read it again next time.
     pub fn forget_maps(&mut self) {
         self.maps = None;
+    }
+
+    /// The leases as last read, unless they changed since.
+    pub fn cached_leases(&self) -> Option<&Leases> {
+        self.leases.as_ref()
+    }
+
+    /// Keeps `leases` until the property or the keymap changes.
+    pub fn cache_leases(&mut self, leases: Option<Leases>) {
+        self.leases = leases;
     }
 
     /// One XTest fake event.

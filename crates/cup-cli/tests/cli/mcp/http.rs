@@ -1,5 +1,7 @@
-//! Streamable HTTP: the bearer token, clients kept apart, public binds.
+//! Streamable HTTP: the bearer token, clients kept apart, public binds,
+//! bodies that are no JSON-RPC message.
 
+use super::frames::{assert_parse_error, deep_array, initialize};
 use super::*;
 
 /// Reads the first stdout line of `cup mcp --http` (where it serves and the
@@ -38,15 +40,13 @@ impl Drop for Kill {
     }
 }
 
-/// A raw POST to `url` with an optional bearer token; the status line.
-fn raw_post(url: &str, token: Option<&str>) -> String {
+/// A POST of `body` to `url` with an optional bearer token: the status
+/// line and the body of the answer.
+fn post(url: &str, token: Option<&str>, body: &str) -> (String, String) {
     let rest = url.trim_start_matches("http://");
     let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
     let mut stream =
         std::net::TcpStream::connect(host).unwrap_or_else(|e| panic!("connect {host}: {e}"));
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
-    .to_string();
     let auth = token.map_or_else(String::new, |t| format!("Authorization: Bearer {t}\r\n"));
     write!(
         stream,
@@ -56,7 +56,17 @@ fn raw_post(url: &str, token: Option<&str>) -> String {
     .unwrap_or_else(|e| panic!("write: {e}"));
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
-    answer.lines().next().unwrap_or_default().to_owned()
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    (
+        head.lines().next().unwrap_or_default().to_owned(),
+        body.to_owned(),
+    )
+}
+
+/// A POST of an `initialize` request with an optional bearer token; the
+/// status line.
+fn raw_post(url: &str, token: Option<&str>) -> String {
+    post(url, token, &initialize(1).to_string()).0
 }
 
 #[test]
@@ -111,4 +121,25 @@ fn http_refuses_a_public_bind_without_a_token() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn http_answers_unparsable_bodies_with_400_and_a_json_rpc_error() {
+    let (child, url, token) = http_server(&[]);
+    let _server = Kill(child);
+    let token = Some(token.as_str());
+    for bad in ["{not json".to_owned(), deep_array(5000)] {
+        let (status, body) = post(&url, token, &bad);
+        assert!(status.contains(" 400 "), "{status}: {body}");
+        let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert_parse_error(&answer);
+    }
+    let (status, body) = post(&url, token, r#"{"id": 4, "method": 5}"#);
+    assert!(status.contains(" 400 "), "{status}: {body}");
+    let answer: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+    assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
+    assert_eq!(answer["id"], json!(4), "{answer}");
+    let (status, body) = post(&url, token, &initialize(1).to_string());
+    assert!(status.contains(" 200 "), "{status}: {body}");
+    assert!(body.contains(r#""serverInfo":{"name":"cup""#), "{body}");
 }
