@@ -348,12 +348,24 @@ async fn text_arrives_exactly_in_a_gtk_entry() {
     let desk = Desk::start();
     desk.launch("gtk3-widget-factory", &[]);
     let mut session = desk.session();
-    // The focused entry, and the pointer on it (focus follows it).
-    let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
-    let entry = nodes(&snap)
-        .into_iter()
-        .find(|n| n.role == Role::TextBox && has(n, State::Focused))
-        .unwrap_or_else(|| panic!("no focused entry:\n{}", snap.text));
+    // The focused entry, and the pointer on it (focus follows it). GTK
+    // gives the entry focus a moment after the window shows on the bus (a
+    // busy CI machine has taken the first snapshot before it), so wait.
+    let end = Instant::now() + Duration::from_secs(20);
+    let entry = loop {
+        let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+        let focused = nodes(&snap)
+            .into_iter()
+            .find(|n| n.role == Role::TextBox && has(n, State::Focused))
+            .cloned();
+        match focused {
+            Some(entry) => break entry,
+            None if Instant::now() > end => {
+                panic!("no focused entry after 20 s:\n{}", snap.text)
+            }
+            None => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    };
     let b = entry
         .bounds
         .unwrap_or_else(|| panic!("the entry has no bounds"));
