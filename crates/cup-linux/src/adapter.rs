@@ -525,7 +525,15 @@ impl Adapter for LinuxAdapter {
             width: s.width,
             height: s.height,
             scale: s.scale,
-            monitors: s.monitors,
+            // X11 has one scale for the whole screen (Xft.dpi / XSETTINGS).
+            monitors: s
+                .monitors
+                .into_iter()
+                .map(|m| Monitor {
+                    scale: s.scale,
+                    ..m
+                })
+                .collect(),
         })
     }
 

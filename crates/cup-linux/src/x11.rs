@@ -310,6 +310,7 @@ fn monitors(
             name: "screen".to_owned(),
             rect: Rect::new(0, 0, width.unsigned_abs(), height.unsigned_abs()),
             primary: true,
+            scale: 1.0,
         }]
     };
     let Some(reply) = reply else {
@@ -346,6 +347,7 @@ fn monitors(
                 u64::from(m.height),
             ),
             primary: m.primary,
+            scale: 1.0,
         })
         .collect();
     if out.is_empty() {

@@ -191,6 +191,7 @@ impl Adapter for WebAdapter {
                 name: "viewport".into(),
                 rect,
                 primary: true,
+                scale: view.dpr,
             }],
         })
     }

@@ -19,6 +19,8 @@ pub struct Monitor {
     pub rect: Rect,
     /// Primary monitor.
     pub primary: bool,
+    /// Its scale factor (physical / logical pixels; 1.5 at 144 DPI).
+    pub scale: f64,
 }
 
 /// Screens of the display.

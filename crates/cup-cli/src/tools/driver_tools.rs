@@ -65,17 +65,29 @@ pub(super) async fn call(
             let mut text = format!("{}x{} px, scale {}\n", s.width, s.height, s.scale);
             for (i, m) in s.monitors.iter().enumerate() {
                 text.push_str(&format!(
-                    "monitor {i} {}: {}x{} at {},{}{}\n",
+                    "monitor {i} {}: {}x{} at {},{}, scale {}{}\n",
                     m.name,
                     m.rect.w,
                     m.rect.h,
                     m.rect.x,
                     m.rect.y,
+                    m.scale,
                     if m.primary { " (primary)" } else { "" }
                 ));
             }
+            let monitors: Vec<_> = s
+                .monitors
+                .iter()
+                .map(|m| {
+                    json!({"name": m.name, "x": m.rect.x, "y": m.rect.y, "w": m.rect.w,
+                           "h": m.rect.h, "scale": m.scale, "primary": m.primary})
+                })
+                .collect();
             let mut out = Output::text(text);
-            out.structured = Some(json!({"width": s.width, "height": s.height, "scale": s.scale}));
+            out.structured = Some(
+                json!({"width": s.width, "height": s.height, "scale": s.scale,
+                                         "monitors": monitors}),
+            );
             Ok(out)
         }
         "hotkey" => {

@@ -264,6 +264,7 @@ impl Scripted {
                         name: "screen".into(),
                         rect,
                         primary: true,
+                        scale: 1.0,
                     }],
                 },
                 windows,

@@ -1,0 +1,191 @@
+//! UI Automation's numbers: control type ids, pattern states, heading
+//! levels, and the MSAA roles and state bits of `LegacyIAccessible`.
+
+/// `UIA_*ControlTypeId`.
+#[allow(missing_docs)]
+pub mod ct {
+    pub const BUTTON: i32 = 50000;
+    pub const CALENDAR: i32 = 50001;
+    pub const CHECK_BOX: i32 = 50002;
+    pub const COMBO_BOX: i32 = 50003;
+    pub const EDIT: i32 = 50004;
+    pub const HYPERLINK: i32 = 50005;
+    pub const IMAGE: i32 = 50006;
+    pub const LIST_ITEM: i32 = 50007;
+    pub const LIST: i32 = 50008;
+    pub const MENU: i32 = 50009;
+    pub const MENU_BAR: i32 = 50010;
+    pub const MENU_ITEM: i32 = 50011;
+    pub const PROGRESS_BAR: i32 = 50012;
+    pub const RADIO_BUTTON: i32 = 50013;
+    pub const SCROLL_BAR: i32 = 50014;
+    pub const SLIDER: i32 = 50015;
+    pub const SPINNER: i32 = 50016;
+    pub const STATUS_BAR: i32 = 50017;
+    pub const TAB: i32 = 50018;
+    pub const TAB_ITEM: i32 = 50019;
+    pub const TEXT: i32 = 50020;
+    pub const TOOL_BAR: i32 = 50021;
+    pub const TOOL_TIP: i32 = 50022;
+    pub const TREE: i32 = 50023;
+    pub const TREE_ITEM: i32 = 50024;
+    pub const CUSTOM: i32 = 50025;
+    pub const GROUP: i32 = 50026;
+    pub const THUMB: i32 = 50027;
+    pub const DATA_GRID: i32 = 50028;
+    pub const DATA_ITEM: i32 = 50029;
+    pub const DOCUMENT: i32 = 50030;
+    pub const SPLIT_BUTTON: i32 = 50031;
+    pub const WINDOW: i32 = 50032;
+    pub const PANE: i32 = 50033;
+    pub const HEADER: i32 = 50034;
+    pub const HEADER_ITEM: i32 = 50035;
+    pub const TABLE: i32 = 50036;
+    pub const TITLE_BAR: i32 = 50037;
+    pub const SEPARATOR: i32 = 50038;
+    pub const SEMANTIC_ZOOM: i32 = 50039;
+    pub const APP_BAR: i32 = 50040;
+}
+
+/// The programmatic name of a control type id (`Button`), as Inspect and
+/// the `platform` escape hatch show it.
+pub fn control_type_name(id: i32) -> &'static str {
+    const NAMES: [&str; 41] = [
+        "Button",
+        "Calendar",
+        "CheckBox",
+        "ComboBox",
+        "Edit",
+        "Hyperlink",
+        "Image",
+        "ListItem",
+        "List",
+        "Menu",
+        "MenuBar",
+        "MenuItem",
+        "ProgressBar",
+        "RadioButton",
+        "ScrollBar",
+        "Slider",
+        "Spinner",
+        "StatusBar",
+        "Tab",
+        "TabItem",
+        "Text",
+        "ToolBar",
+        "ToolTip",
+        "Tree",
+        "TreeItem",
+        "Custom",
+        "Group",
+        "Thumb",
+        "DataGrid",
+        "DataItem",
+        "Document",
+        "SplitButton",
+        "Window",
+        "Pane",
+        "Header",
+        "HeaderItem",
+        "Table",
+        "TitleBar",
+        "Separator",
+        "SemanticZoom",
+        "AppBar",
+    ];
+    usize::try_from(id - ct::BUTTON)
+        .ok()
+        .and_then(|i| NAMES.get(i).copied())
+        .unwrap_or("Unknown")
+}
+
+/// `ToggleState`.
+#[allow(missing_docs)]
+pub mod toggle {
+    pub const OFF: i32 = 0;
+    pub const ON: i32 = 1;
+    pub const INDETERMINATE: i32 = 2;
+}
+
+/// `ExpandCollapseState`.
+#[allow(missing_docs)]
+pub mod expand {
+    pub const COLLAPSED: i32 = 0;
+    pub const EXPANDED: i32 = 1;
+    pub const PARTIALLY_EXPANDED: i32 = 2;
+    pub const LEAF_NODE: i32 = 3;
+}
+
+/// `HeadingLevel_None`; `HeadingLevel1` ... `HeadingLevel9` follow it.
+pub const HEADING_LEVEL_NONE: i32 = 80050;
+
+/// MSAA `ROLE_SYSTEM_*` (the `LegacyIAccessible.Role` values).
+#[allow(missing_docs)]
+pub mod msaa_role {
+    pub const TITLEBAR: u32 = 0x01;
+    pub const MENUBAR: u32 = 0x02;
+    pub const SCROLLBAR: u32 = 0x03;
+    pub const ALERT: u32 = 0x08;
+    pub const WINDOW: u32 = 0x09;
+    pub const CLIENT: u32 = 0x0a;
+    pub const MENUPOPUP: u32 = 0x0b;
+    pub const MENUITEM: u32 = 0x0c;
+    pub const TOOLTIP: u32 = 0x0d;
+    pub const APPLICATION: u32 = 0x0e;
+    pub const DOCUMENT: u32 = 0x0f;
+    pub const PANE: u32 = 0x10;
+    pub const DIALOG: u32 = 0x12;
+    pub const GROUPING: u32 = 0x14;
+    pub const SEPARATOR: u32 = 0x15;
+    pub const TOOLBAR: u32 = 0x16;
+    pub const STATUSBAR: u32 = 0x17;
+    pub const TABLE: u32 = 0x18;
+    pub const COLUMNHEADER: u32 = 0x19;
+    pub const ROWHEADER: u32 = 0x1a;
+    pub const ROW: u32 = 0x1c;
+    pub const CELL: u32 = 0x1d;
+    pub const LINK: u32 = 0x1e;
+    pub const LIST: u32 = 0x21;
+    pub const LISTITEM: u32 = 0x22;
+    pub const OUTLINE: u32 = 0x23;
+    pub const OUTLINEITEM: u32 = 0x24;
+    pub const PAGETAB: u32 = 0x25;
+    pub const PROPERTYPAGE: u32 = 0x26;
+    pub const GRAPHIC: u32 = 0x28;
+    pub const STATICTEXT: u32 = 0x29;
+    pub const TEXT: u32 = 0x2a;
+    pub const PUSHBUTTON: u32 = 0x2b;
+    pub const CHECKBUTTON: u32 = 0x2c;
+    pub const RADIOBUTTON: u32 = 0x2d;
+    pub const COMBOBOX: u32 = 0x2e;
+    pub const DROPLIST: u32 = 0x2f;
+    pub const PROGRESSBAR: u32 = 0x30;
+    pub const SLIDER: u32 = 0x33;
+    pub const SPINBUTTON: u32 = 0x34;
+    pub const BUTTONDROPDOWN: u32 = 0x38;
+    pub const BUTTONMENU: u32 = 0x39;
+    pub const PAGETABLIST: u32 = 0x3c;
+    pub const SPLITBUTTON: u32 = 0x3e;
+}
+
+/// MSAA `STATE_SYSTEM_*` bits (the `LegacyIAccessible.State` value).
+#[allow(missing_docs)]
+pub mod msaa_state {
+    pub const UNAVAILABLE: u32 = 0x1;
+    pub const SELECTED: u32 = 0x2;
+    pub const FOCUSED: u32 = 0x4;
+    pub const PRESSED: u32 = 0x8;
+    pub const CHECKED: u32 = 0x10;
+    pub const MIXED: u32 = 0x20;
+    pub const READONLY: u32 = 0x40;
+    pub const EXPANDED: u32 = 0x200;
+    pub const COLLAPSED: u32 = 0x400;
+    pub const BUSY: u32 = 0x800;
+    pub const INVISIBLE: u32 = 0x8000;
+    pub const OFFSCREEN: u32 = 0x10000;
+    pub const FOCUSABLE: u32 = 0x100000;
+    pub const SELECTABLE: u32 = 0x200000;
+    pub const MULTISELECTABLE: u32 = 0x1000000;
+    pub const PROTECTED: u32 = 0x20000000;
+    pub const HASPOPUP: u32 = 0x40000000;
+}
