@@ -15,8 +15,13 @@
 pub mod assemble;
 pub mod control;
 pub mod facts;
+pub mod image;
 pub mod keys;
 pub mod mapping;
+#[cfg(windows)]
+#[allow(unsafe_code)]
+pub mod os;
+pub mod pointer;
 pub mod pool;
 pub mod refs;
 pub mod screen;

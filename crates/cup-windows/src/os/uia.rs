@@ -1,0 +1,613 @@
+//! UI Automation reads: one `IUIAutomation` per worker thread (COM in the
+//! multithreaded apartment), one cache request with every property the
+//! mapping needs, and the [`Reads`] of a window walk over it.
+
+use windows::core::{Interface, BSTR};
+use windows::Win32::Foundation::HWND;
+use windows::Win32::System::Com::{
+    CoCreateInstance, CoInitializeEx, CLSCTX_INPROC_SERVER, COINIT_MULTITHREADED, SAFEARRAY,
+};
+use windows::Win32::System::Ole::{
+    SafeArrayAccessData, SafeArrayGetLBound, SafeArrayGetUBound, SafeArrayUnaccessData,
+};
+use windows::Win32::System::Variant::{
+    VariantClear, VARIANT, VT_ARRAY, VT_BOOL, VT_BSTR, VT_I2, VT_I4, VT_R8, VT_UI4,
+};
+use windows::Win32::UI::Accessibility::{
+    CUIAutomation, CUIAutomation8, IUIAutomation, IUIAutomationCacheRequest,
+    IUIAutomationCondition, IUIAutomationElement, TreeScope_Children, TreeScope_Subtree,
+    UIA_PROPERTY_ID,
+};
+
+use crate::facts::{
+    Bounds, Element, GridFacts, GridItemFacts, Legacy, RangeFacts, ScrollFacts, SelectionFacts,
+    ValueFacts, WindowPatternFacts,
+};
+use crate::os::{call_error, read_error};
+use crate::walk::{ReadError, Reads};
+
+/// UIA property ids the capture caches (`UIA_*PropertyId`).
+#[allow(missing_docs)]
+pub mod prop {
+    pub const RUNTIME_ID: i32 = 30000;
+    pub const BOUNDING_RECTANGLE: i32 = 30001;
+    pub const PROCESS_ID: i32 = 30002;
+    pub const CONTROL_TYPE: i32 = 30003;
+    pub const LOCALIZED_CONTROL_TYPE: i32 = 30004;
+    pub const NAME: i32 = 30005;
+    pub const HAS_KEYBOARD_FOCUS: i32 = 30008;
+    pub const IS_KEYBOARD_FOCUSABLE: i32 = 30009;
+    pub const IS_ENABLED: i32 = 30010;
+    pub const AUTOMATION_ID: i32 = 30011;
+    pub const CLASS_NAME: i32 = 30012;
+    pub const HELP_TEXT: i32 = 30013;
+    pub const IS_PASSWORD: i32 = 30019;
+    pub const NATIVE_WINDOW_HANDLE: i32 = 30020;
+    pub const IS_OFFSCREEN: i32 = 30022;
+    pub const ORIENTATION: i32 = 30023;
+    pub const FRAMEWORK_ID: i32 = 30024;
+    pub const IS_REQUIRED_FOR_FORM: i32 = 30025;
+    pub const IS_EXPAND_COLLAPSE_AVAILABLE: i32 = 30028;
+    pub const IS_GRID_ITEM_AVAILABLE: i32 = 30029;
+    pub const IS_GRID_AVAILABLE: i32 = 30030;
+    pub const IS_INVOKE_AVAILABLE: i32 = 30031;
+    pub const IS_RANGE_VALUE_AVAILABLE: i32 = 30033;
+    pub const IS_SCROLL_AVAILABLE: i32 = 30034;
+    pub const IS_SCROLL_ITEM_AVAILABLE: i32 = 30035;
+    pub const IS_SELECTION_ITEM_AVAILABLE: i32 = 30036;
+    pub const IS_SELECTION_AVAILABLE: i32 = 30037;
+    pub const IS_TABLE_AVAILABLE: i32 = 30038;
+    pub const IS_TABLE_ITEM_AVAILABLE: i32 = 30039;
+    pub const IS_TEXT_AVAILABLE: i32 = 30040;
+    pub const IS_TOGGLE_AVAILABLE: i32 = 30041;
+    pub const IS_VALUE_AVAILABLE: i32 = 30043;
+    pub const IS_WINDOW_AVAILABLE: i32 = 30044;
+    pub const VALUE_VALUE: i32 = 30045;
+    pub const VALUE_IS_READ_ONLY: i32 = 30046;
+    pub const RANGE_VALUE: i32 = 30047;
+    pub const RANGE_IS_READ_ONLY: i32 = 30048;
+    pub const RANGE_MINIMUM: i32 = 30049;
+    pub const RANGE_MAXIMUM: i32 = 30050;
+    pub const RANGE_LARGE_CHANGE: i32 = 30051;
+    pub const RANGE_SMALL_CHANGE: i32 = 30052;
+    pub const SCROLL_H_PERCENT: i32 = 30053;
+    pub const SCROLL_H_VIEW: i32 = 30054;
+    pub const SCROLL_V_PERCENT: i32 = 30055;
+    pub const SCROLL_V_VIEW: i32 = 30056;
+    pub const SCROLL_H_SCROLLABLE: i32 = 30057;
+    pub const SCROLL_V_SCROLLABLE: i32 = 30058;
+    pub const SELECTION_CAN_MULTIPLE: i32 = 30060;
+    pub const SELECTION_REQUIRED: i32 = 30061;
+    pub const GRID_ROW_COUNT: i32 = 30062;
+    pub const GRID_COLUMN_COUNT: i32 = 30063;
+    pub const GRID_ITEM_ROW: i32 = 30064;
+    pub const GRID_ITEM_COLUMN: i32 = 30065;
+    pub const GRID_ITEM_ROW_SPAN: i32 = 30066;
+    pub const GRID_ITEM_COLUMN_SPAN: i32 = 30067;
+    pub const EXPAND_COLLAPSE_STATE: i32 = 30070;
+    pub const WINDOW_CAN_MAXIMIZE: i32 = 30073;
+    pub const WINDOW_CAN_MINIMIZE: i32 = 30074;
+    pub const WINDOW_VISUAL_STATE: i32 = 30075;
+    pub const WINDOW_IS_MODAL: i32 = 30077;
+    pub const WINDOW_IS_TOPMOST: i32 = 30078;
+    pub const SELECTION_ITEM_IS_SELECTED: i32 = 30079;
+    pub const TOGGLE_STATE: i32 = 30086;
+    pub const IS_LEGACY_AVAILABLE: i32 = 30090;
+    pub const LEGACY_VALUE: i32 = 30093;
+    pub const LEGACY_ROLE: i32 = 30095;
+    pub const LEGACY_STATE: i32 = 30096;
+    pub const LEGACY_DEFAULT_ACTION: i32 = 30100;
+    pub const ARIA_ROLE: i32 = 30101;
+    pub const ARIA_PROPERTIES: i32 = 30102;
+    pub const POSITION_IN_SET: i32 = 30152;
+    pub const SIZE_OF_SET: i32 = 30153;
+    pub const LEVEL: i32 = 30154;
+    pub const HEADING_LEVEL: i32 = 30173;
+    pub const IS_DIALOG: i32 = 30174;
+
+    /// Every id the cache request asks for.
+    pub const ALL: &[i32] = &[
+        RUNTIME_ID,
+        BOUNDING_RECTANGLE,
+        PROCESS_ID,
+        CONTROL_TYPE,
+        LOCALIZED_CONTROL_TYPE,
+        NAME,
+        HAS_KEYBOARD_FOCUS,
+        IS_KEYBOARD_FOCUSABLE,
+        IS_ENABLED,
+        AUTOMATION_ID,
+        CLASS_NAME,
+        HELP_TEXT,
+        IS_PASSWORD,
+        NATIVE_WINDOW_HANDLE,
+        IS_OFFSCREEN,
+        ORIENTATION,
+        FRAMEWORK_ID,
+        IS_REQUIRED_FOR_FORM,
+        IS_EXPAND_COLLAPSE_AVAILABLE,
+        IS_GRID_ITEM_AVAILABLE,
+        IS_GRID_AVAILABLE,
+        IS_INVOKE_AVAILABLE,
+        IS_RANGE_VALUE_AVAILABLE,
+        IS_SCROLL_AVAILABLE,
+        IS_SCROLL_ITEM_AVAILABLE,
+        IS_SELECTION_ITEM_AVAILABLE,
+        IS_SELECTION_AVAILABLE,
+        IS_TABLE_AVAILABLE,
+        IS_TABLE_ITEM_AVAILABLE,
+        IS_TEXT_AVAILABLE,
+        IS_TOGGLE_AVAILABLE,
+        IS_VALUE_AVAILABLE,
+        IS_WINDOW_AVAILABLE,
+        VALUE_VALUE,
+        VALUE_IS_READ_ONLY,
+        RANGE_VALUE,
+        RANGE_IS_READ_ONLY,
+        RANGE_MINIMUM,
+        RANGE_MAXIMUM,
+        RANGE_LARGE_CHANGE,
+        RANGE_SMALL_CHANGE,
+        SCROLL_H_PERCENT,
+        SCROLL_H_VIEW,
+        SCROLL_V_PERCENT,
+        SCROLL_V_VIEW,
+        SCROLL_H_SCROLLABLE,
+        SCROLL_V_SCROLLABLE,
+        SELECTION_CAN_MULTIPLE,
+        SELECTION_REQUIRED,
+        GRID_ROW_COUNT,
+        GRID_COLUMN_COUNT,
+        GRID_ITEM_ROW,
+        GRID_ITEM_COLUMN,
+        GRID_ITEM_ROW_SPAN,
+        GRID_ITEM_COLUMN_SPAN,
+        EXPAND_COLLAPSE_STATE,
+        WINDOW_CAN_MAXIMIZE,
+        WINDOW_CAN_MINIMIZE,
+        WINDOW_VISUAL_STATE,
+        WINDOW_IS_MODAL,
+        WINDOW_IS_TOPMOST,
+        SELECTION_ITEM_IS_SELECTED,
+        TOGGLE_STATE,
+        IS_LEGACY_AVAILABLE,
+        LEGACY_VALUE,
+        LEGACY_ROLE,
+        LEGACY_STATE,
+        LEGACY_DEFAULT_ACTION,
+        ARIA_ROLE,
+        ARIA_PROPERTIES,
+        POSITION_IN_SET,
+        SIZE_OF_SET,
+        LEVEL,
+        HEADING_LEVEL,
+        IS_DIALOG,
+    ];
+}
+
+/// A property value, read out of its VARIANT.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    /// `VT_EMPTY`, the not-supported sentinel (`VT_UNKNOWN`) or a type cup
+    /// does not read.
+    None,
+    /// `VT_I4`, `VT_I2`, `VT_UI4`.
+    Int(i64),
+    /// `VT_BOOL`.
+    Bool(bool),
+    /// `VT_R8`.
+    Real(f64),
+    /// `VT_BSTR`.
+    Str(String),
+    /// `VT_ARRAY | VT_I4`.
+    Ints(Vec<i32>),
+    /// `VT_ARRAY | VT_R8`.
+    Reals(Vec<f64>),
+}
+
+impl Val {
+    fn int(&self) -> Option<i64> {
+        match self {
+            Val::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    fn boolean(&self) -> Option<bool> {
+        match self {
+            Val::Bool(b) => Some(*b),
+            Val::Int(i) => Some(*i != 0),
+            _ => None,
+        }
+    }
+    fn real(&self) -> Option<f64> {
+        match self {
+            Val::Real(r) => Some(*r),
+            Val::Int(i) => Some(*i as f64),
+            _ => None,
+        }
+    }
+    fn text(&self) -> String {
+        match self {
+            Val::Str(s) => s.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// Reads an array of `T` out of a SAFEARRAY.
+///
+/// # Safety
+/// `psa` must be a valid one-dimensional SAFEARRAY of `T` elements.
+unsafe fn array<T: Copy>(psa: *const SAFEARRAY) -> Vec<T> {
+    if psa.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: the caller passes a valid SAFEARRAY; bounds and data access
+    // are checked calls, and the data is read only between Access and
+    // Unaccess, `upper - lower + 1` elements of `T`.
+    unsafe {
+        let (Ok(lower), Ok(upper)) = (SafeArrayGetLBound(psa, 1), SafeArrayGetUBound(psa, 1))
+        else {
+            return Vec::new();
+        };
+        let len = usize::try_from(upper - lower + 1).unwrap_or(0);
+        let mut data: *mut core::ffi::c_void = core::ptr::null_mut();
+        if len == 0 || SafeArrayAccessData(psa, &mut data).is_err() || data.is_null() {
+            return Vec::new();
+        }
+        let out = core::slice::from_raw_parts(data.cast::<T>(), len).to_vec();
+        let _ = SafeArrayUnaccessData(psa);
+        out
+    }
+}
+
+/// Reads and clears a VARIANT.
+pub fn take(mut v: VARIANT) -> Val {
+    // SAFETY: `vt` tells which union member is live; each arm reads only
+    // that member; the VARIANT is then cleared once (releasing a BSTR,
+    // array or interface it owns) and not used again.
+    unsafe {
+        let inner = &v.Anonymous.Anonymous;
+        let vt = inner.vt;
+        let val = if vt == VT_I4 {
+            Val::Int(i64::from(inner.Anonymous.lVal))
+        } else if vt == VT_I2 {
+            Val::Int(i64::from(inner.Anonymous.iVal))
+        } else if vt == VT_UI4 {
+            Val::Int(i64::from(inner.Anonymous.ulVal))
+        } else if vt == VT_BOOL {
+            Val::Bool(inner.Anonymous.boolVal.as_bool())
+        } else if vt == VT_R8 {
+            Val::Real(inner.Anonymous.dblVal)
+        } else if vt == VT_BSTR {
+            Val::Str((*inner.Anonymous.bstrVal).to_string())
+        } else if vt.0 == VT_ARRAY.0 | VT_I4.0 {
+            Val::Ints(array::<i32>(inner.Anonymous.parray))
+        } else if vt.0 == VT_ARRAY.0 | VT_R8.0 {
+            Val::Reals(array::<f64>(inner.Anonymous.parray))
+        } else {
+            Val::None
+        };
+        let _ = VariantClear(&mut v);
+        val
+    }
+}
+
+/// One worker thread's UI Automation: the client object, the cache
+/// request, and what this UIA implementation can do.
+pub struct Uia {
+    /// The client.
+    pub automation: IUIAutomation,
+    /// Every property of [`prop::ALL`] that the request took, subtree scope
+    /// when possible.
+    pub request: IUIAutomationCacheRequest,
+    /// The request caches whole subtrees (Wine's cannot set a tree scope).
+    pub subtree: bool,
+    /// The condition of child fetches (the control view).
+    pub children: IUIAutomationCondition,
+    /// Properties the request refused (logged once).
+    pub refused: Vec<i32>,
+}
+
+impl std::fmt::Debug for Uia {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Uia")
+            .field("subtree", &self.subtree)
+            .field("refused", &self.refused)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Uia {
+    /// Starts COM (multithreaded) on this thread and makes the client:
+    /// `CUIAutomation8`, else `CUIAutomation`.
+    pub fn new() -> Result<Uia, String> {
+        // SAFETY: COM initialisation of the calling (worker) thread, once;
+        // S_FALSE (already initialised) is fine.
+        let hr = unsafe { CoInitializeEx(None, COINIT_MULTITHREADED) };
+        if hr.is_err() {
+            return Err(format!(
+                "CoInitializeEx(COINIT_MULTITHREADED) failed: HRESULT 0x{:08X}",
+                crate::os::hresult_bits(hr)
+            ));
+        }
+        // SAFETY: creating an in-process COM object by its class id.
+        let automation: IUIAutomation = unsafe {
+            CoCreateInstance(&CUIAutomation8, None, CLSCTX_INPROC_SERVER)
+                .or_else(|_| CoCreateInstance(&CUIAutomation, None, CLSCTX_INPROC_SERVER))
+        }
+        .map_err(|e| {
+            format!(
+                "{}; UI Automation is not available (is uiautomationcore.dll registered?)",
+                call_error(&e, "CoCreateInstance(CUIAutomation)")
+            )
+        })?;
+        // SAFETY: plain COM calls on the client just made.
+        let request = unsafe { automation.CreateCacheRequest() }
+            .map_err(|e| call_error(&e, "IUIAutomation::CreateCacheRequest"))?;
+        let mut refused = Vec::new();
+        for id in prop::ALL {
+            // SAFETY: a COM call with a plain integer id.
+            if unsafe { request.AddProperty(UIA_PROPERTY_ID(*id)) }.is_err() {
+                refused.push(*id);
+            }
+        }
+        // SAFETY: COM calls on the request and client just made.
+        let subtree = unsafe { request.SetTreeScope(TreeScope_Subtree) }.is_ok();
+        // SAFETY: as above.
+        let children = unsafe { automation.ControlViewCondition() }
+            .or_else(|_| unsafe { automation.CreateTrueCondition() })
+            .map_err(|e| call_error(&e, "IUIAutomation::ControlViewCondition"))?;
+        // SAFETY: as above; the control view is also the cache's filter.
+        let _ = unsafe { request.SetTreeFilter(&children) };
+        if !refused.is_empty() || !subtree {
+            tracing::info!(?refused, subtree, "UI Automation cache request is limited");
+        }
+        Ok(Uia {
+            automation,
+            request,
+            subtree,
+            children,
+            refused,
+        })
+    }
+
+    /// A cached property of `el`.
+    pub fn cached(&self, el: &IUIAutomationElement, id: i32) -> Val {
+        // SAFETY: a COM call on a live element; the VARIANT is taken over.
+        match unsafe { el.GetCachedPropertyValueEx(UIA_PROPERTY_ID(id), true) } {
+            Ok(v) => take(v),
+            Err(_) => Val::None,
+        }
+    }
+
+    /// A current (live) property of `el`.
+    pub fn current(&self, el: &IUIAutomationElement, id: i32) -> Val {
+        // SAFETY: a COM call on a live element; the VARIANT is taken over.
+        match unsafe { el.GetCurrentPropertyValueEx(UIA_PROPERTY_ID(id), true) } {
+            Ok(v) => take(v),
+            Err(_) => Val::None,
+        }
+    }
+
+    /// The root element of window `hwnd`, cached (with its subtree when the
+    /// request has subtree scope).
+    pub fn root(&self, hwnd: i64) -> Result<IUIAutomationElement, ReadError> {
+        let h = HWND(hwnd as usize as *mut core::ffi::c_void);
+        // SAFETY: COM calls with a window handle (UIA checks it) and the
+        // worker's request.
+        let el = unsafe { self.automation.ElementFromHandle(h) }
+            .map_err(|e| read_error(&e, "IUIAutomation::ElementFromHandle"))?;
+        // SAFETY: as above.
+        unsafe { el.BuildUpdatedCache(&self.request) }
+            .map_err(|e| read_error(&e, "IUIAutomationElement::BuildUpdatedCache"))
+    }
+
+    /// The facts of a cached element.
+    pub fn facts(&self, el: &IUIAutomationElement) -> Element {
+        let g = |id| self.cached(el, id);
+        let b = |id| g(id).boolean().unwrap_or(false);
+        let i = |id| g(id).int().unwrap_or(0);
+        let r = |id| g(id).real().unwrap_or(0.0);
+        let s = |id| g(id).text();
+        let i32_of = |id| i32::try_from(i(id)).unwrap_or(0);
+        let bounds = match g(prop::BOUNDING_RECTANGLE) {
+            Val::Reals(v) if v.len() == 4 => Some(Bounds {
+                left: v[0],
+                top: v[1],
+                width: v[2],
+                height: v[3],
+            }),
+            _ => None,
+        }
+        .filter(|b| !b.is_empty());
+        let runtime_id = match g(prop::RUNTIME_ID) {
+            Val::Ints(v) => v,
+            _ => Vec::new(),
+        };
+        let mut e = Element {
+            control_type: i32_of(prop::CONTROL_TYPE),
+            localized_control_type: s(prop::LOCALIZED_CONTROL_TYPE),
+            name: s(prop::NAME),
+            automation_id: s(prop::AUTOMATION_ID),
+            class_name: s(prop::CLASS_NAME),
+            framework_id: s(prop::FRAMEWORK_ID),
+            bounds,
+            // A provider that does not answer IsEnabled is not disabled.
+            is_enabled: g(prop::IS_ENABLED).boolean().unwrap_or(true),
+            is_offscreen: b(prop::IS_OFFSCREEN),
+            has_keyboard_focus: b(prop::HAS_KEYBOARD_FOCUS),
+            is_keyboard_focusable: b(prop::IS_KEYBOARD_FOCUSABLE),
+            is_password: b(prop::IS_PASSWORD),
+            is_required_for_form: b(prop::IS_REQUIRED_FOR_FORM),
+            is_dialog: b(prop::IS_DIALOG),
+            help_text: s(prop::HELP_TEXT),
+            orientation: i32_of(prop::ORIENTATION),
+            aria_role: s(prop::ARIA_ROLE),
+            aria_properties: s(prop::ARIA_PROPERTIES),
+            heading_level: i32_of(prop::HEADING_LEVEL),
+            position_in_set: i32_of(prop::POSITION_IN_SET),
+            size_of_set: i32_of(prop::SIZE_OF_SET),
+            level: i32_of(prop::LEVEL),
+            native_window_handle: i(prop::NATIVE_WINDOW_HANDLE),
+            process_id: u32::try_from(i(prop::PROCESS_ID)).unwrap_or(0),
+            runtime_id,
+            ..Element::default()
+        };
+        let p = &mut e.patterns;
+        p.invoke = b(prop::IS_INVOKE_AVAILABLE);
+        if b(prop::IS_TOGGLE_AVAILABLE) {
+            p.toggle = Some(i32_of(prop::TOGGLE_STATE));
+        }
+        if b(prop::IS_EXPAND_COLLAPSE_AVAILABLE) {
+            p.expand_collapse = Some(i32_of(prop::EXPAND_COLLAPSE_STATE));
+        }
+        if b(prop::IS_VALUE_AVAILABLE) {
+            p.value = Some(ValueFacts {
+                value: s(prop::VALUE_VALUE),
+                is_read_only: b(prop::VALUE_IS_READ_ONLY),
+            });
+        }
+        if b(prop::IS_RANGE_VALUE_AVAILABLE) {
+            p.range_value = Some(RangeFacts {
+                value: r(prop::RANGE_VALUE),
+                minimum: r(prop::RANGE_MINIMUM),
+                maximum: r(prop::RANGE_MAXIMUM),
+                small_change: r(prop::RANGE_SMALL_CHANGE),
+                large_change: r(prop::RANGE_LARGE_CHANGE),
+                is_read_only: b(prop::RANGE_IS_READ_ONLY),
+            });
+        }
+        if b(prop::IS_SELECTION_AVAILABLE) {
+            p.selection = Some(SelectionFacts {
+                can_select_multiple: b(prop::SELECTION_CAN_MULTIPLE),
+                is_selection_required: b(prop::SELECTION_REQUIRED),
+            });
+        }
+        if b(prop::IS_SELECTION_ITEM_AVAILABLE) {
+            p.selection_item = Some(b(prop::SELECTION_ITEM_IS_SELECTED));
+        }
+        if b(prop::IS_SCROLL_AVAILABLE) {
+            p.scroll = Some(ScrollFacts {
+                horizontally_scrollable: b(prop::SCROLL_H_SCROLLABLE),
+                vertically_scrollable: b(prop::SCROLL_V_SCROLLABLE),
+                horizontal_percent: r(prop::SCROLL_H_PERCENT),
+                vertical_percent: r(prop::SCROLL_V_PERCENT),
+                horizontal_view_size: r(prop::SCROLL_H_VIEW),
+                vertical_view_size: r(prop::SCROLL_V_VIEW),
+            });
+        }
+        p.scroll_item = b(prop::IS_SCROLL_ITEM_AVAILABLE);
+        if b(prop::IS_GRID_AVAILABLE) {
+            p.grid = Some(GridFacts {
+                row_count: i32_of(prop::GRID_ROW_COUNT),
+                column_count: i32_of(prop::GRID_COLUMN_COUNT),
+            });
+        }
+        if b(prop::IS_GRID_ITEM_AVAILABLE) {
+            p.grid_item = Some(GridItemFacts {
+                row: i32_of(prop::GRID_ITEM_ROW),
+                column: i32_of(prop::GRID_ITEM_COLUMN),
+                row_span: i32_of(prop::GRID_ITEM_ROW_SPAN),
+                column_span: i32_of(prop::GRID_ITEM_COLUMN_SPAN),
+            });
+        }
+        p.table = b(prop::IS_TABLE_AVAILABLE);
+        p.table_item = b(prop::IS_TABLE_ITEM_AVAILABLE);
+        if b(prop::IS_WINDOW_AVAILABLE) {
+            p.window = Some(WindowPatternFacts {
+                is_modal: b(prop::WINDOW_IS_MODAL),
+                is_topmost: b(prop::WINDOW_IS_TOPMOST),
+                can_minimize: b(prop::WINDOW_CAN_MINIMIZE),
+                can_maximize: b(prop::WINDOW_CAN_MAXIMIZE),
+                visual_state: i32_of(prop::WINDOW_VISUAL_STATE),
+            });
+        }
+        p.text = b(prop::IS_TEXT_AVAILABLE);
+        let legacy_role = g(prop::LEGACY_ROLE).int();
+        if b(prop::IS_LEGACY_AVAILABLE) || legacy_role.is_some() {
+            p.legacy = Some(Legacy {
+                role: u32::try_from(legacy_role.unwrap_or(0)).unwrap_or(0),
+                state: u32::try_from(i(prop::LEGACY_STATE)).unwrap_or(0),
+                default_action: s(prop::LEGACY_DEFAULT_ACTION),
+                value: s(prop::LEGACY_VALUE),
+            });
+        }
+        e
+    }
+
+    fn elements(
+        &self,
+        arr: windows::core::Result<windows::Win32::UI::Accessibility::IUIAutomationElementArray>,
+        what: &str,
+    ) -> Result<Vec<IUIAutomationElement>, ReadError> {
+        let arr = match arr {
+            Ok(a) => a,
+            // No children: UIA answers a null array with S_OK.
+            Err(e) if e.code().is_ok() => return Ok(Vec::new()),
+            Err(e) => return Err(read_error(&e, what)),
+        };
+        // SAFETY: COM calls on a live element array, indexes below its
+        // length.
+        unsafe {
+            let n = arr.Length().map_err(|e| read_error(&e, what))?;
+            let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
+            for i in 0..n {
+                out.push(arr.GetElement(i).map_err(|e| read_error(&e, what))?);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The walk's reads over one worker's [`Uia`].
+#[derive(Debug)]
+pub struct UiaReads<'a> {
+    /// The worker's client.
+    pub uia: &'a Uia,
+}
+
+impl Reads for UiaReads<'_> {
+    type Element = IUIAutomationElement;
+
+    fn fetch(&mut self, hwnd: i64) -> Result<(IUIAutomationElement, bool), ReadError> {
+        Ok((self.uia.root(hwnd)?, self.uia.subtree))
+    }
+
+    fn facts(&mut self, element: &IUIAutomationElement) -> Element {
+        self.uia.facts(element)
+    }
+
+    fn cached_children(
+        &mut self,
+        element: &IUIAutomationElement,
+    ) -> Result<Vec<IUIAutomationElement>, ReadError> {
+        // SAFETY: a COM call on a live, cached element.
+        let arr = unsafe { element.GetCachedChildren() };
+        self.uia
+            .elements(arr, "IUIAutomationElement::GetCachedChildren")
+    }
+
+    fn fetch_children(
+        &mut self,
+        element: &IUIAutomationElement,
+    ) -> Result<Vec<IUIAutomationElement>, ReadError> {
+        // SAFETY: a COM call on a live element with the worker's condition
+        // and request.
+        let arr = unsafe {
+            element.FindAllBuildCache(TreeScope_Children, &self.uia.children, &self.uia.request)
+        };
+        self.uia
+            .elements(arr, "IUIAutomationElement::FindAllBuildCache")
+    }
+}
+
+/// A BSTR from a Rust string (for `ValuePattern::SetValue`).
+pub fn bstr(s: &str) -> BSTR {
+    BSTR::from(s)
+}
+
+/// Casts a COM interface (a pattern) out of `IUnknown`.
+pub fn cast<T: Interface>(unknown: &windows::core::IUnknown) -> Option<T> {
+    unknown.cast().ok()
+}

@@ -1,0 +1,311 @@
+//! Win32 reads and a few writes: top-level windows, monitors, the
+//! foreground window, processes and their integrity, DPI awareness.
+
+use windows::core::{BOOL, PWSTR};
+use windows::Win32::Foundation::{CloseHandle, HANDLE, HWND, LPARAM, POINT, RECT};
+use windows::Win32::Graphics::Dwm::{
+    DwmGetWindowAttribute, DWMWA_CLOAKED, DWMWA_EXTENDED_FRAME_BOUNDS,
+};
+use windows::Win32::Graphics::Gdi::{
+    EnumDisplayMonitors, GetMonitorInfoW, HDC, HMONITOR, MONITORINFO, MONITORINFOEXW,
+};
+use windows::Win32::Security::{
+    GetTokenInformation, TokenElevation, TokenIntegrityLevel, TokenUIAccess, TOKEN_ELEVATION,
+    TOKEN_MANDATORY_LABEL, TOKEN_QUERY,
+};
+use windows::Win32::System::Threading::{
+    GetCurrentProcess, OpenProcess, OpenProcessToken, QueryFullProcessImageNameW,
+    PROCESS_NAME_WIN32, PROCESS_QUERY_LIMITED_INFORMATION,
+};
+use windows::Win32::UI::HiDpi::{
+    GetDpiForMonitor, SetProcessDpiAwarenessContext, DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2,
+    MDT_EFFECTIVE_DPI,
+};
+use windows::Win32::UI::WindowsAndMessaging::{
+    EnumWindows, GetClassNameW, GetCursorPos, GetForegroundWindow, GetSystemMetrics, GetWindow,
+    GetWindowLongW, GetWindowRect, GetWindowTextW, GetWindowThreadProcessId, IsIconic,
+    IsWindowVisible, GWL_EXSTYLE, GWL_STYLE, GW_OWNER, SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN,
+    SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
+};
+
+use crate::facts::{MonitorFacts, ScreenFacts, WindowFacts};
+
+/// An `HWND` from its number.
+pub fn hwnd(n: i64) -> HWND {
+    HWND(n as usize as *mut core::ffi::c_void)
+}
+
+/// The number of an `HWND`.
+pub fn number(h: HWND) -> i64 {
+    h.0 as usize as i64
+}
+
+/// Makes cup per-monitor DPI aware (v2) so every coordinate it reads and
+/// writes is in physical pixels. Once per process, before any window call;
+/// `Err` says why (a manifest set it already, an old Windows).
+pub fn dpi_aware() -> Result<(), String> {
+    // SAFETY: a process-wide setting with a constant context.
+    unsafe { SetProcessDpiAwarenessContext(DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2) }.map_err(
+        |e| crate::os::call_error(&e, "SetProcessDpiAwarenessContext(PER_MONITOR_AWARE_V2)"),
+    )
+}
+
+fn utf16(buf: &[u16], len: i32) -> String {
+    let n = usize::try_from(len).unwrap_or(0).min(buf.len());
+    String::from_utf16_lossy(&buf[..n])
+}
+
+fn ltrb(r: RECT) -> [i32; 4] {
+    [r.left, r.top, r.right, r.bottom]
+}
+
+/// The executable file name of process `pid` (`notepad.exe`), empty when
+/// it cannot be opened.
+pub fn process_name(pid: u32) -> String {
+    // SAFETY: opening a process for limited queries; the handle is closed
+    // below; the buffer outlives the call and its size is passed.
+    unsafe {
+        let Ok(h) = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, false, pid) else {
+            return String::new();
+        };
+        let mut buf = [0_u16; 1024];
+        let mut len = buf.len() as u32;
+        let ok =
+            QueryFullProcessImageNameW(h, PROCESS_NAME_WIN32, PWSTR(buf.as_mut_ptr()), &mut len);
+        let _ = CloseHandle(h);
+        if ok.is_err() {
+            return String::new();
+        }
+        let path = utf16(&buf, i32::try_from(len).unwrap_or(0));
+        path.rsplit(['\\', '/']).next().unwrap_or("").to_owned()
+    }
+}
+
+/// The mandatory integrity level (RID: 0x2000 medium, 0x3000 high, 0x4000
+/// system) of a process token.
+fn integrity(token: HANDLE) -> Option<u32> {
+    let mut buf = [0_u8; 256];
+    let mut len = 0_u32;
+    // SAFETY: the buffer is large enough for a TOKEN_MANDATORY_LABEL and
+    // its SID and outlives the call; the SID pointer it holds points into
+    // the buffer, read only while it lives.
+    unsafe {
+        GetTokenInformation(
+            token,
+            TokenIntegrityLevel,
+            Some(buf.as_mut_ptr().cast()),
+            buf.len() as u32,
+            &mut len,
+        )
+        .ok()?;
+        let label = &*(buf.as_ptr().cast::<TOKEN_MANDATORY_LABEL>());
+        let sid = label.Label.Sid;
+        let count = *windows::Win32::Security::GetSidSubAuthorityCount(sid);
+        let last =
+            windows::Win32::Security::GetSidSubAuthority(sid, u32::from(count).saturating_sub(1));
+        Some(*last)
+    }
+}
+
+/// The integrity level of process `pid` (`None` when its token cannot be
+/// read: a protected or elevated process seen from a lower level).
+pub fn process_integrity(pid: u32) -> Option<u32> {
+    // SAFETY: handles are opened for queries and closed below.
+    unsafe {
+        let p = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, false, pid).ok()?;
+        let mut token = HANDLE::default();
+        let opened = OpenProcessToken(p, TOKEN_QUERY, &mut token);
+        let _ = CloseHandle(p);
+        opened.ok()?;
+        let level = integrity(token);
+        let _ = CloseHandle(token);
+        level
+    }
+}
+
+/// cup's own token: integrity level, UIAccess, elevated.
+pub fn own_token() -> (Option<u32>, bool, bool) {
+    // SAFETY: the current process's pseudo handle needs no closing; the
+    // token is closed below; buffers outlive the calls.
+    unsafe {
+        let mut token = HANDLE::default();
+        if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token).is_err() {
+            return (None, false, false);
+        }
+        let level = integrity(token);
+        let mut ui_access = 0_u32;
+        let mut len = 0_u32;
+        let ui = GetTokenInformation(
+            token,
+            TokenUIAccess,
+            Some((&mut ui_access as *mut u32).cast()),
+            4,
+            &mut len,
+        )
+        .is_ok()
+            && ui_access != 0;
+        let mut elevation = TOKEN_ELEVATION::default();
+        let elevated = GetTokenInformation(
+            token,
+            TokenElevation,
+            Some((&mut elevation as *mut TOKEN_ELEVATION).cast()),
+            size_of::<TOKEN_ELEVATION>() as u32,
+            &mut len,
+        )
+        .is_ok()
+            && elevation.TokenIsElevated != 0;
+        let _ = CloseHandle(token);
+        (level, ui, elevated)
+    }
+}
+
+/// The facts of one top-level window; `own_level` is cup's integrity.
+pub fn window_facts(h: HWND, own_level: Option<u32>) -> WindowFacts {
+    let mut title = [0_u16; 512];
+    let mut class = [0_u16; 256];
+    let mut pid = 0_u32;
+    let mut rect = RECT::default();
+    let mut cloaked = 0_u32;
+    // SAFETY: read-only queries of a window handle; every buffer outlives
+    // its call and its size is passed.
+    unsafe {
+        let tl = GetWindowTextW(h, &mut title);
+        let cl = GetClassNameW(h, &mut class);
+        GetWindowThreadProcessId(h, Some(&mut pid));
+        let framed = DwmGetWindowAttribute(
+            h,
+            DWMWA_EXTENDED_FRAME_BOUNDS,
+            (&mut rect as *mut RECT).cast(),
+            size_of::<RECT>() as u32,
+        );
+        if framed.is_err() {
+            let _ = GetWindowRect(h, &mut rect);
+        }
+        let _ = DwmGetWindowAttribute(h, DWMWA_CLOAKED, (&mut cloaked as *mut u32).cast(), 4);
+        let level = process_integrity(pid);
+        WindowFacts {
+            hwnd: number(h),
+            title: utf16(&title, tl),
+            class_name: utf16(&class, cl),
+            pid,
+            process_name: process_name(pid),
+            rect: ltrb(rect),
+            visible: IsWindowVisible(h).as_bool(),
+            minimized: IsIconic(h).as_bool(),
+            cloaked: cloaked != 0,
+            style: GetWindowLongW(h, GWL_STYLE) as u32,
+            ex_style: GetWindowLongW(h, GWL_EXSTYLE) as u32,
+            owner: GetWindow(h, GW_OWNER).map(number).unwrap_or(0),
+            elevated: match (level, own_level) {
+                (Some(theirs), Some(ours)) => theirs > ours,
+                // Their token is closed to us: only a higher level does that.
+                (None, Some(ours)) => pid != 0 && ours < 0x3000,
+                _ => false,
+            },
+        }
+    }
+}
+
+unsafe extern "system" fn collect(h: HWND, out: LPARAM) -> BOOL {
+    // SAFETY: `out` is the `&mut Vec<HWND>` that `top_level` passed, alive
+    // for the whole enumeration.
+    let list = unsafe { &mut *(out.0 as *mut Vec<HWND>) };
+    list.push(h);
+    BOOL(1)
+}
+
+/// Every top-level window (Z order, top first), with its facts.
+pub fn top_level() -> Vec<WindowFacts> {
+    let mut handles: Vec<HWND> = Vec::new();
+    // SAFETY: the callback only pushes into the vector whose address is
+    // passed; the vector outlives the call.
+    let _ = unsafe {
+        EnumWindows(
+            Some(collect),
+            LPARAM(&mut handles as *mut Vec<HWND> as isize),
+        )
+    };
+    let own = own_token().0;
+    handles.into_iter().map(|h| window_facts(h, own)).collect()
+}
+
+/// `GetForegroundWindow` as a number (0: none).
+pub fn foreground() -> i64 {
+    // SAFETY: a plain query.
+    number(unsafe { GetForegroundWindow() })
+}
+
+unsafe extern "system" fn monitor(m: HMONITOR, _dc: HDC, _r: *mut RECT, out: LPARAM) -> BOOL {
+    // SAFETY: `out` is the `&mut Vec<HMONITOR>` that `screen` passed.
+    let list = unsafe { &mut *(out.0 as *mut Vec<HMONITOR>) };
+    list.push(m);
+    BOOL(1)
+}
+
+/// The virtual screen and every monitor with its effective DPI.
+pub fn screen() -> ScreenFacts {
+    let mut handles: Vec<HMONITOR> = Vec::new();
+    // SAFETY: the callback only pushes into the vector whose address is
+    // passed; the vector outlives the call.
+    let _ = unsafe {
+        EnumDisplayMonitors(
+            None,
+            None,
+            Some(monitor),
+            LPARAM(&mut handles as *mut Vec<HMONITOR> as isize),
+        )
+    };
+    let monitors = handles
+        .into_iter()
+        .filter_map(|m| {
+            let mut info = MONITORINFOEXW::default();
+            info.monitorInfo.cbSize = size_of::<MONITORINFOEXW>() as u32;
+            let (mut dx, mut dy) = (0_u32, 0_u32);
+            // SAFETY: `info` is a MONITORINFOEXW with its size set, as the
+            // call requires; the DPI outputs are locals.
+            unsafe {
+                if !GetMonitorInfoW(m, (&mut info as *mut MONITORINFOEXW).cast::<MONITORINFO>())
+                    .as_bool()
+                {
+                    return None;
+                }
+                if GetDpiForMonitor(m, MDT_EFFECTIVE_DPI, &mut dx, &mut dy).is_err() {
+                    dx = 96;
+                }
+            }
+            let name_len = info
+                .szDevice
+                .iter()
+                .position(|c| *c == 0)
+                .unwrap_or(info.szDevice.len());
+            Some(MonitorFacts {
+                name: String::from_utf16_lossy(&info.szDevice[..name_len]),
+                rect: ltrb(info.monitorInfo.rcMonitor),
+                work: ltrb(info.monitorInfo.rcWork),
+                dpi: dx,
+                primary: info.monitorInfo.dwFlags & 1 != 0,
+            })
+        })
+        .collect();
+    // SAFETY: plain queries.
+    let virtual_screen = unsafe {
+        [
+            GetSystemMetrics(SM_XVIRTUALSCREEN),
+            GetSystemMetrics(SM_YVIRTUALSCREEN),
+            GetSystemMetrics(SM_CXVIRTUALSCREEN),
+            GetSystemMetrics(SM_CYVIRTUALSCREEN),
+        ]
+    };
+    ScreenFacts {
+        virtual_screen,
+        monitors,
+    }
+}
+
+/// Where the pointer is, in physical pixels.
+pub fn cursor() -> Option<(i64, i64)> {
+    let mut p = POINT::default();
+    // SAFETY: a query into a local.
+    unsafe { GetCursorPos(&mut p) }.ok()?;
+    Some((i64::from(p.x), i64::from(p.y)))
+}
