@@ -18,10 +18,14 @@
 #                    (scripts/install-mcp-client.sh)
 #   tk8.6            wish: a Tk text widget, the typing tests' program that is
 #                    not on the accessibility bus
+#   gcc-mingw-w64-x86-64       linker for the x86_64-pc-windows-gnu target (cup.exe)
+#   binutils-mingw-w64-x86-64  dlltool (windows-link's raw-dylib import libraries)
+#   debootstrap      creates the Debian 13 root with Wine 10 (scripts/wine-root.sh)
 set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
-          qtbase5-examples chromium openbox python3-venv tk8.6)
+          qtbase5-examples chromium openbox python3-venv tk8.6
+          gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root (try: sudo $0)" >&2

@@ -326,6 +326,9 @@ pub struct SnapshotArgs {
     /// Most nodes captured; past it the capture is returned partial and says so.
     #[arg(long, default_value_t = 50_000)]
     pub max_nodes: usize,
+    /// Also write the raw native facts the capture read (JSON) to FILE: attach it to a mapping bug report.
+    #[arg(long, value_name = "FILE")]
+    pub native_dump: Option<PathBuf>,
 }
 
 /// An input file.

@@ -47,14 +47,16 @@ pub fn save(snap: &Snapshot) {
     let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
     let write = |bytes: Vec<u8>| -> std::io::Result<()> {
         use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
-        // The snapshot shows what is on screen: readable by its owner only.
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        // The snapshot shows what is on screen: readable by its owner only
+        // (on Windows the user's profile folder is private already).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let mut file = options.open(&tmp)?;
         file.write_all(&bytes)?;
         std::fs::rename(&tmp, &path)
     };

@@ -76,9 +76,13 @@ pub fn adapter() -> Result<Box<dyn cup::Adapter>, Failure> {
     {
         Ok(Box::new(cup_linux::LinuxAdapter::new()))
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(windows)]
     {
-        Err(Failure::usage("desktop capture is implemented for Linux only so far; use --platform web for a browser, or `cup render` on files"))
+        Ok(Box::new(cup_windows::WindowsAdapter::new()))
+    }
+    #[cfg(not(any(target_os = "linux", windows)))]
+    {
+        Err(Failure::usage("desktop capture is implemented for Linux and Windows so far; use --platform web for a browser, or `cup render` on files"))
     }
 }
 

@@ -12,6 +12,10 @@
 //! compiles and is tested on every OS, from fixtures that
 //! `cup snapshot --native-dump FILE` writes on a real machine.
 
+pub mod act;
+#[cfg(windows)]
+pub mod adapter;
+pub mod apps;
 pub mod assemble;
 pub mod control;
 pub mod facts;
@@ -27,3 +31,6 @@ pub mod refs;
 pub mod screen;
 pub mod toplevel;
 pub mod walk;
+
+#[cfg(windows)]
+pub use adapter::WindowsAdapter;

@@ -274,6 +274,14 @@ pub trait Adapter: Send + Sync {
         Vec::new()
     }
 
+    /// The native facts the last capture read, as JSON (the input of the
+    /// mapping; `cup snapshot --native-dump FILE` writes it, tests load such
+    /// files as fixtures). `None`: nothing captured yet, or this adapter
+    /// does not record them.
+    fn native_dump(&self) -> Option<serde_json::Value> {
+        None
+    }
+
     /// Launches an installed application by (fuzzy) name and waits for its
     /// window.
     async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {

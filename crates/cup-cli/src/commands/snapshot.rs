@@ -53,5 +53,22 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
     } else {
         output::print(&snap.text)?;
     }
+    if let Some(file) = &args.native_dump {
+        let dump = session.adapter().native_dump().ok_or_else(|| {
+            Failure::usage(format!(
+                "--native-dump: the {} adapter recorded no native facts for this capture (it records them on Windows, for the foreground, full and desktop scopes)",
+                session.adapter().platform().name()
+            ))
+        })?;
+        let mut text = serde_json::to_string_pretty(&dump)
+            .map_err(|e| Failure::usage(format!("--native-dump: cannot serialize: {e}")))?;
+        text.push('\n');
+        std::fs::write(file, text).map_err(|e| {
+            Failure::usage(format!(
+                "--native-dump: cannot write {}: {e}",
+                file.display()
+            ))
+        })?;
+    }
     Ok(ExitCode::SUCCESS)
 }

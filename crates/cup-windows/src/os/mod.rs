@@ -4,6 +4,7 @@
 //! on every OS). Every `unsafe` block is an FFI call with its safety
 //! comment.
 
+pub mod act;
 pub mod input;
 pub mod shot;
 pub mod uia;

@@ -303,6 +303,8 @@ pub struct Uia {
     pub request: IUIAutomationCacheRequest,
     /// The request caches whole subtrees (Wine's cannot set a tree scope).
     pub subtree: bool,
+    /// The same properties for one element (live re-reads of a target).
+    pub element_request: IUIAutomationCacheRequest,
     /// The condition of child fetches (the control view).
     pub children: IUIAutomationCondition,
     /// Properties the request refused (logged once).
@@ -345,12 +347,17 @@ impl Uia {
         // SAFETY: plain COM calls on the client just made.
         let request = unsafe { automation.CreateCacheRequest() }
             .map_err(|e| call_error(&e, "IUIAutomation::CreateCacheRequest"))?;
+        // SAFETY: as above.
+        let element_request = unsafe { automation.CreateCacheRequest() }
+            .map_err(|e| call_error(&e, "IUIAutomation::CreateCacheRequest"))?;
         let mut refused = Vec::new();
         for id in prop::ALL {
-            // SAFETY: a COM call with a plain integer id.
+            // SAFETY: COM calls with a plain integer id.
             if unsafe { request.AddProperty(UIA_PROPERTY_ID(*id)) }.is_err() {
                 refused.push(*id);
             }
+            // SAFETY: as above.
+            let _ = unsafe { element_request.AddProperty(UIA_PROPERTY_ID(*id)) };
         }
         // SAFETY: COM calls on the request and client just made.
         let subtree = unsafe { request.SetTreeScope(TreeScope_Subtree) }.is_ok();
@@ -367,6 +374,7 @@ impl Uia {
             automation,
             request,
             subtree,
+            element_request,
             children,
             refused,
         })

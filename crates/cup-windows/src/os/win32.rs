@@ -309,3 +309,110 @@ pub fn cursor() -> Option<(i64, i64)> {
     unsafe { GetCursorPos(&mut p) }.ok()?;
     Some((i64::from(p.x), i64::from(p.y)))
 }
+
+/// Opens `target` (a shortcut, an executable, a `shell:` path) with
+/// `args` through the shell, as the Start menu does; the process id when
+/// the shell started a process (a packaged app's activation gives none).
+pub fn launch(target: &str, args: &str) -> Result<Option<u32>, String> {
+    use windows::core::PCWSTR;
+    use windows::Win32::System::Threading::GetProcessId;
+    use windows::Win32::UI::Shell::{
+        ShellExecuteExW, SEE_MASK_FLAG_NO_UI, SEE_MASK_NOCLOSEPROCESS, SHELLEXECUTEINFOW,
+    };
+    use windows::Win32::UI::WindowsAndMessaging::SW_SHOWNORMAL;
+    let wide = |s: &str| -> Vec<u16> { s.encode_utf16().chain(Some(0)).collect() };
+    let (file, params, verb) = (wide(target), wide(args), wide("open"));
+    let mut info = SHELLEXECUTEINFOW {
+        cbSize: size_of::<SHELLEXECUTEINFOW>() as u32,
+        fMask: SEE_MASK_NOCLOSEPROCESS | SEE_MASK_FLAG_NO_UI,
+        lpVerb: PCWSTR(verb.as_ptr()),
+        lpFile: PCWSTR(file.as_ptr()),
+        lpParameters: if args.is_empty() {
+            PCWSTR::null()
+        } else {
+            PCWSTR(params.as_ptr())
+        },
+        nShow: SW_SHOWNORMAL.0,
+        ..SHELLEXECUTEINFOW::default()
+    };
+    // SAFETY: `info` has its size set and points at NUL-terminated wide
+    // strings that outlive the call; the process handle it returns is
+    // closed below.
+    unsafe {
+        ShellExecuteExW(&mut info).map_err(|e| {
+            format!(
+                "{}; check that '{target}' exists and opens by double-click",
+                crate::os::call_error(&e, "ShellExecuteExW")
+            )
+        })?;
+        if info.hProcess.is_invalid() {
+            return Ok(None);
+        }
+        let pid = GetProcessId(info.hProcess);
+        let _ = CloseHandle(info.hProcess);
+        Ok(Some(pid).filter(|p| *p != 0))
+    }
+}
+
+/// Brings window `h` to the foreground (before keyboard input to it).
+/// Windows may refuse when another app holds the foreground lock.
+pub fn raise(h: i64) -> bool {
+    use windows::Win32::UI::WindowsAndMessaging::SetForegroundWindow;
+    // SAFETY: a plain call with a window handle.
+    unsafe { SetForegroundWindow(hwnd(h)) }.as_bool()
+}
+
+/// The shell's desktop list view (the icons): `Progman` or a `WorkerW`,
+/// then `SHELLDLL_DefView`, then `SysListView32`.
+pub fn desktop_list() -> Option<i64> {
+    use windows::core::w;
+    use windows::Win32::UI::WindowsAndMessaging::{FindWindowExW, FindWindowW};
+    // SAFETY: window lookups by class name with constant wide strings.
+    unsafe {
+        let find_view = |parent: HWND| -> Option<HWND> {
+            let view = FindWindowExW(Some(parent), None, w!("SHELLDLL_DefView"), None).ok()?;
+            FindWindowExW(Some(view), None, w!("SysListView32"), None).ok()
+        };
+        if let Ok(progman) = FindWindowW(w!("Progman"), None) {
+            if let Some(list) = find_view(progman) {
+                return Some(number(list));
+            }
+        }
+        let mut after: Option<HWND> = None;
+        while let Ok(worker) = FindWindowExW(None, after, w!("WorkerW"), None) {
+            if let Some(list) = find_view(worker) {
+                return Some(number(list));
+            }
+            after = Some(worker);
+        }
+        None
+    }
+}
+
+/// The name of the input desktop (`Default`; `Winlogon` on the secure
+/// desktop), or why it cannot be opened (the secure desktop is closed to
+/// apps).
+pub fn input_desktop() -> Result<String, String> {
+    use windows::Win32::System::StationsAndDesktops::{
+        CloseDesktop, GetUserObjectInformationW, OpenInputDesktop, DESKTOP_CONTROL_FLAGS,
+        DESKTOP_READOBJECTS, UOI_NAME,
+    };
+    // SAFETY: the desktop handle is closed below; the name buffer outlives
+    // the call and its size is passed.
+    unsafe {
+        let d = OpenInputDesktop(DESKTOP_CONTROL_FLAGS(0), false, DESKTOP_READOBJECTS)
+            .map_err(|e| crate::os::call_error(&e, "OpenInputDesktop"))?;
+        let mut buf = [0_u16; 128];
+        let got = GetUserObjectInformationW(
+            HANDLE(d.0),
+            UOI_NAME,
+            Some(buf.as_mut_ptr().cast()),
+            (buf.len() * 2) as u32,
+            None,
+        );
+        let _ = CloseDesktop(d);
+        got.map_err(|e| crate::os::call_error(&e, "GetUserObjectInformationW(UOI_NAME)"))?;
+        let n = buf.iter().position(|c| *c == 0).unwrap_or(buf.len());
+        Ok(String::from_utf16_lossy(&buf[..n]))
+    }
+}

@@ -1,0 +1,453 @@
+//! Actions, decided from native facts: which pattern call performs a verb
+//! on an element ([`plan`]), or cup's input at the element's centre when
+//! the element offers no pattern for it (Win32 controls under Wine, custom
+//! controls); and what changed afterwards ([`changes`]), so a result is
+//! `confirmed` only with evidence.
+
+use cup::Change;
+use cup_protocol::{Action, Direction, Role, State};
+
+use crate::facts::Element;
+use crate::mapping::{map_element, MapContext};
+
+/// How a verb is performed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// `InvokePattern::Invoke`.
+    Invoke,
+    /// `TogglePattern::Toggle`.
+    Toggle,
+    /// `ExpandCollapsePattern::Expand`.
+    Expand,
+    /// `ExpandCollapsePattern::Collapse`.
+    Collapse,
+    /// `SelectionItemPattern::Select`.
+    Select,
+    /// `ValuePattern::SetValue`.
+    SetValue(String),
+    /// `RangeValuePattern::SetValue` to this number.
+    SetRange(f64),
+    /// `ScrollPattern::Scroll` by one large step in a direction, `n` times.
+    Scroll(Direction, u32),
+    /// `WindowPattern::Close`.
+    Close,
+    /// `LegacyIAccessiblePattern::DoDefaultAction`.
+    DefaultAction,
+    /// `IUIAutomationElement::SetFocus`.
+    Focus,
+    /// Focus the element, select all, then type the text (keyboard).
+    FocusAndType {
+        /// The text.
+        text: String,
+        /// Replace what is there (select all first).
+        replace: bool,
+    },
+    /// A pointer click at the element's centre.
+    Click {
+        /// Physical pixel.
+        x: i64,
+        /// Physical pixel.
+        y: i64,
+        /// Button: `right` for a right click.
+        right: bool,
+        /// Clicks (2 for a double click).
+        count: u8,
+    },
+    /// The wheel over the element's centre.
+    Wheel {
+        /// Physical pixel.
+        x: i64,
+        /// Physical pixel.
+        y: i64,
+        /// Which way.
+        direction: Direction,
+        /// Notches.
+        notches: u32,
+    },
+}
+
+/// Why an action cannot be planned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PlanError(pub String);
+
+fn centre(el: &Element, verb: &str) -> Result<(i64, i64), PlanError> {
+    match el.bounds.filter(|b| !b.is_empty()) {
+        Some(b) if !el.is_offscreen => Ok(b.centre()),
+        _ => Err(PlanError(format!(
+            "the element offers no pattern for {verb} and has no place on screen to click (offscreen or collapsed); scroll it into view or open its parent first"
+        ))),
+    }
+}
+
+/// The plan for `action` on `el`. `value` is the action's text or number,
+/// `direction`/`amount` a scroll's.
+pub fn plan(
+    el: &Element,
+    action: Action,
+    value: Option<&str>,
+    direction: Option<Direction>,
+    amount: Option<u32>,
+) -> Result<Plan, PlanError> {
+    let p = &el.patterns;
+    if !el.is_enabled && action != Action::Focus {
+        return Err(PlanError(
+            "the element is disabled; enable it first (it may need another field filled)".into(),
+        ));
+    }
+    let need_value = || {
+        value.map(str::to_owned).ok_or_else(|| {
+            PlanError(format!(
+                "'{}' needs a value (the text to put in)",
+                action.name()
+            ))
+        })
+    };
+    let click = |right: bool, count: u8| -> Result<Plan, PlanError> {
+        let (x, y) = centre(el, action.name())?;
+        Ok(Plan::Click { x, y, right, count })
+    };
+    match action {
+        Action::Click if p.invoke => Ok(Plan::Invoke),
+        Action::Click if p.toggle.is_some() => Ok(Plan::Toggle),
+        Action::Click if p.selection_item.is_some() && el.bounds.is_none() => Ok(Plan::Select),
+        Action::Click => click(false, 1).or_else(|e| {
+            let legacy = p
+                .legacy
+                .as_ref()
+                .is_some_and(|l| !l.default_action.is_empty());
+            if legacy {
+                Ok(Plan::DefaultAction)
+            } else {
+                Err(e)
+            }
+        }),
+        Action::DoubleClick => click(false, 2),
+        Action::RightClick => click(true, 1),
+        Action::Toggle if p.toggle.is_some() => Ok(Plan::Toggle),
+        Action::Toggle => click(false, 1),
+        Action::Expand if p.expand_collapse.is_some() => Ok(Plan::Expand),
+        Action::Collapse if p.expand_collapse.is_some() => Ok(Plan::Collapse),
+        Action::Expand | Action::Collapse => click(false, 1),
+        Action::Select if p.selection_item.is_some() => Ok(Plan::Select),
+        Action::Select => click(false, 1),
+        Action::SetValue if p.value.as_ref().is_some_and(|v| !v.is_read_only) => {
+            Ok(Plan::SetValue(need_value()?))
+        }
+        Action::SetValue if p.range_value.as_ref().is_some_and(|r| !r.is_read_only) => {
+            let v = need_value()?;
+            let n: f64 = v.trim().parse().map_err(|_| {
+                PlanError(format!(
+                    "'{v}' is not a number; this element takes a number"
+                ))
+            })?;
+            Ok(Plan::SetRange(n))
+        }
+        Action::SetValue => Ok(Plan::FocusAndType {
+            text: need_value()?,
+            replace: true,
+        }),
+        Action::Type => Ok(Plan::FocusAndType {
+            text: need_value()?,
+            replace: false,
+        }),
+        Action::Increment | Action::Decrement => {
+            let r = p
+                .range_value
+                .as_ref()
+                .filter(|r| !r.is_read_only)
+                .ok_or_else(|| {
+                    PlanError(format!(
+                        "the element has no writable range; it cannot {}",
+                        action.name()
+                    ))
+                })?;
+            let step = if r.small_change > 0.0 {
+                r.small_change
+            } else {
+                1.0
+            };
+            let next = if action == Action::Increment {
+                r.value + step
+            } else {
+                r.value - step
+            };
+            Ok(Plan::SetRange(
+                next.clamp(r.minimum.min(r.maximum), r.maximum.max(r.minimum)),
+            ))
+        }
+        Action::Scroll => {
+            let d = direction.unwrap_or(Direction::Down);
+            let n = amount.unwrap_or(3).max(1);
+            if p.scroll.as_ref().is_some_and(|s| match d {
+                Direction::Up | Direction::Down => s.vertically_scrollable,
+                Direction::Left | Direction::Right => s.horizontally_scrollable,
+            }) {
+                Ok(Plan::Scroll(d, n))
+            } else {
+                let (x, y) = centre(el, "scroll")?;
+                Ok(Plan::Wheel {
+                    x,
+                    y,
+                    direction: d,
+                    notches: n,
+                })
+            }
+        }
+        Action::Dismiss if p.window.is_some() => Ok(Plan::Close),
+        Action::Dismiss => Err(PlanError(
+            "only a window or dialog can be dismissed; press escape to close a menu or popup"
+                .into(),
+        )),
+        Action::Focus => Ok(Plan::Focus),
+        Action::LongPress => Err(PlanError(
+            "longpress is a touch gesture; Windows desktop apps take rightclick instead".into(),
+        )),
+    }
+}
+
+/// What cup compares before and after an action.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Observed {
+    /// The target's facts (`None`: gone).
+    pub target: Option<Element>,
+    /// Top-level app windows: handle and title.
+    pub windows: Vec<(i64, String)>,
+    /// The focused element: role and name (`textbox "Search"`).
+    pub focus: Option<String>,
+}
+
+fn states_text(s: &[State]) -> String {
+    s.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
+}
+
+/// How a focused element is named in a change (`textbox "Search"`).
+pub fn describe(el: &Element) -> String {
+    let m = map_element(el, &MapContext::default());
+    let name: String = m.name.chars().take(40).collect();
+    if name.is_empty() {
+        m.role.name().to_owned()
+    } else {
+        format!("{} \"{name}\"", m.role.name())
+    }
+}
+
+/// The changes from `before` to `after`, the target named `target`.
+pub fn changes(target: &str, before: &Observed, after: &Observed) -> Vec<Change> {
+    let mut out = Vec::new();
+    let change = |field: &str, b: Option<String>, a: Option<String>| Change {
+        target: target.to_owned(),
+        field: field.to_owned(),
+        before: b,
+        after: a,
+    };
+    match (&before.target, &after.target) {
+        (Some(b), Some(a)) => {
+            let ctx = MapContext::default();
+            let (mb, ma) = (map_element(b, &ctx), map_element(a, &ctx));
+            if mb.states != ma.states {
+                out.push(change(
+                    "states",
+                    Some(states_text(&mb.states)),
+                    Some(states_text(&ma.states)),
+                ));
+            }
+            if mb.value != ma.value {
+                out.push(change("value", mb.value, ma.value));
+            }
+            if mb.name != ma.name && ma.role != Role::Window {
+                out.push(change("name", Some(mb.name), Some(ma.name)));
+            }
+        }
+        (Some(_), None) => out.push(change("children", Some("present".into()), None)),
+        _ => {}
+    }
+    if before.focus != after.focus {
+        out.push(Change {
+            target: "focus".into(),
+            field: "focus".into(),
+            before: before.focus.clone(),
+            after: after.focus.clone(),
+        });
+    }
+    let titles =
+        |w: &[(i64, String)]| -> Vec<String> { w.iter().map(|(_, t)| t.clone()).collect() };
+    let opened: Vec<&(i64, String)> = after
+        .windows
+        .iter()
+        .filter(|w| !before.windows.iter().any(|b| b.0 == w.0))
+        .collect();
+    let closed: Vec<&(i64, String)> = before
+        .windows
+        .iter()
+        .filter(|w| !after.windows.iter().any(|a| a.0 == w.0))
+        .collect();
+    let retitled = before
+        .windows
+        .iter()
+        .any(|b| after.windows.iter().any(|a| a.0 == b.0 && a.1 != b.1));
+    if !opened.is_empty() || !closed.is_empty() || retitled {
+        out.push(Change {
+            target: "windows".into(),
+            field: "windows".into(),
+            before: Some(titles(&before.windows).join(" | ")),
+            after: Some(titles(&after.windows).join(" | ")),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::ct;
+    use crate::facts::{Bounds, RangeFacts, ValueFacts};
+
+    fn el(control_type: i32) -> Element {
+        Element {
+            control_type,
+            name: "X".into(),
+            is_enabled: true,
+            bounds: Some(Bounds {
+                left: 100.0,
+                top: 10.0,
+                width: 40.0,
+                height: 20.0,
+            }),
+            ..Element::default()
+        }
+    }
+
+    #[test]
+    fn patterns_come_first_and_the_pointer_stands_in() {
+        let mut b = el(ct::BUTTON);
+        b.patterns.invoke = true;
+        assert_eq!(plan(&b, Action::Click, None, None, None), Ok(Plan::Invoke));
+        // Wine: a menu item with no patterns is clicked at its centre.
+        let m = el(ct::MENU_ITEM);
+        assert_eq!(
+            plan(&m, Action::Click, None, None, None),
+            Ok(Plan::Click {
+                x: 120,
+                y: 20,
+                right: false,
+                count: 1
+            })
+        );
+        assert_eq!(
+            plan(&m, Action::Expand, None, None, None),
+            Ok(Plan::Click {
+                x: 120,
+                y: 20,
+                right: false,
+                count: 1
+            })
+        );
+        assert_eq!(
+            plan(&m, Action::RightClick, None, None, None),
+            Ok(Plan::Click {
+                x: 120,
+                y: 20,
+                right: true,
+                count: 1
+            })
+        );
+    }
+
+    #[test]
+    fn values_go_through_value_range_or_the_keyboard() {
+        let mut e = el(ct::EDIT);
+        e.patterns.value = Some(ValueFacts {
+            value: String::new(),
+            is_read_only: false,
+        });
+        assert_eq!(
+            plan(&e, Action::SetValue, Some("hi"), None, None),
+            Ok(Plan::SetValue("hi".into()))
+        );
+        assert_eq!(
+            plan(&e, Action::Type, Some("hi"), None, None),
+            Ok(Plan::FocusAndType {
+                text: "hi".into(),
+                replace: false
+            })
+        );
+        let plain = el(ct::EDIT);
+        assert_eq!(
+            plan(&plain, Action::SetValue, Some("hi"), None, None),
+            Ok(Plan::FocusAndType {
+                text: "hi".into(),
+                replace: true
+            })
+        );
+        let err = plan(&plain, Action::SetValue, None, None, None).expect_err("no value");
+        assert!(err.0.contains("needs a value"), "{err}");
+        let mut s = el(ct::SLIDER);
+        s.patterns.range_value = Some(RangeFacts {
+            value: 99.5,
+            minimum: 0.0,
+            maximum: 100.0,
+            small_change: 1.0,
+            large_change: 10.0,
+            is_read_only: false,
+        });
+        assert_eq!(
+            plan(&s, Action::Increment, None, None, None),
+            Ok(Plan::SetRange(100.0))
+        );
+        assert_eq!(
+            plan(&s, Action::SetValue, Some("42"), None, None),
+            Ok(Plan::SetRange(42.0))
+        );
+        assert!(plan(&s, Action::SetValue, Some("lots"), None, None).is_err());
+    }
+
+    #[test]
+    fn refusals_say_what_to_do() {
+        let mut d = el(ct::BUTTON);
+        d.is_enabled = false;
+        assert!(plan(&d, Action::Click, None, None, None)
+            .expect_err("disabled")
+            .0
+            .contains("enable it"));
+        let mut off = el(ct::MENU_ITEM);
+        off.is_offscreen = true;
+        assert!(plan(&off, Action::Click, None, None, None)
+            .expect_err("offscreen")
+            .0
+            .contains("scroll it into view"));
+        assert!(plan(&el(ct::BUTTON), Action::Dismiss, None, None, None)
+            .expect_err("no window")
+            .0
+            .contains("escape"));
+    }
+
+    #[test]
+    fn changes_name_states_values_focus_and_windows() {
+        let mut b = el(ct::CHECK_BOX);
+        b.patterns.toggle = Some(0);
+        let mut a = b.clone();
+        a.patterns.toggle = Some(1);
+        let before = Observed {
+            target: Some(b),
+            windows: vec![(1, "Notepad".into())],
+            focus: None,
+        };
+        let after = Observed {
+            target: Some(a),
+            windows: vec![(1, "Notepad".into()), (2, String::new())],
+            focus: Some("menuitem \"New\"".into()),
+        };
+        let c = changes("e5", &before, &after);
+        let fields: Vec<(&str, &str)> = c
+            .iter()
+            .map(|c| (c.target.as_str(), c.field.as_str()))
+            .collect();
+        assert_eq!(
+            fields,
+            [("e5", "states"), ("focus", "focus"), ("windows", "windows")]
+        );
+        assert_eq!(c[0].after.as_deref(), Some("checked"));
+        assert!(changes("e5", &before, &before).is_empty());
+    }
+}

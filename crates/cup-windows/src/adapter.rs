@@ -1,0 +1,740 @@
+//! [`WindowsAdapter`]: cup's [`Adapter`] over the OS layer. COM runs on
+//! the pool's MTA workers, each call within a deadline; Win32 reads run on
+//! tokio's blocking pool. Everything it decides, it decides with the
+//! crate's platform-independent code.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use cup::{
+    ActionParams, ActionResult, Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check,
+    Effect, Gesture, Launched, Point, ScreenInfo, Shot, ShotTarget, Target, WindowHandle,
+};
+use cup_protocol::keys::Combo;
+use cup_protocol::{Action, PlatformId, Rect};
+
+use crate::act::{changes, plan, Observed, Plan};
+use crate::apps::{self, App};
+use crate::assemble::{assemble, Limits};
+use crate::facts::{NativeDump, WindowTree};
+use crate::keys::{combo_events, text_events};
+use crate::os::input::{self, layout_key};
+use crate::os::uia::{Uia, UiaReads};
+use crate::os::{act as os_act, shot, win32};
+use crate::pool::{Pool, PoolError};
+use crate::refs::ElementRef;
+use crate::screen::{ltrb, screen_info};
+use crate::toplevel::{app_windows, hwnd_of};
+use crate::walk::{walk, WalkLimits};
+
+/// How long an action's effect is watched for.
+const SETTLE: Duration = Duration::from_millis(600);
+/// Deadline of one element action's COM calls.
+const ACT_DEADLINE: Duration = Duration::from_secs(5);
+/// Keyboard events per `SendInput` call.
+const KEY_BATCH: usize = 64;
+
+fn pool_error(e: PoolError) -> AdapterError {
+    AdapterError::Platform(format!("UI Automation: {e}"))
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AdapterError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| AdapterError::Platform(format!("a Win32 call panicked: {e}")))
+}
+
+/// The Windows adapter.
+#[derive(Debug)]
+pub struct WindowsAdapter {
+    pool: Arc<Pool<Uia>>,
+    last: Mutex<Option<NativeDump>>,
+}
+
+impl Default for WindowsAdapter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WindowsAdapter {
+    /// Makes the process per-monitor DPI aware and starts no thread yet.
+    pub fn new() -> Self {
+        if let Err(e) = win32::dpi_aware() {
+            tracing::info!("{e} (another awareness is already set; coordinates follow it)");
+        }
+        WindowsAdapter {
+            pool: Arc::new(Pool::new("cup-uia", 8, Uia::new)),
+            last: Mutex::new(None),
+        }
+    }
+
+    /// The native facts of the last capture (`cup snapshot --native-dump`).
+    pub fn last_dump(&self) -> Option<NativeDump> {
+        self.last
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    async fn observe(&self, r: Option<ElementRef>) -> Observed {
+        let pool = Arc::clone(&self.pool);
+        let windows = blocking(|| {
+            let all = win32::top_level();
+            app_windows(&all, 0)
+                .into_iter()
+                .filter_map(|h| Some((hwnd_of(&h.native)?, h.info.title)))
+                .collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_default();
+        let read = pool
+            .run(Duration::from_secs(2), move |uia| {
+                let target = r.and_then(|r| os_act::locate(uia, &r).ok()).map(|(_, f)| f);
+                (target, os_act::focus(uia))
+            })
+            .await
+            .unwrap_or((None, None));
+        Observed {
+            target: read.0,
+            windows,
+            focus: read.1,
+        }
+    }
+
+    /// Watches for a change after an action (up to [`SETTLE`]) and makes
+    /// the result: `confirmed` only when one was seen.
+    async fn result(
+        &self,
+        message: String,
+        target: &str,
+        r: Option<ElementRef>,
+        before: Observed,
+    ) -> ActionResult {
+        let end = Instant::now() + SETTLE;
+        loop {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            let after = self.observe(r.clone()).await;
+            let seen = changes(target, &before, &after);
+            if !seen.is_empty() {
+                return ActionResult::observed(
+                    message,
+                    Effect::Confirmed,
+                    cup::condense(seen, Some(target)),
+                );
+            }
+            if Instant::now() >= end {
+                return ActionResult::observed(message, Effect::NoChange, Vec::new());
+            }
+        }
+    }
+
+    async fn refuse_elevated(&self, hwnd: i64) -> Result<(), AdapterError> {
+        let facts =
+            blocking(move || win32::window_facts(win32::hwnd(hwnd), win32::own_token().0)).await?;
+        if facts.elevated {
+            return Err(AdapterError::Unsupported(format!(
+                "'{}' runs at a higher integrity level (as administrator) than cup; Windows (UIPI) blocks cup's input to it — run cup as administrator too",
+                facts.title
+            )));
+        }
+        Ok(())
+    }
+
+    async fn send_keys(&self, events: Vec<crate::keys::KeyEvent>) -> Result<(), AdapterError> {
+        blocking(move || input::keys(&events, KEY_BATCH))
+            .await?
+            .map_err(AdapterError::Platform)
+    }
+
+    async fn send_mouse(&self, gesture: Gesture) -> Result<(), AdapterError> {
+        let vs = blocking(|| win32::screen().virtual_screen).await?;
+        let events = crate::pointer::mouse_events(&gesture, vs).map_err(AdapterError::Invalid)?;
+        for e in events {
+            blocking(move || input::mouse(&e))
+                .await?
+                .map_err(AdapterError::Platform)?;
+            if !e.pause.is_zero() {
+                tokio::time::sleep(e.pause).await;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Adapter for WindowsAdapter {
+    fn platform(&self) -> PlatformId {
+        PlatformId::Windows
+    }
+
+    async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
+        Ok(screen_info(&blocking(win32::screen).await?))
+    }
+
+    async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        blocking(|| {
+            let fg = win32::foreground();
+            app_windows(&win32::top_level(), fg)
+        })
+        .await
+    }
+
+    async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
+        let list = blocking(win32::desktop_list).await?;
+        Ok(list.map(|h| WindowHandle {
+            info: cup_protocol::WindowInfo {
+                title: "Desktop".into(),
+                pid: None,
+                foreground: false,
+                bounds: None,
+                url: None,
+                extra: serde_json::Map::new(),
+            },
+            native: format!("hwnd:{h}"),
+        }))
+    }
+
+    async fn capture(
+        &self,
+        windows: &[WindowHandle],
+        limits: &CaptureLimits,
+    ) -> Result<Capture, AdapterError> {
+        let start = Instant::now();
+        let screen = blocking(win32::screen).await?;
+        let per_window = limits.deadline.saturating_sub(start.elapsed());
+        let mut tasks = tokio::task::JoinSet::new();
+        for (i, w) in windows.iter().enumerate() {
+            let Some(hwnd) = hwnd_of(&w.native) else {
+                return Err(AdapterError::Invalid(format!(
+                    "'{}' is not a Windows window reference; list windows again",
+                    w.native
+                )));
+            };
+            let pool = Arc::clone(&self.pool);
+            let (max_nodes, max_depth) = (limits.max_nodes, limits.max_depth);
+            let title = w.info.title.clone();
+            tasks.spawn(async move {
+                let job = pool.run(per_window + Duration::from_millis(200), move |uia| {
+                    let facts = win32::window_facts(win32::hwnd(hwnd), None);
+                    let l = WalkLimits {
+                        max_nodes,
+                        max_depth,
+                        deadline: Instant::now() + per_window,
+                        tries: 3,
+                        retry_wait: Duration::from_millis(50),
+                    };
+                    walk(&mut UiaReads { uia }, &facts, l)
+                });
+                let tree = match job.await {
+                    Ok(t) => t,
+                    Err(e) => WindowTree {
+                        window: crate::facts::WindowFacts {
+                            hwnd,
+                            title,
+                            ..Default::default()
+                        },
+                        root: None,
+                        error: Some(format!("{e} (the app did not answer UI Automation)")),
+                    },
+                };
+                (i, tree)
+            });
+        }
+        let mut trees: Vec<(usize, WindowTree)> = Vec::new();
+        while let Some(done) = tasks.join_next().await {
+            trees.push(
+                done.map_err(|e| AdapterError::Platform(format!("a capture task failed: {e}")))?,
+            );
+        }
+        trees.sort_by_key(|(i, _)| *i);
+        let trees: Vec<WindowTree> = trees.into_iter().map(|(_, t)| t).collect();
+        let monitors: Vec<Rect> = screen.monitors.iter().map(|m| ltrb(m.rect)).collect();
+        let capture = assemble(
+            &trees,
+            &monitors,
+            Limits {
+                max_depth: limits.max_depth,
+                max_nodes: limits.max_nodes,
+            },
+        );
+        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some(NativeDump {
+            platform: "windows".into(),
+            source: "recorded by cup snapshot --native-dump".into(),
+            screen,
+            foreground: blocking(win32::foreground).await.unwrap_or(0),
+            trees,
+        });
+        Ok(capture)
+    }
+
+    async fn act(
+        &self,
+        target: &Target<'_>,
+        action: Action,
+        params: &ActionParams,
+        _refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let r: ElementRef = target
+            .native
+            .parse()
+            .map_err(|e: crate::refs::BadRef| AdapterError::Invalid(e.to_string()))?;
+        self.refuse_elevated(r.hwnd).await?;
+        let before = self.observe(Some(r.clone())).await;
+        let facts = before.target.clone().ok_or_else(|| {
+            AdapterError::NotFound(
+                "the element is no longer where the snapshot saw it; take a new snapshot".into(),
+            )
+        })?;
+        let value = params.value.clone();
+        let plan = plan(
+            &facts,
+            action,
+            value.as_deref(),
+            params.direction,
+            params.amount,
+        )
+        .map_err(|e| AdapterError::Unsupported(e.0))?;
+        let message = match plan.clone() {
+            Plan::Click { x, y, right, count } => {
+                let button = if right {
+                    cup::Button::Right
+                } else {
+                    cup::Button::Left
+                };
+                win32::raise(r.hwnd);
+                self.send_mouse(Gesture::Click {
+                    at: Point::new(x, y),
+                    button,
+                    count,
+                    modifiers: Vec::new(),
+                })
+                .await?;
+                format!("Clicked at {x},{y} (the element offers no pattern for it)")
+            }
+            Plan::Wheel {
+                x,
+                y,
+                direction,
+                notches,
+            } => {
+                self.send_mouse(Gesture::Scroll {
+                    at: Some(Point::new(x, y)),
+                    direction,
+                    amount: notches,
+                    modifiers: Vec::new(),
+                })
+                .await?;
+                format!("Scrolled {} with the wheel", direction.name())
+            }
+            Plan::FocusAndType { text, replace } => {
+                win32::raise(r.hwnd);
+                let rr = r.clone();
+                let focused = self
+                    .pool
+                    .run(ACT_DEADLINE, move |uia| {
+                        let (el, _) = os_act::locate(uia, &rr)?;
+                        os_act::perform(&el, &Plan::Focus)
+                    })
+                    .await
+                    .map_err(pool_error)?;
+                if focused.is_err() {
+                    // No SetFocus (Wine): a click at its centre focuses it.
+                    if let Some(b) = facts.bounds.filter(|b| !b.is_empty()) {
+                        let (x, y) = b.centre();
+                        self.send_mouse(Gesture::Click {
+                            at: Point::new(x, y),
+                            button: cup::Button::Left,
+                            count: 1,
+                            modifiers: Vec::new(),
+                        })
+                        .await?;
+                    }
+                }
+                let mut events = Vec::new();
+                if replace {
+                    let all = cup_protocol::keys::parse_combo("ctrl+a")
+                        .map_err(|e| AdapterError::Invalid(e.to_string()))?;
+                    events.extend(
+                        combo_events(&all, &layout_key).map_err(|e| AdapterError::Invalid(e.0))?,
+                    );
+                }
+                events.extend(text_events(&text));
+                self.send_keys(events).await?;
+                format!("Typed {} characters", text.chars().count())
+            }
+            pattern_plan => {
+                let rr = r.clone();
+                self.pool
+                    .run(ACT_DEADLINE, move |uia| {
+                        let (el, _) = os_act::locate(uia, &rr)?;
+                        os_act::perform(&el, &pattern_plan)
+                    })
+                    .await
+                    .map_err(pool_error)?
+                    .map_err(AdapterError::Platform)?
+            }
+        };
+        Ok(self.result(message, target.id, Some(r), before).await)
+    }
+
+    async fn press(
+        &self,
+        combo: &Combo,
+        _refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let events = combo_events(combo, &layout_key).map_err(|e| AdapterError::Invalid(e.0))?;
+        let fg = blocking(win32::foreground).await?;
+        if fg != 0 {
+            self.refuse_elevated(fg).await?;
+        }
+        let before = self.observe(None).await;
+        self.send_keys(events).await?;
+        Ok(self
+            .result(format!("Pressed {combo}"), "focus", None, before)
+            .await)
+    }
+
+    async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
+        let screen = blocking(win32::screen).await?;
+        let rect = match target {
+            ShotTarget::Screen | ShotTarget::FullPage => {
+                let [x, y, w, h] = screen.virtual_screen;
+                Rect::new(
+                    i64::from(x),
+                    i64::from(y),
+                    u64::try_from(w).unwrap_or(0),
+                    u64::try_from(h).unwrap_or(0),
+                )
+            }
+            ShotTarget::Monitor(i) => {
+                screen
+                    .monitors
+                    .get(*i)
+                    .map(|m| ltrb(m.rect))
+                    .ok_or_else(|| {
+                        AdapterError::Invalid(format!(
+                            "there is no monitor {i}; this machine has {}",
+                            screen.monitors.len()
+                        ))
+                    })?
+            }
+            ShotTarget::Region(r) => *r,
+            ShotTarget::Window(w) => {
+                let all = self.windows().await?;
+                let found = all
+                    .iter()
+                    .find(|h| {
+                        h.native == *w || h.info.title.to_lowercase().contains(&w.to_lowercase())
+                    })
+                    .ok_or_else(|| {
+                        AdapterError::NotFound(format!(
+                            "no window '{w}'; list windows to see their titles"
+                        ))
+                    })?;
+                found.info.bounds.ok_or_else(|| {
+                    AdapterError::Invalid(format!(
+                        "'{}' is minimized; restore it first",
+                        found.info.title
+                    ))
+                })?
+            }
+        };
+        let (x, y) = (
+            i32::try_from(rect.x).unwrap_or(0),
+            i32::try_from(rect.y).unwrap_or(0),
+        );
+        let (w, h) = (
+            i32::try_from(rect.w).unwrap_or(0),
+            i32::try_from(rect.h).unwrap_or(0),
+        );
+        let png = blocking(move || {
+            let px = shot::grab(x, y, w, h)?;
+            crate::image::png_from_bgra(&px, w as u32, h as u32)
+        })
+        .await?
+        .map_err(AdapterError::Platform)?;
+        Ok(Shot {
+            png,
+            width: w as u32,
+            height: h as u32,
+            x: rect.x,
+            y: rect.y,
+        })
+    }
+
+    async fn input(
+        &self,
+        gesture: &Gesture,
+        _refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let fg = blocking(win32::foreground).await?;
+        if fg != 0 {
+            self.refuse_elevated(fg).await?;
+        }
+        let before = self.observe(None).await;
+        let message = match gesture {
+            Gesture::Type { text, delay } => {
+                if delay.is_zero() {
+                    self.send_keys(text_events(text)).await?;
+                } else {
+                    for c in text.chars() {
+                        self.send_keys(text_events(&c.to_string())).await?;
+                        tokio::time::sleep(*delay).await;
+                    }
+                }
+                format!("Typed {} characters", text.chars().count())
+            }
+            g => {
+                let mods: &[cup_protocol::keys::Modifier] = match g {
+                    Gesture::Click { modifiers, .. }
+                    | Gesture::Drag { modifiers, .. }
+                    | Gesture::Scroll { modifiers, .. } => modifiers,
+                    _ => &[],
+                };
+                let held = Combo {
+                    modifiers: mods.to_vec(),
+                    keys: Vec::new(),
+                };
+                let downs: Vec<_> =
+                    combo_events(&held, &layout_key).map_err(|e| AdapterError::Invalid(e.0))?;
+                let half = downs.len() / 2;
+                self.send_keys(downs[..half].to_vec()).await?;
+                let sent = self.send_mouse(g.clone()).await;
+                self.send_keys(downs[half..].to_vec()).await?;
+                sent?;
+                g.to_string()
+            }
+        };
+        Ok(self.result(message, "focus", None, before).await)
+    }
+
+    async fn cursor(&self) -> Result<Point, AdapterError> {
+        let p = blocking(win32::cursor).await?.ok_or_else(|| {
+            AdapterError::Platform("GetCursorPos failed (no input desktop)".into())
+        })?;
+        Ok(Point::new(p.0, p.1))
+    }
+
+    async fn apps(&self) -> Result<Vec<AppEntry>, AdapterError> {
+        let (installed, running) = blocking(|| (installed_apps(), win32::top_level())).await?;
+        let mut out: Vec<AppEntry> = installed
+            .iter()
+            .map(|a| AppEntry {
+                name: a.name.clone(),
+                id: a.target.clone(),
+                pids: Vec::new(),
+                windows: Vec::new(),
+                installed: true,
+            })
+            .collect();
+        for h in app_windows(&running, 0) {
+            let process = h
+                .info
+                .extra
+                .get("app")
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_owned();
+            let pid = h.info.pid.and_then(|p| u32::try_from(p).ok());
+            let stem = process.trim_end_matches(".exe").to_lowercase();
+            let entry = out
+                .iter_mut()
+                .find(|e| !stem.is_empty() && e.id.to_lowercase().contains(&stem));
+            match entry {
+                Some(e) => {
+                    e.pids.extend(pid);
+                    e.windows.push(h.info.title.clone());
+                }
+                None => out.push(AppEntry {
+                    name: process.clone(),
+                    id: process,
+                    pids: pid.into_iter().collect(),
+                    windows: vec![h.info.title.clone()],
+                    installed: false,
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    async fn check(&self) -> Vec<Check> {
+        let checks = blocking(|| {
+            let (level, ui_access, elevated) = win32::own_token();
+            let desk = win32::input_desktop();
+            (level, ui_access, elevated, desk)
+        })
+        .await;
+        let Ok((level, ui_access, elevated, desk)) = checks else {
+            return Vec::new();
+        };
+        let uia = self
+            .pool
+            .run(Duration::from_secs(5), |uia| {
+                (uia.subtree, uia.refused.len())
+            })
+            .await;
+        let level_name = match level {
+            Some(l) if l >= 0x4000 => "system",
+            Some(l) if l >= 0x3000 => "high",
+            Some(l) if l >= 0x2000 => "medium",
+            Some(_) => "low",
+            None => "unknown",
+        };
+        vec![
+            Check {
+                name: "ui automation".into(),
+                ok: uia.is_ok(),
+                detail: match &uia {
+                    Ok((subtree, refused)) => format!(
+                        "client ready; subtree caching {}; {refused} properties refused",
+                        if *subtree {
+                            "on"
+                        } else {
+                            "off (one round trip per element)"
+                        }
+                    ),
+                    Err(e) => e.to_string(),
+                },
+                fix: if uia.is_ok() {
+                    String::new()
+                } else {
+                    "UI Automation must be available (uiautomationcore.dll); on Wine use version 10 or later".into()
+                },
+            },
+            Check {
+                name: "integrity level".into(),
+                ok: true,
+                detail: format!(
+                    "{level_name}{}{}",
+                    if elevated { ", elevated" } else { "" },
+                    if ui_access { ", UIAccess" } else { "" }
+                ),
+                fix: String::new(),
+            },
+            Check {
+                name: "elevated apps".into(),
+                ok: elevated || ui_access,
+                detail: if elevated || ui_access {
+                    "cup can drive apps running as administrator".into()
+                } else {
+                    "apps running as administrator ignore cup's input (UIPI); cup refuses to act on them".into()
+                },
+                fix: if elevated || ui_access {
+                    String::new()
+                } else {
+                    "run cup as administrator to drive elevated apps".into()
+                },
+            },
+            Check {
+                name: "input desktop".into(),
+                ok: matches!(&desk, Ok(n) if n.eq_ignore_ascii_case("default")),
+                detail: match &desk {
+                    Ok(n) => format!("'{n}'"),
+                    Err(e) => e.clone(),
+                },
+                fix: if matches!(&desk, Ok(n) if n.eq_ignore_ascii_case("default")) {
+                    String::new()
+                } else {
+                    "the secure desktop (UAC prompt, lock screen) is showing; no app can be driven until it closes".into()
+                },
+            },
+        ]
+    }
+
+    fn native_dump(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(self.last_dump()?).ok()
+    }
+
+    async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {
+        self.open_app_with(name, &[]).await
+    }
+
+    async fn open_app_with(&self, name: &str, args: &[String]) -> Result<Launched, AdapterError> {
+        let installed = blocking(installed_apps).await?;
+        let app = apps::best(name, &installed).cloned().ok_or_else(|| {
+            AdapterError::NotFound(format!(
+                "no installed app matches '{name}'; list apps to see their names"
+            ))
+        })?;
+        let before: Vec<i64> = self
+            .windows()
+            .await?
+            .iter()
+            .filter_map(|w| hwnd_of(&w.native))
+            .collect();
+        let target = app.target.clone();
+        let joined = args
+            .iter()
+            .map(|a| {
+                if a.contains(' ') {
+                    format!("\"{a}\"")
+                } else {
+                    a.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let pid = blocking(move || win32::launch(&target, &joined))
+            .await?
+            .map_err(AdapterError::Platform)?;
+        let end = Instant::now() + Duration::from_secs(20);
+        loop {
+            let now = self.windows().await?;
+            let new = now.into_iter().find(|w| {
+                let fresh = hwnd_of(&w.native).is_some_and(|h| !before.contains(&h));
+                let mine = pid.is_some_and(|p| w.info.pid == Some(i64::from(p)));
+                fresh
+                    && (mine
+                        || pid.is_none()
+                        || apps::score(
+                            &app.name,
+                            &App {
+                                name: w.info.title.clone(),
+                                target: String::new(),
+                            },
+                        ) > 0)
+            });
+            if let Some(w) = new {
+                let wpid = w.info.pid.and_then(|p| u32::try_from(p).ok());
+                return Ok(Launched {
+                    name: app.name,
+                    pid: pid.or(wpid).unwrap_or(0),
+                    window: Some(w),
+                });
+            }
+            if Instant::now() >= end {
+                return Err(AdapterError::Platform(format!(
+                    "started '{}'{} but no window of it appeared within 20 s; it may run in the background or need a sign-in",
+                    app.name,
+                    pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+    }
+}
+
+/// Start menu shortcuts of all users and this user, then the system's own
+/// programs (names not already listed).
+fn installed_apps() -> Vec<App> {
+    let pd = std::env::var("ProgramData").ok();
+    let ad = std::env::var("APPDATA").ok();
+    let mut out: Vec<App> = apps::start_menu_dirs(pd.as_deref(), ad.as_deref())
+        .iter()
+        .flat_map(|d| apps::scan(d))
+        .collect();
+    for (name, exe) in apps::SYSTEM_PROGRAMS {
+        if !out.iter().any(|a| a.name.eq_ignore_ascii_case(name)) {
+            out.push(App {
+                name: (*name).into(),
+                target: (*exe).into(),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,168 @@
+//! Acting on an element found again from its reference: pattern calls,
+//! focus, and the live reads an action's effect is judged by.
+
+use cup_protocol::Direction;
+use windows::Win32::UI::Accessibility::{
+    IUIAutomationElement, IUIAutomationExpandCollapsePattern, IUIAutomationInvokePattern,
+    IUIAutomationLegacyIAccessiblePattern, IUIAutomationRangeValuePattern,
+    IUIAutomationScrollPattern, IUIAutomationSelectionItemPattern, IUIAutomationTogglePattern,
+    IUIAutomationValuePattern, IUIAutomationWindowPattern, ScrollAmount,
+    ScrollAmount_LargeDecrement, ScrollAmount_LargeIncrement, ScrollAmount_NoAmount,
+    UIA_ExpandCollapsePatternId, UIA_InvokePatternId, UIA_LegacyIAccessiblePatternId,
+    UIA_RangeValuePatternId, UIA_ScrollPatternId, UIA_SelectionItemPatternId, UIA_TogglePatternId,
+    UIA_ValuePatternId, UIA_WindowPatternId,
+};
+
+use crate::act::{describe, Plan};
+use crate::facts::Element;
+use crate::os::call_error;
+use crate::os::uia::{bstr, Uia};
+use crate::refs::ElementRef;
+use crate::walk::Reads;
+
+/// Finds the element `r` names: from its window's root along its path,
+/// checked by control type and (when the provider gives one) runtime id;
+/// a runtime id that moved is searched for in the window.
+pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Element), String> {
+    let stale = "the element is no longer where the snapshot saw it (the window changed); take a new snapshot";
+    let mut reads = crate::os::uia::UiaReads { uia };
+    let (mut el, subtree) = reads
+        .fetch(r.hwnd)
+        .map_err(|e| format!("{e}; the window may have closed — take a new snapshot"))?;
+    let children = |reads: &mut crate::os::uia::UiaReads<'_>, e: &IUIAutomationElement| {
+        if subtree {
+            reads.cached_children(e)
+        } else {
+            reads.fetch_children(e)
+        }
+    };
+    for &i in &r.path {
+        let mut kids = children(&mut reads, &el).map_err(|e| e.to_string())?;
+        if i >= kids.len() {
+            return Err(stale.into());
+        }
+        el = kids.swap_remove(i);
+    }
+    let facts = reads.facts(&el);
+    let same_id = r.runtime_id.is_empty() || facts.runtime_id == r.runtime_id;
+    if same_id && facts.control_type == r.control_type {
+        return Ok((el, facts));
+    }
+    Err(stale.into())
+}
+
+/// The live facts of `el` (one round trip).
+pub fn refresh(uia: &Uia, el: &IUIAutomationElement) -> Option<Element> {
+    // SAFETY: a COM call on a live element with the worker's element-scope
+    // request.
+    let fresh = unsafe { el.BuildUpdatedCache(&uia.element_request) }.ok()?;
+    Some(uia.facts(&fresh))
+}
+
+/// The focused element, described (`textbox "Search"`).
+pub fn focus(uia: &Uia) -> Option<String> {
+    // SAFETY: COM calls on the worker's client and request.
+    let el = unsafe {
+        uia.automation
+            .GetFocusedElementBuildCache(&uia.element_request)
+    }
+    .ok()?;
+    Some(describe(&uia.facts(&el)))
+}
+
+fn pattern<T: windows::core::Interface>(
+    el: &IUIAutomationElement,
+    id: windows::Win32::UI::Accessibility::UIA_PATTERN_ID,
+    name: &str,
+) -> Result<T, String> {
+    // SAFETY: a COM call on a live element; the result is cast to the
+    // pattern interface that id stands for.
+    unsafe { el.GetCurrentPatternAs::<T>(id) }.map_err(|e| {
+        format!(
+            "{}; the element does not offer the {name} pattern now",
+            call_error(&e, &format!("GetCurrentPattern({name})"))
+        )
+    })
+}
+
+fn amounts(d: Direction) -> (ScrollAmount, ScrollAmount) {
+    match d {
+        Direction::Up => (ScrollAmount_NoAmount, ScrollAmount_LargeDecrement),
+        Direction::Down => (ScrollAmount_NoAmount, ScrollAmount_LargeIncrement),
+        Direction::Left => (ScrollAmount_LargeDecrement, ScrollAmount_NoAmount),
+        Direction::Right => (ScrollAmount_LargeIncrement, ScrollAmount_NoAmount),
+    }
+}
+
+/// Performs a pattern plan on `el` and says what was done. Input plans
+/// (click, wheel, typing) are the caller's.
+pub fn perform(el: &IUIAutomationElement, plan: &Plan) -> Result<String, String> {
+    let done = |what: &str| Ok(what.to_owned());
+    let fail = |e: windows::core::Error, what: &str| Err(call_error(&e, what));
+    // SAFETY (every block below): COM calls on a live element or one of
+    // its patterns, with plain arguments.
+    match plan {
+        Plan::Invoke => {
+            let p: IUIAutomationInvokePattern = pattern(el, UIA_InvokePatternId, "Invoke")?;
+            unsafe { p.Invoke() }.map_or_else(|e| fail(e, "Invoke"), |()| done("Invoked"))
+        }
+        Plan::Toggle => {
+            let p: IUIAutomationTogglePattern = pattern(el, UIA_TogglePatternId, "Toggle")?;
+            unsafe { p.Toggle() }.map_or_else(|e| fail(e, "Toggle"), |()| done("Toggled"))
+        }
+        Plan::Expand => {
+            let p: IUIAutomationExpandCollapsePattern =
+                pattern(el, UIA_ExpandCollapsePatternId, "ExpandCollapse")?;
+            unsafe { p.Expand() }.map_or_else(|e| fail(e, "Expand"), |()| done("Expanded"))
+        }
+        Plan::Collapse => {
+            let p: IUIAutomationExpandCollapsePattern =
+                pattern(el, UIA_ExpandCollapsePatternId, "ExpandCollapse")?;
+            unsafe { p.Collapse() }.map_or_else(|e| fail(e, "Collapse"), |()| done("Collapsed"))
+        }
+        Plan::Select => {
+            let p: IUIAutomationSelectionItemPattern =
+                pattern(el, UIA_SelectionItemPatternId, "SelectionItem")?;
+            unsafe { p.Select() }.map_or_else(|e| fail(e, "Select"), |()| done("Selected"))
+        }
+        Plan::SetValue(v) => {
+            let p: IUIAutomationValuePattern = pattern(el, UIA_ValuePatternId, "Value")?;
+            unsafe { p.SetValue(&bstr(v)) }
+                .map_or_else(|e| fail(e, "SetValue"), |()| done("Value set"))
+        }
+        Plan::SetRange(n) => {
+            let p: IUIAutomationRangeValuePattern =
+                pattern(el, UIA_RangeValuePatternId, "RangeValue")?;
+            unsafe { p.SetValue(*n) }
+                .map_or_else(|e| fail(e, "RangeValue.SetValue"), |()| done("Value set"))
+        }
+        Plan::Scroll(d, n) => {
+            let p: IUIAutomationScrollPattern = pattern(el, UIA_ScrollPatternId, "Scroll")?;
+            let (h, v) = amounts(*d);
+            for _ in 0..*n {
+                if let Err(e) = unsafe { p.Scroll(h, v) } {
+                    return fail(e, "Scroll");
+                }
+            }
+            done("Scrolled")
+        }
+        Plan::Close => {
+            let p: IUIAutomationWindowPattern = pattern(el, UIA_WindowPatternId, "Window")?;
+            unsafe { p.Close() }.map_or_else(|e| fail(e, "Window.Close"), |()| done("Closed"))
+        }
+        Plan::DefaultAction => {
+            let p: IUIAutomationLegacyIAccessiblePattern =
+                pattern(el, UIA_LegacyIAccessiblePatternId, "LegacyIAccessible")?;
+            unsafe { p.DoDefaultAction() }.map_or_else(
+                |e| fail(e, "DoDefaultAction"),
+                |()| done("Default action done"),
+            )
+        }
+        Plan::Focus | Plan::FocusAndType { .. } => {
+            unsafe { el.SetFocus() }.map_or_else(|e| fail(e, "SetFocus"), |()| done("Focused"))
+        }
+        Plan::Click { .. } | Plan::Wheel { .. } => {
+            Err("a pointer plan is performed with input, not a pattern".into())
+        }
+    }
+}
