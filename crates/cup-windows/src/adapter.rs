@@ -83,15 +83,9 @@ impl WindowsAdapter {
 
     async fn observe(&self, r: Option<ElementRef>) -> Observed {
         let pool = Arc::clone(&self.pool);
-        let windows = blocking(|| {
-            let all = win32::top_level();
-            app_windows(&all, 0)
-                .into_iter()
-                .filter_map(|h| Some((hwnd_of(&h.native)?, h.info.title)))
-                .collect::<Vec<_>>()
-        })
-        .await
-        .unwrap_or_default();
+        let windows = blocking(|| crate::toplevel::watched(&win32::top_level()))
+            .await
+            .unwrap_or_default();
         let read = pool
             .run(Duration::from_secs(2), move |uia| {
                 let target = r.and_then(|r| os_act::locate(uia, &r).ok()).map(|(_, f)| f);

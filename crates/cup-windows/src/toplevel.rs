@@ -51,6 +51,31 @@ pub fn is_app_window(w: &WindowFacts) -> bool {
     !(w.title.trim().is_empty() && w.owner == 0 && w.ex_style & WS_EX_NOACTIVATE != 0)
 }
 
+/// The windows an action's effect is judged by: every visible top-level
+/// window, popups and menus included (a menu that opens is the effect of
+/// clicking its button), each as its handle and a label (the title; a
+/// menu's is `menu`).
+pub fn watched(all: &[WindowFacts]) -> Vec<(i64, String)> {
+    all.iter()
+        .filter(|w| w.visible && !w.cloaked && w.style & WS_CHILD == 0)
+        .filter(|w| !SHELL_CLASSES[..4].contains(&w.class_name.as_str()))
+        .filter(|w| {
+            let r = ltrb(w.rect);
+            r.w > 0 && r.h > 0
+        })
+        .map(|w| {
+            let label = if !w.title.trim().is_empty() {
+                w.title.clone()
+            } else if w.class_name == "#32768" {
+                "menu".to_owned()
+            } else {
+                format!("({})", w.class_name)
+            };
+            (w.hwnd, label)
+        })
+        .collect()
+}
+
 /// The handle cup lists for `w`.
 pub fn handle(w: &WindowFacts, foreground: i64) -> WindowHandle {
     let mut extra = Map::new();
@@ -146,6 +171,21 @@ mod tests {
             })
             .collect();
         assert_eq!(listed, ["Untitled - Notepad", "Chat", "Save As*", "Mail"]);
+    }
+
+    #[test]
+    fn an_opened_menu_is_a_watched_window() {
+        let mut menu = win(7, "", "#32768");
+        menu.ex_style = WS_EX_TOOLWINDOW;
+        let all = vec![
+            win(1, "Untitled - Notepad", "Notepad"),
+            menu,
+            win(2, "Program Manager", "Progman"),
+        ];
+        assert_eq!(
+            watched(&all),
+            vec![(1, "Untitled - Notepad".to_owned()), (7, "menu".to_owned())]
+        );
     }
 
     #[test]

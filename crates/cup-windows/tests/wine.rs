@@ -116,6 +116,8 @@ impl WineDesk {
         c.arg("-i")
             .arg("HOME=/root")
             .arg("PATH=/usr/bin:/bin")
+            // Wine converts command-line arguments from the Unix locale.
+            .arg("LANG=C.UTF-8")
             .arg(format!("DISPLAY=:{}", self.display))
             .arg("WINEPREFIX=/wineprefix")
             .arg("WINEDLLOVERRIDES=mscoree,mshtml=;winedbg.exe=d")
@@ -143,6 +145,15 @@ impl WineDesk {
     }
 
     fn cup_with_stdin(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        // Output goes to files, not pipes: Wine's helper processes (started
+        // by the first program of a session) inherit the handles and keep
+        // a pipe open long after cup.exe has exited.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let base = std::env::temp_dir().join(format!("cup-wine-{}-{n}", std::process::id()));
+        let (out_path, err_path) = (base.with_extension("out"), base.with_extension("err"));
+        let out_file = std::fs::File::create(&out_path).expect("stdout file");
+        let err_file = std::fs::File::create(&err_path).expect("stderr file");
         let mut c = self.wine();
         c.arg("/tmp/cup.exe").args(args);
         c.stdin(if stdin.is_some() {
@@ -150,23 +161,33 @@ impl WineDesk {
         } else {
             Stdio::null()
         })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stdout(Stdio::from(out_file))
+        .stderr(Stdio::from(err_file));
         let mut child = c.spawn().expect("wine cup.exe");
         if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
             use std::io::Write;
             pipe.write_all(text.as_bytes()).expect("stdin");
         }
         let end = Instant::now() + Duration::from_secs(60);
-        loop {
-            if child.try_wait().expect("wait").is_some() {
-                return child.wait_with_output().expect("output");
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
             }
             if Instant::now() > end {
                 let _ = child.kill();
                 panic!("cup.exe {args:?} did not finish within 60 s");
             }
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let read = |p: &Path| {
+            let bytes = std::fs::read(p).unwrap_or_default();
+            let _ = std::fs::remove_file(p);
+            bytes
+        };
+        Output {
+            status,
+            stdout: read(&out_path),
+            stderr: read(&err_path),
         }
     }
 
@@ -226,20 +247,247 @@ fn text(out: &Output) -> String {
     )
 }
 
+fn ok(out: &Output, what: &str) -> String {
+    assert!(out.status.success(), "{what} failed:\n{}", text(out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The envelope of a `snapshot --json`.
+fn envelope(desk: &WineDesk, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["snapshot", "--json"];
+    all.extend_from_slice(args);
+    let out = ok(&desk.cup(&all), "snapshot --json");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}:\n{out}"))
+}
+
+fn nodes(v: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+    if let Some(list) = v.as_array() {
+        for n in list {
+            out.push(n.clone());
+            nodes(&n["children"], out);
+        }
+    }
+}
+
+/// Notepad's edit area (id, and its text: Wine exposes it as the name).
+fn edit(desk: &WineDesk) -> (String, String) {
+    let env = envelope(desk, &["--scope", "full", "--app", "Notepad"]);
+    let mut all = Vec::new();
+    nodes(&env["tree"], &mut all);
+    let e = all
+        .iter()
+        .find(|n| n["role"] == "textbox")
+        .unwrap_or_else(|| panic!("no textbox in notepad's tree:\n{env:#}"));
+    let text = e["value"]
+        .as_str()
+        .or(e["name"].as_str())
+        .unwrap_or("")
+        .to_owned();
+    (e["id"].as_str().unwrap_or("").to_owned(), text)
+}
+
+/// Polls until the edit area reads `wanted` (Wine's notepad takes the
+/// keys asynchronously).
+fn edit_reads(desk: &WineDesk, wanted: &str) -> String {
+    let end = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (_, got) = edit(desk);
+        if got == wanted || Instant::now() > end {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn action(desk: &WineDesk, id: &str, verb: &str, value: Option<&str>) -> serde_json::Value {
+    let mut args = vec!["action", id, verb, "--json"];
+    if let Some(v) = value {
+        args.extend_from_slice(&["--value", v]);
+    }
+    let out = ok(&desk.cup(&args), &format!("action {id} {verb}"));
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}:\n{out}"))
+}
+
 #[test]
-fn notepad_is_seen_typed_into_and_its_menu_opened() {
+fn notepad_is_captured_typed_into_keyed_and_its_menu_opened() {
     let mut desk = WineDesk::start();
     desk.launch("notepad");
-    let overview = desk.cup_until(&["snapshot", "--scope", "overview"], "Notepad", 60);
-    assert!(overview.contains("Untitled - Notepad"), "{overview}");
+    let overview = desk.cup_until(
+        &["snapshot", "--scope", "overview"],
+        "Untitled - Notepad",
+        60,
+    );
+    assert!(overview.contains("windows |"), "{overview}");
+
+    // The window, its edit area (focused, editable) and status bar, and the
+    // native facts behind them.
     let snap = desk.cup_until(
         &["snapshot", "--scope", "full", "--app", "Notepad"],
-        "mnub",
+        "tbx",
         30,
     );
+    assert!(snap.contains("[e0] win \"Untitled - Notepad\""), "{snap}");
     assert!(
-        snap.contains("mi \"File\""),
-        "the menu bar's File item:\n{snap}"
+        snap.contains("{edt,foc}"),
+        "the edit area has the focus:\n{snap}"
     );
-    assert!(snap.contains("tbx"), "the edit area:\n{snap}");
+    assert!(snap.contains("\"Ln 1, Col 1\""), "the status bar:\n{snap}");
+    ok(
+        &desk.cup(&[
+            "snapshot",
+            "--scope",
+            "full",
+            "--app",
+            "Notepad",
+            "--native-dump",
+            r"C:\wine-notepad.json",
+        ]),
+        "snapshot --native-dump",
+    );
+    let dump = std::fs::read_to_string(desk.root.join("wineprefix/drive_c/wine-notepad.json"))
+        .expect("the dump");
+    let dump: cup_windows::facts::NativeDump =
+        serde_json::from_str(&dump).expect("the dump is a NativeDump");
+    assert_eq!(dump.trees.len(), 1);
+    assert!(
+        dump.trees[0].root.as_ref().is_some_and(|r| r.count() >= 3),
+        "{dump:?}"
+    );
+
+    // Typing arrives exactly (Unicode, a surrogate pair, CJK), through the
+    // element's type action (keyboard: Wine's edit has no Value pattern).
+    let (id, before) = edit(&desk);
+    assert_eq!(before, "");
+    let typed = "Hi été 😀 中 ok";
+    let r = action(&desk, &id, "type", Some(typed));
+    assert_eq!(r["success"], true, "{r}");
+    assert_eq!(edit_reads(&desk, typed), typed);
+    assert_eq!(r["effect"], "confirmed", "the typed text was seen: {r}");
+
+    // A key combo: select all, then delete.
+    // Selecting changes nothing cup reads (no_change, exit 1); deleting
+    // the selection changes the text (confirmed).
+    let all = desk.cup(&["press", "ctrl+a"]);
+    assert!(
+        text(&all).contains("[no_change] Pressed ctrl+a"),
+        "{}",
+        text(&all)
+    );
+    let del = ok(&desk.cup(&["press", "delete"]), "press delete");
+    assert!(del.contains("[confirmed] Pressed delete"), "{del}");
+    assert_eq!(edit_reads(&desk, ""), "", "ctrl+a, delete cleared the text");
+
+    // A menu opened by an element action: Wine exposes no menu bar items,
+    // and no patterns, so a right click at the edit area's centre (the
+    // input fallback) opens its context menu, which cup sees open.
+    ok(
+        &desk.cup(&["snapshot", "--scope", "full", "--app", "Notepad"]),
+        "snapshot",
+    );
+    let (id, _) = edit(&desk);
+    let r = action(&desk, &id, "rightclick", None);
+    assert_eq!(r["effect"], "confirmed", "{r}");
+    let changes = r["changes"].to_string();
+    assert!(changes.contains("menu"), "a menu window opened: {r}");
+    let esc = ok(&desk.cup(&["press", "escape"]), "press escape");
+    assert!(esc.contains("[confirmed]"), "escape closed the menu: {esc}");
+
+    // A screenshot of the whole screen: a PNG of its size with content.
+    ok(
+        &desk.cup(&["screenshot", "-o", r"C:\shot.png"]),
+        "screenshot",
+    );
+    let png = std::fs::read(desk.root.join("wineprefix/drive_c/shot.png")).expect("the PNG");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("pixels");
+    assert_eq!((info.width, info.height), (1280, 1024));
+    let mut colours: Vec<&[u8]> = buf.chunks(3).collect();
+    colours.sort();
+    colours.dedup();
+    assert!(
+        colours.len() > 2,
+        "the screenshot shows notepad, not one colour"
+    );
+}
+
+#[test]
+fn cup_mcp_answers_a_real_client_under_wine() {
+    let mut desk = WineDesk::start();
+    desk.launch("notepad");
+    desk.cup_until(
+        &["snapshot", "--scope", "overview"],
+        "Untitled - Notepad",
+        60,
+    );
+    let python =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/mcp-client/bin/python");
+    assert!(
+        python.exists(),
+        "the MCP client is not installed; run scripts/install-mcp-client.sh"
+    );
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cup-cli/tests/mcp_client.py");
+    let server = desk.wine();
+    let mut argv: Vec<String> = vec![server.get_program().to_string_lossy().into_owned()];
+    argv.extend(server.get_args().map(|a| a.to_string_lossy().into_owned()));
+    argv.extend(["/tmp/cup.exe".to_owned(), "mcp".to_owned()]);
+    let mut client = Command::new(python)
+        .arg(script)
+        .arg("stdio")
+        .arg("--")
+        .args(&argv)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the MCP client");
+    {
+        use std::io::Write;
+        let mut stdin = client.stdin.take().expect("stdin");
+        let commands = [
+            serde_json::json!({"op": "list", "client": 0}),
+            serde_json::json!({"op": "call", "tool": "snapshot", "args": {}, "client": 0}),
+            serde_json::json!({"op": "quit"}),
+        ];
+        for c in commands {
+            writeln!(stdin, "{c}").expect("command");
+        }
+    }
+    let end = Instant::now() + Duration::from_secs(90);
+    while client.try_wait().expect("wait").is_none() {
+        if Instant::now() > end {
+            let _ = client.kill();
+            panic!("the MCP client did not finish within 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = client.wait_with_output().expect("output");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let all = format!("{lines:#?}\n{}", String::from_utf8_lossy(&out.stderr));
+    let tools = lines
+        .iter()
+        .find_map(|l| l["tools"].as_array())
+        .unwrap_or_else(|| panic!("no tools/list answer:\n{all}"));
+    assert!(tools.len() > 10, "{all}");
+    assert!(
+        tools
+            .iter()
+            .any(|t| t == "snapshot" || t["name"] == "snapshot"),
+        "{all}"
+    );
+    let snap = lines
+        .iter()
+        .find(|l| l.get("is_error").is_some())
+        .unwrap_or_else(|| panic!("no snapshot answer:\n{all}"));
+    assert_eq!(snap["is_error"], false, "{all}");
+    let text = snap["text"].as_str().unwrap_or("");
+    assert!(
+        text.contains("windows") && text.contains("Notepad"),
+        "{all}"
+    );
 }

@@ -100,7 +100,7 @@ pub fn map_states(el: &Element, role: Role, bounds: Option<Rect>, monitors: &[Re
         _ => None,
     };
     let editable = text_role(role) && role != Role::SpinButton && read_only == Some(false)
-        || (role == Role::TextBox && read_only.is_none() && el.is_keyboard_focusable);
+        || (role == Role::TextBox && read_only.is_none());
     if editable {
         s.push(State::Editable);
     }

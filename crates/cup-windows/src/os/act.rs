@@ -59,15 +59,27 @@ pub fn refresh(uia: &Uia, el: &IUIAutomationElement) -> Option<Element> {
     Some(uia.facts(&fresh))
 }
 
-/// The focused element, described (`textbox "Search"`).
+/// The focused element, described (`textbox "Search"`). A UIA that
+/// answers the desktop (Wine 10) is asked for the focused window's
+/// element instead.
 pub fn focus(uia: &Uia) -> Option<String> {
     // SAFETY: COM calls on the worker's client and request.
     let el = unsafe {
         uia.automation
             .GetFocusedElementBuildCache(&uia.element_request)
     }
-    .ok()?;
-    Some(describe(&uia.facts(&el)))
+    .ok();
+    match el.map(|e| uia.facts(&e)) {
+        Some(f) if f.class_name != "#32769" => Some(describe(&f)),
+        _ => {
+            let h = crate::os::win32::focus_window();
+            if h == 0 {
+                return None;
+            }
+            let el = uia.window_element(h).ok()?;
+            Some(describe(&uia.facts(&el)))
+        }
+    }
 }
 
 fn pattern<T: windows::core::Interface>(

@@ -303,6 +303,10 @@ pub struct Uia {
     pub request: IUIAutomationCacheRequest,
     /// The request caches whole subtrees (Wine's cannot set a tree scope).
     pub subtree: bool,
+    /// Children come from child windows: this UIA navigates no further
+    /// than a window handle's element (Wine 10: no tree scope, child
+    /// searches answer a null array).
+    pub hwnd_children: bool,
     /// The same properties for one element (live re-reads of a target).
     pub element_request: IUIAutomationCacheRequest,
     /// The condition of child fetches (the control view).
@@ -374,6 +378,7 @@ impl Uia {
             automation,
             request,
             subtree,
+            hwnd_children: !subtree,
             element_request,
             children,
             refused,
@@ -396,6 +401,19 @@ impl Uia {
             Ok(v) => take(v),
             Err(_) => Val::None,
         }
+    }
+
+    /// The element of window handle `hwnd`, with its own properties
+    /// cached (no subtree).
+    pub fn window_element(&self, hwnd: i64) -> Result<IUIAutomationElement, ReadError> {
+        let h = HWND(hwnd as usize as *mut core::ffi::c_void);
+        // SAFETY: COM calls with a window handle (UIA checks it) and the
+        // worker's element request.
+        let el = unsafe { self.automation.ElementFromHandle(h) }
+            .map_err(|e| read_error(&e, "IUIAutomation::ElementFromHandle"))?;
+        // SAFETY: as above.
+        unsafe { el.BuildUpdatedCache(&self.element_request) }
+            .map_err(|e| read_error(&e, "IUIAutomationElement::BuildUpdatedCache"))
     }
 
     /// The root element of window `hwnd`, cached (with its subtree when the
@@ -605,8 +623,40 @@ impl Reads for UiaReads<'_> {
         let arr = unsafe {
             element.FindAllBuildCache(TreeScope_Children, &self.uia.children, &self.uia.request)
         };
-        self.uia
-            .elements(arr, "IUIAutomationElement::FindAllBuildCache")
+        let found = self
+            .uia
+            .elements(arr, "IUIAutomationElement::FindAllBuildCache")?;
+        if !found.is_empty() || !self.uia.hwnd_children {
+            return Ok(found);
+        }
+        // This UIA does not navigate below a window handle's element
+        // (Wine 10): the element's child windows are its children.
+        let hwnd = self
+            .uia
+            .cached(element, prop::NATIVE_WINDOW_HANDLE)
+            .int()
+            .unwrap_or(0);
+        if hwnd == 0 {
+            return Ok(Vec::new());
+        }
+        let handles = crate::os::win32::child_windows(hwnd);
+        let elements: Vec<IUIAutomationElement> = handles
+            .iter()
+            .filter_map(|h| match self.uia.window_element(*h) {
+                Ok(el) => Some(el),
+                Err(e) => {
+                    tracing::debug!(hwnd = h, %e, "a child window has no UIA element");
+                    None
+                }
+            })
+            .collect();
+        tracing::debug!(
+            parent = hwnd,
+            windows = handles.len(),
+            elements = elements.len(),
+            "children from child windows"
+        );
+        Ok(elements)
     }
 }
 

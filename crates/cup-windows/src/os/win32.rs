@@ -416,3 +416,46 @@ pub fn input_desktop() -> Result<String, String> {
         Ok(String::from_utf16_lossy(&buf[..n]))
     }
 }
+
+unsafe extern "system" fn collect_child(h: HWND, out: LPARAM) -> BOOL {
+    // SAFETY: `out` is the `&mut Vec<HWND>` that `child_windows` passed,
+    // alive for the whole enumeration.
+    let list = unsafe { &mut *(out.0 as *mut Vec<HWND>) };
+    list.push(h);
+    BOOL(1)
+}
+
+/// The visible direct child windows of `parent`, in Z order.
+pub fn child_windows(parent: i64) -> Vec<i64> {
+    use windows::Win32::UI::WindowsAndMessaging::{EnumChildWindows, GetAncestor, GA_PARENT};
+    let mut all: Vec<HWND> = Vec::new();
+    let p = hwnd(parent);
+    // SAFETY: the callback only pushes into the vector whose address is
+    // passed; the vector outlives the call. The later reads are queries of
+    // the handles found.
+    unsafe {
+        let _ = EnumChildWindows(
+            Some(p),
+            Some(collect_child),
+            LPARAM(&mut all as *mut Vec<HWND> as isize),
+        );
+        all.into_iter()
+            .filter(|h| GetAncestor(*h, GA_PARENT) == p && IsWindowVisible(*h).as_bool())
+            .map(number)
+            .collect()
+    }
+}
+
+/// The window with the keyboard focus on the foreground thread (0: none).
+pub fn focus_window() -> i64 {
+    use windows::Win32::UI::WindowsAndMessaging::{GetGUIThreadInfo, GUITHREADINFO};
+    let mut info = GUITHREADINFO {
+        cbSize: size_of::<GUITHREADINFO>() as u32,
+        ..GUITHREADINFO::default()
+    };
+    // SAFETY: `info` has its size set; thread 0 is the foreground thread.
+    match unsafe { GetGUIThreadInfo(0, &mut info) } {
+        Ok(()) => number(info.hwndFocus),
+        Err(_) => 0,
+    }
+}
