@@ -242,6 +242,9 @@ pub struct Element {
     pub level: i32,
     /// `NativeWindowHandle` (0 when the element is not a window).
     pub native_window_handle: i64,
+    /// The window's `GWL_STYLE` when the element is a window (says which
+    /// kind of Win32 button it is: push, check box, radio, group box).
+    pub window_style: u32,
     /// `ProcessId`.
     pub process_id: u32,
     /// `RuntimeId` (how cup finds the element again for an action).

@@ -104,6 +104,44 @@ pub fn msaa_role(role: u32) -> Option<Role> {
     })
 }
 
+/// The role of a standard Win32 control by its window class, for a
+/// window element UIA types only as a pane (Wine's UIA, whose MSAA proxy
+/// calls them all "client").
+pub fn win32_class_role(class: &str) -> Option<Role> {
+    let c = class.to_ascii_lowercase();
+    Some(match c.as_str() {
+        "button" => Role::Button,
+        "static" => Role::Text,
+        "edit" => Role::TextBox,
+        "combobox" | "comboboxex32" => Role::Combobox,
+        "listbox" | "combolbox" | "syslistview32" => Role::List,
+        "systreeview32" => Role::Tree,
+        "systabcontrol32" => Role::TabList,
+        "msctls_statusbar32" => Role::Status,
+        "sysheader32" => Role::Row,
+        "msctls_trackbar32" => Role::Slider,
+        "msctls_progress32" => Role::ProgressBar,
+        "msctls_updown32" => Role::SpinButton,
+        "toolbarwindow32" => Role::Toolbar,
+        "scrollbar" => Role::ScrollBar,
+        "syslink" => Role::Link,
+        "#32770" => Role::Dialog,
+        "#32768" => Role::Menu,
+        _ if c.starts_with("richedit") => Role::TextBox,
+        _ => return None,
+    })
+}
+
+/// The kind of a Win32 `Button` window by its `BS_*` style.
+pub fn button_kind(style: u32) -> Role {
+    match style & 0xF {
+        0x2 | 0x3 | 0x5 | 0x6 => Role::Checkbox,
+        0x4 | 0x9 => Role::Radio,
+        0x7 => Role::Group,
+        _ => Role::Button,
+    }
+}
+
 /// The heading level (1-9) of `HeadingLevel`, or of `level=N` in the ARIA
 /// properties of a heading.
 pub fn heading_level(el: &Element) -> Option<u32> {
@@ -147,6 +185,24 @@ pub fn map_role(el: &Element, ctx: Context) -> Role {
             .filter(|r| !matches!(r, Role::Window) || el.control_type == 0)
         {
             role = r;
+        }
+    }
+    // A window element UIA could type only as a pane or "client": its
+    // Win32 class says what it is. A dialog inside a dialog is a page.
+    let client_only = el
+        .patterns
+        .legacy
+        .as_ref()
+        .is_none_or(|l| l.role == msaa_role::CLIENT);
+    if el.control_type == ct::PANE && client_only && el.framework_id.is_empty()
+        || el.framework_id == "Win32" && el.control_type == ct::PANE
+    {
+        if let Some(r) = win32_class_role(&el.class_name) {
+            role = match r {
+                Role::Dialog if ctx.parent_type != 0 => Role::Group,
+                Role::Button => button_kind(el.window_style),
+                r => r,
+            };
         }
     }
     match el.control_type {

@@ -314,9 +314,15 @@ fn fixtures() -> Vec<(String, NativeDump)> {
 fn every_fixture_maps_to_a_schema_valid_envelope() {
     let all = fixtures();
     assert!(
-        !all.is_empty(),
-        "no fixtures in crates/cup-windows/fixtures"
+        all.len() >= 6,
+        "fixtures of at least 6 windows: {}",
+        all.len()
     );
+    let live = all
+        .iter()
+        .filter(|(_, d)| d.source.starts_with("recorded live under Wine"))
+        .count();
+    assert!(live >= 3, "the Wine windows are recorded live: {live}");
     for (name, dump) in &all {
         assert_eq!(dump.platform, "windows", "{name}");
         assert!(
@@ -354,5 +360,41 @@ fn every_fixture_maps_to_a_schema_valid_envelope() {
         let value = serde_json::to_value(&envelope).expect("envelope json");
         let violations = cup_protocol::schema::validate(&value);
         assert!(violations.is_empty(), "{name}: {violations:?}");
+    }
+}
+
+#[test]
+fn wines_win32_panes_take_their_class_roles() {
+    let all = fixtures();
+    let (_, dump) = all
+        .iter()
+        .find(|(n, _)| n == "wine-winecfg.json")
+        .expect("the winecfg recording");
+    let screen = crate::screen::screen_info(&dump.screen);
+    let monitors: Vec<Rect> = screen.monitors.iter().map(|m| m.rect).collect();
+    let limits = crate::assemble::Limits {
+        max_depth: 999,
+        max_nodes: 50_000,
+    };
+    let capture = crate::assemble::assemble(&dump.trees, &monitors, limits);
+    let env = cup_protocol::Envelope::new(
+        PlatformId::Windows,
+        cup_protocol::envelope::Screen::new(screen.width, screen.height),
+        capture.tree,
+    );
+    let opts = cup_protocol::compact::RenderOptions {
+        detail: cup_protocol::compact::Detail::Full,
+        ..Default::default()
+    };
+    let text = cup_protocol::compact::render(&env, &opts);
+    for wanted in [
+        "win \"Wine configuration\"",
+        "grp \"Application settings\"",
+        "btn \"OK\"",
+        "btn \"Apply\"",
+        "cmb \"Windows 10\"",
+        "tabs",
+    ] {
+        assert!(text.contains(wanted), "{wanted} in:\n{text}");
     }
 }

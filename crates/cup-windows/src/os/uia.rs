@@ -477,6 +477,7 @@ impl Uia {
             level: i32_of(prop::LEVEL),
             native_window_handle: i(prop::NATIVE_WINDOW_HANDLE),
             process_id: u32::try_from(i(prop::PROCESS_ID)).unwrap_or(0),
+            window_style: crate::os::win32::style(i(prop::NATIVE_WINDOW_HANDLE)),
             runtime_id,
             ..Element::default()
         };

@@ -459,3 +459,12 @@ pub fn focus_window() -> i64 {
         Err(_) => 0,
     }
 }
+
+/// `GWL_STYLE` of window `h` (0 when `h` is 0 or gone).
+pub fn style(h: i64) -> u32 {
+    if h == 0 {
+        return 0;
+    }
+    // SAFETY: a query of a window handle (a stale one answers 0).
+    unsafe { GetWindowLongW(hwnd(h), GWL_STYLE) as u32 }
+}
