@@ -25,11 +25,36 @@ else
     sudo scripts/install-deps.sh
 fi
 
+# Windows: clippy checks the workspace for the MSVC target; cup.exe is
+# linked for the GNU target with Debian's mingw-w64 (install-deps) and run
+# under Wine 10 in a Debian 13 root. A failed download fails the run here.
+phase "rustup targets for Windows (x86_64-pc-windows-msvc, -gnu)"
+for target in x86_64-pc-windows-msvc x86_64-pc-windows-gnu; do
+    if ! rustup target list --installed | grep -qx "$target"; then
+        rustup target add "$target"
+    fi
+done
+
+phase "Wine 10 in a Debian 13 root (scripts/wine-root.sh; made once, reused)"
+if [ "$(id -u)" -eq 0 ]; then
+    scripts/wine-root.sh
+else
+    sudo scripts/wine-root.sh
+fi
+
 phase "MCP client for the MCP tests (Python SDK in target/mcp-client)"
 scripts/install-mcp-client.sh
 
 phase "cargo fmt --check"
 cargo fmt --all -- --check
+# The Windows build of every crate that runs on Windows (Linux-only crates
+# excluded), and cup-windows' own tests, for the MSVC target: type-checked
+# with clippy's lints (nothing is linked; no Windows SDK is needed).
+phase "cargo clippy for x86_64-pc-windows-msvc (-D warnings)"
+cargo clippy --locked --target x86_64-pc-windows-msvc --workspace \
+    --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
+cargo clippy --locked --target x86_64-pc-windows-msvc -p cup-windows -p cup-protocol -p cup \
+    --all-targets -- -D warnings
 # Clippy's lints run inside the test build (clippy-driver, the compiler
 # `cargo clippy` uses, wraps rustc for the workspace's crates), so every
 # crate is compiled once, not checked by clippy and then built again:
@@ -44,6 +69,10 @@ phase "lint canary (planted warnings must fail a build)"
 scripts/lint-canary.sh
 phase "cargo build of every target, with clippy's lints (-D warnings)"
 cargo test --workspace --all-targets --locked --no-run
+# cup.exe, linked with mingw-w64 (and linted like the rest): the Wine
+# tests of crates/cup-windows run it.
+phase "cup.exe for x86_64-pc-windows-gnu (mingw-w64), with clippy's lints"
+cargo build --locked -p cup-cli --target x86_64-pc-windows-gnu
 phase "cargo test"
 cargo test --workspace --locked
 # The API docs build without a warning (broken or private links). The

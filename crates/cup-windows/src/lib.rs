@@ -4,7 +4,7 @@
 //! crate) for trees and actions, Win32 for windows, monitors, input and
 //! screenshots.
 //!
-//! The crate is two layers. [`os`] (Windows only) makes the calls and fills
+//! The crate is two layers. `os` (compiled on Windows only) makes the calls and fills
 //! plain serde structs of native facts ([`facts`]); everything else — the
 //! mapping to CUP ([`mapping`]), the walk with its deadlines, retries and
 //! caps ([`walk`], [`pool`]), window filtering ([`toplevel`]), coordinates

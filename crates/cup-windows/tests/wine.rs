@@ -69,10 +69,13 @@ impl WineDesk {
                 .expect("mount (run the tests as root)");
             assert!(ok.success(), "cannot mount /proc into {}", root.display());
         }
+        // Free on the host too: abstract X sockets are shared with it.
+        let sockets = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
         let display = (90..190)
             .find(|n| {
                 !Path::new(&format!("/tmp/.X{n}-lock")).exists()
                     && !root.join(format!("tmp/.X{n}-lock")).exists()
+                    && !sockets.contains(&format!("@/tmp/.X11-unix/X{n}\n"))
             })
             .expect("a free display number");
         let xvfb = Command::new("env")
