@@ -722,6 +722,13 @@ fn installed_apps() -> Vec<App> {
         .iter()
         .flat_map(|d| apps::scan(d))
         .collect();
+    // The Apps folder lists packaged apps (and the Start menu's shortcuts
+    // again, by the same names).
+    for app in win32::apps_folder() {
+        if !out.iter().any(|a| a.name.eq_ignore_ascii_case(&app.name)) {
+            out.push(app);
+        }
+    }
     for (name, exe) in apps::SYSTEM_PROGRAMS {
         if !out.iter().any(|a| a.name.eq_ignore_ascii_case(name)) {
             out.push(App {

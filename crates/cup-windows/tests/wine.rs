@@ -334,7 +334,14 @@ fn notepad_is_captured_typed_into_keyed_and_its_menu_opened() {
         snap.contains("{edt,foc}"),
         "the edit area has the focus:\n{snap}"
     );
-    assert!(snap.contains("\"Ln 1, Col 1\""), "the status bar:\n{snap}");
+    let env = envelope(&desk, &["--scope", "full", "--app", "Notepad"]);
+    let mut all = Vec::new();
+    nodes(&env["tree"], &mut all);
+    assert!(
+        all.iter()
+            .any(|n| n["role"] == "status" && n["name"] == "Ln 1, Col 1"),
+        "the status bar (msctls_statusbar32):\n{env:#}"
+    );
     ok(
         &desk.cup(&[
             "snapshot",

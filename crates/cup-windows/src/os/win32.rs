@@ -468,3 +468,64 @@ pub fn style(h: i64) -> u32 {
     // SAFETY: a query of a window handle (a stale one answers 0).
     unsafe { GetWindowLongW(hwnd(h), GWL_STYLE) as u32 }
 }
+
+/// Packaged (and all other Start) apps of the shell's Apps folder
+/// (`FOLDERID_AppsFolder`): display name and AUMID, opened as
+/// `shell:AppsFolder\<AUMID>`. Needs COM on the calling thread; empty when
+/// the folder does not exist (Wine answers 0x80070002).
+pub fn apps_folder() -> Vec<crate::apps::App> {
+    use windows::Win32::System::Com::{
+        CoInitializeEx, CoTaskMemFree, IBindCtx, COINIT_APARTMENTTHREADED,
+    };
+    use windows::Win32::UI::Shell::{
+        BHID_EnumItems, FOLDERID_AppsFolder, IEnumShellItems, IShellItem, SHGetKnownFolderItem,
+        KF_FLAG_DEFAULT, SIGDN_NORMALDISPLAY, SIGDN_PARENTRELATIVEPARSING,
+    };
+    let mut out = Vec::new();
+    // SAFETY: COM is started on this (blocking-pool) thread, an S_FALSE
+    // re-entry is fine; shell items are used on it only; every string the
+    // shell allocates is copied and freed with CoTaskMemFree.
+    unsafe {
+        let _ = CoInitializeEx(None, COINIT_APARTMENTTHREADED);
+        let folder: IShellItem =
+            match SHGetKnownFolderItem(&FOLDERID_AppsFolder, KF_FLAG_DEFAULT, None) {
+                Ok(f) => f,
+                Err(e) => {
+                    tracing::debug!(
+                        "{}",
+                        crate::os::call_error(&e, "SHGetKnownFolderItem(FOLDERID_AppsFolder)")
+                    );
+                    return out;
+                }
+            };
+        let Ok(items) =
+            folder.BindToHandler::<Option<&IBindCtx>, IEnumShellItems>(None, &BHID_EnumItems)
+        else {
+            return out;
+        };
+        let name = |item: &IShellItem, kind| -> Option<String> {
+            let p = item.GetDisplayName(kind).ok()?;
+            let s = p.to_string().ok();
+            CoTaskMemFree(Some(p.0 as *const core::ffi::c_void));
+            s
+        };
+        loop {
+            let mut batch: [Option<IShellItem>; 1] = [None];
+            let mut fetched = 0_u32;
+            if items.Next(&mut batch, Some(&mut fetched)).is_err() || fetched == 0 {
+                break;
+            }
+            let Some(item) = batch[0].take() else { break };
+            if let (Some(display), Some(aumid)) = (
+                name(&item, SIGDN_NORMALDISPLAY),
+                name(&item, SIGDN_PARENTRELATIVEPARSING),
+            ) {
+                out.push(crate::apps::App {
+                    name: display,
+                    target: format!(r"shell:AppsFolder\{aumid}"),
+                });
+            }
+        }
+    }
+    out
+}
