@@ -60,6 +60,10 @@ pub struct LinuxAdapter {
     x11_reader: Arc<x11::X11Reader>,
     /// The registry's applications at the last window listing.
     last_apps: Mutex<Vec<ObjRef>>,
+    /// Keep the raw facts of captures (`cup snapshot --native-dump`).
+    record: std::sync::atomic::AtomicBool,
+    /// The raw facts of the last capture, when recording.
+    native: Mutex<Option<serde_json::Value>>,
 }
 
 /// What one application's frame listing found.
@@ -515,6 +519,14 @@ impl LinuxAdapter {
 
 #[async_trait]
 impl Adapter for LinuxAdapter {
+    fn record_native(&self, on: bool) {
+        self.record.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn native_dump(&self) -> Option<serde_json::Value> {
+        self.native.lock().ok().and_then(|n| n.clone())
+    }
+
     fn platform(&self) -> PlatformId {
         PlatformId::Linux
     }
@@ -709,15 +721,28 @@ impl Adapter for LinuxAdapter {
                 pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
             })
             .collect();
-        Ok(capture::capture(
+        let record = self.record.load(std::sync::atomic::Ordering::Relaxed);
+        let (capture, raws) = capture::capture(
             links,
             &targets,
             limits,
             &MapContext { monitors },
             &self.facts,
             &self.unresponsive(),
+            record,
         )
-        .await)
+        .await;
+        if let Some(raws) = raws {
+            let dump = serde_json::json!({
+                "platform": "linux",
+                "source": "recorded by cup snapshot --native-dump",
+                "windows": raws,
+            });
+            if let Ok(mut slot) = self.native.lock() {
+                *slot = Some(dump);
+            }
+        }
+        Ok(capture)
     }
 }
 

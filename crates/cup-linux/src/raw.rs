@@ -7,7 +7,7 @@ pub use atspi::{Interface, InterfaceSet, Role as AtspiRole, State as AtspiState,
 
 /// A rectangle as AT-SPI reports it (`GetExtents`): position may be negative,
 /// size may be `-1` for "unknown".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Extents {
     /// Left edge.
     pub x: i32,
@@ -35,7 +35,7 @@ impl Extents {
 }
 
 /// Range of a `Value` interface.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RawValue {
     /// `CurrentValue`.
     pub current: f64,
@@ -50,7 +50,7 @@ pub struct RawValue {
 }
 
 /// One AT-SPI accessible as read from the bus.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RawNode {
     /// AT-SPI role.
     pub role: AtspiRole,
@@ -131,4 +131,16 @@ impl RawNode {
             toolkit_version: String::new(),
         }
     }
+}
+
+/// A captured accessible with its children, as `cup snapshot --native-dump`
+/// writes them: the mapping's exact input, by CUP id.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RawTree {
+    /// The CUP id the node got.
+    pub id: String,
+    /// What was read.
+    pub raw: RawNode,
+    /// Children, in order.
+    pub children: Vec<RawTree>,
 }

@@ -282,6 +282,13 @@ pub trait Adapter: Send + Sync {
         None
     }
 
+    /// Asks the adapter to keep the native facts of the captures that
+    /// follow (for [`Adapter::native_dump`]); adapters that always keep
+    /// them, or never do, ignore it.
+    fn record_native(&self, on: bool) {
+        let _ = on;
+    }
+
     /// Launches an installed application by (fuzzy) name and waits for its
     /// window.
     async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {

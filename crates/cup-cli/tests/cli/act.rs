@@ -56,6 +56,25 @@ fn ids_from_one_invocation_work_in_the_next() {
         .unwrap_or_else(|| panic!("no pid in {run}"));
 
     let snap = ok(&cup(&["snapshot"], &env), "snapshot");
+    // The native facts behind a capture, for a mapping bug report: the
+    // raw AT-SPI reads of every captured node, under the same ids.
+    let dump_path = dir.join("native.json");
+    ok(
+        &cup(&["snapshot", "--native-dump", path_str(&dump_path)], &env),
+        "snapshot --native-dump",
+    );
+    let dump: Value = serde_json::from_str(
+        &std::fs::read_to_string(&dump_path).unwrap_or_else(|e| panic!("the dump: {e}")),
+    )
+    .unwrap_or_else(|e| panic!("the dump is JSON: {e}"));
+    assert_eq!(dump["platform"], "linux");
+    assert_eq!(dump["windows"][0]["id"], "e0", "{dump}");
+    let raw = dump.to_string();
+    assert!(
+        raw.contains("\"name\":\"checkbutton\""),
+        "a raw check button"
+    );
+    assert!(raw.contains("\"bus_name\":"), "raw AT-SPI facts");
     // An enabled, unchecked check button.
     let check = id_of(&snap, &["chk \"checkbutton\""], &["{"]);
     let clicked = ok(&cup(&["action", &check, "click"], &env), "click");

@@ -32,6 +32,27 @@ fn raw_node(s: &Skel, d: &Details) -> RawNode {
     raw
 }
 
+/// The raw facts of the subtree [`build`] maps, with the same ids (`next_id`
+/// as `build` was given it).
+pub(super) fn raw_tree(
+    nodes: &[Skel],
+    details: &[Details],
+    i: usize,
+    next_id: &mut usize,
+) -> RawTree {
+    let id = format!("e{next_id}");
+    *next_id += 1;
+    RawTree {
+        id,
+        raw: raw_node(&nodes[i], &details[i]),
+        children: nodes[i]
+            .children
+            .iter()
+            .map(|&c| raw_tree(nodes, details, c, next_id))
+            .collect(),
+    }
+}
+
 pub(super) fn build(
     nodes: &[Skel],
     details: &[Details],

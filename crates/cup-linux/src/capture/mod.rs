@@ -22,7 +22,7 @@ use tokio::time::{timeout_at, Instant};
 use crate::atspi_calls::{self as calls, CacheEntry, ObjRef};
 use crate::links::Links;
 use crate::mapping::{self, MapContext};
-use crate::raw::{Extents, RawNode, RawValue};
+use crate::raw::{Extents, RawNode, RawTree, RawValue};
 
 mod assemble;
 mod cache_index;
@@ -31,7 +31,7 @@ mod statics;
 mod structure;
 mod unallocated;
 
-use assemble::{build, window_without_tree};
+use assemble::{build, raw_tree, window_without_tree};
 pub use cache_index::{CacheIndex, ReadAhead, ReadAheadFor};
 use details::{collect_details, extents_top_down, is_gtk4, read_one, wants, Got, Job, Want};
 use statics::Statics;
@@ -234,7 +234,8 @@ impl Walk<'_> {
     }
 }
 
-/// Captures `targets`; ids are pre-order across them.
+/// Captures `targets`; ids are pre-order across them. With `record`, the
+/// raw facts of every captured window come back too (`--native-dump`).
 pub async fn capture(
     links: &Links,
     targets: &[Target],
@@ -242,7 +243,8 @@ pub async fn capture(
     ctx: &MapContext,
     facts: &AppFacts,
     unresponsive: &HashSet<u32>,
-) -> Capture {
+    record: bool,
+) -> (Capture, Option<Vec<RawTree>>) {
     let started = Instant::now();
     let deadline = started + limits.deadline;
     // Permits for detail reads: few while the structure is read, all once
@@ -439,9 +441,14 @@ pub async fn capture(
     let mut tree = Vec::new();
     let mut refs = HashMap::new();
     let mut next_id = 0usize;
+    let mut raws = record.then(Vec::new);
     for (target, root) in targets.iter().zip(&roots) {
         match root {
             Some(r) => {
+                if let Some(raws) = &mut raws {
+                    let mut raw_id = next_id;
+                    raws.push(raw_tree(&walk.nodes, &details, *r, &mut raw_id));
+                }
                 let mut node = build(&walk.nodes, &details, *r, ctx, &mut next_id, &mut refs);
                 if matches!(
                     node.role,
@@ -493,13 +500,14 @@ pub async fn capture(
                 .insert("partial".to_owned(), mark.clone());
         }
     }
-    Capture {
+    let capture = Capture {
         tree,
         refs,
         partial,
         notes,
         tools: Vec::new(),
-    }
+    };
+    (capture, raws)
 }
 
 fn subtree(nodes: &[Skel], root: usize) -> impl Iterator<Item = usize> + '_ {
