@@ -238,6 +238,22 @@ impl Role {
     }
 }
 
+impl Role {
+    /// Roles that carry an orientation attribute (the same on every
+    /// platform).
+    pub const fn has_orientation(self) -> bool {
+        matches!(
+            self,
+            Role::ScrollBar
+                | Role::Slider
+                | Role::Separator
+                | Role::Toolbar
+                | Role::TabList
+                | Role::MenuBar
+        )
+    }
+}
+
 impl Action {
     /// `true` for every action except `focus`, which nearly every element
     /// supports and which the compact format therefore treats as noise.

@@ -235,12 +235,7 @@ pub fn describe(el: &Element) -> String {
 /// The changes from `before` to `after`, the target named `target`.
 pub fn changes(target: &str, before: &Observed, after: &Observed) -> Vec<Change> {
     let mut out = Vec::new();
-    let change = |field: &str, b: Option<String>, a: Option<String>| Change {
-        target: target.to_owned(),
-        field: field.to_owned(),
-        before: b,
-        after: a,
-    };
+    let change = |field: &str, b, a| Change::new(target, field, b, a);
     match (&before.target, &after.target) {
         (Some(b), Some(a)) => {
             let ctx = MapContext::default();

@@ -50,6 +50,23 @@ pub struct Change {
     pub after: Option<String>,
 }
 
+impl Change {
+    /// A change of `field` of `target`.
+    pub fn new(
+        target: impl Into<String>,
+        field: impl Into<String>,
+        before: Option<String>,
+        after: Option<String>,
+    ) -> Change {
+        Change {
+            target: target.into(),
+            field: field.into(),
+            before,
+            after,
+        }
+    }
+}
+
 /// Changes of other elements listed one by one up to this many alike;
 /// past it they are grouped.
 const GROUP_OVER: usize = 3;

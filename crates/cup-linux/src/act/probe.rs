@@ -105,12 +105,7 @@ pub fn watched_states(states: StateSet) -> Vec<String> {
 /// The differences between two readings of element `target`.
 pub fn diff(target: &str, before: &Facts, after: &Facts) -> Vec<Change> {
     let mut out = Vec::new();
-    let change = |field: &str, b: Option<String>, a: Option<String>| Change {
-        target: target.to_owned(),
-        field: field.to_owned(),
-        before: b,
-        after: a,
-    };
+    let change = |field: &str, b, a| Change::new(target, field, b, a);
     if before.alive && !after.alive {
         out.push(change("element", Some("present".into()), None));
         return out;

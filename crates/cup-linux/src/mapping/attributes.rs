@@ -68,7 +68,7 @@ pub fn map_attributes(raw: &RawNode, role: Role) -> Attributes {
             a.value_now = finite(v.current);
         }
     }
-    if kinds::has_orientation(role) {
+    if role.has_orientation() {
         a.orientation = match (
             raw.states.contains(AtspiState::Horizontal),
             raw.states.contains(AtspiState::Vertical),

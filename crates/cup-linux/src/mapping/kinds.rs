@@ -106,19 +106,6 @@ pub fn names_from_content(role: Role) -> bool {
     )
 }
 
-/// Roles that carry an orientation attribute.
-pub fn has_orientation(role: Role) -> bool {
-    matches!(
-        role,
-        Role::ScrollBar
-            | Role::Slider
-            | Role::Separator
-            | Role::Toolbar
-            | Role::TabList
-            | Role::MenuBar
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

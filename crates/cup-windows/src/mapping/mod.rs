@@ -168,19 +168,7 @@ fn attributes(el: &Element, role: Role) -> Attributes {
         a.value_max = Some(r.maximum).filter(|v| v.is_finite());
         a.value_now = Some(r.value).filter(|v| v.is_finite());
     }
-    let oriented = matches!(
-        role,
-        Role::ScrollBar
-            | Role::Slider
-            | Role::Separator
-            | Role::Toolbar
-            | Role::TabList
-            | Role::MenuBar
-            | Role::Menu
-            | Role::List
-            | Role::Tree
-            | Role::Grid
-    );
+    let oriented = role.has_orientation();
     if oriented {
         a.orientation = match el.orientation {
             1 => Some(Orientation::Horizontal),
