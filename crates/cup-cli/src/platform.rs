@@ -72,6 +72,22 @@ pub fn adapter() -> Result<Box<dyn cup::Adapter>, Failure> {
     if is_web() {
         return Ok(Box::new(cup_web::WebAdapter::new(endpoint()?)));
     }
+    // A desktop named by its OS must be this machine's.
+    let named = TARGET
+        .get()
+        .and_then(|t| t.platform.clone())
+        .or_else(|| env("CUP_PLATFORM"))
+        .map(|p| p.to_ascii_lowercase());
+    let here = if cfg!(windows) {
+        "windows"
+    } else {
+        std::env::consts::OS
+    };
+    if let Some(p) = named.filter(|p| p != "desktop" && p != here) {
+        return Err(Failure::usage(format!(
+            "--platform {p}: this cup runs on {here}; use --platform desktop (or {here}) for this machine, or web for a browser"
+        )));
+    }
     #[cfg(target_os = "linux")]
     {
         Ok(Box::new(cup_linux::LinuxAdapter::new()))

@@ -263,3 +263,16 @@ fn mcp_list_prints_each_profiles_tools_without_serving() {
     let refused = cup(&["mcp", "--list", "--http", "127.0.0.1:0"], None);
     assert!(!refused.status.success());
 }
+
+#[test]
+fn a_desktop_named_for_another_os_is_refused_with_advice() {
+    let other = if cfg!(windows) { "linux" } else { "windows" };
+    let out = cup(&["snapshot", "--platform", other], None);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("--platform {other}: this cup runs on"))
+            && err.contains("--platform desktop"),
+        "{err}"
+    );
+}
