@@ -17,16 +17,20 @@ fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// The platform the command line or `CUP_PLATFORM` names, lowercase.
+fn named_platform() -> Option<String> {
+    TARGET
+        .get()
+        .and_then(|t| t.platform.clone())
+        .or_else(|| env("CUP_PLATFORM"))
+        .map(|p| p.to_ascii_lowercase())
+}
+
 /// Whether the live commands target a browser.
 pub fn is_web() -> bool {
     let t = TARGET.get().cloned().unwrap_or_default();
-    match t
-        .platform
-        .as_deref()
-        .map(str::to_owned)
-        .or_else(|| env("CUP_PLATFORM"))
-    {
-        Some(p) => p.eq_ignore_ascii_case("web"),
+    match named_platform() {
+        Some(p) => p == "web",
         None => t.cdp_port.is_some() || t.cdp_host.is_some() || t.cdp_url.is_some(),
     }
 }
@@ -73,11 +77,7 @@ pub fn adapter() -> Result<Box<dyn cup::Adapter>, Failure> {
         return Ok(Box::new(cup_web::WebAdapter::new(endpoint()?)));
     }
     // A desktop named by its OS must be this machine's.
-    let named = TARGET
-        .get()
-        .and_then(|t| t.platform.clone())
-        .or_else(|| env("CUP_PLATFORM"))
-        .map(|p| p.to_ascii_lowercase());
+    let named = named_platform();
     let here = if cfg!(windows) {
         "windows"
     } else {

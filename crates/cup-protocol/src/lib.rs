@@ -17,6 +17,7 @@ pub mod mappings;
 pub mod node;
 pub mod schema;
 pub mod search;
+pub mod text;
 pub mod vocab;
 
 pub use envelope::{

@@ -320,23 +320,19 @@ mod tests {
         assert_eq!(plan(&b, Action::Click, None, None, None), Ok(Plan::Invoke));
         // Wine: a menu item with no patterns is clicked at its centre.
         let m = el(ct::MENU_ITEM);
+        let left_click = Ok(Plan::Click {
+            x: 120,
+            y: 20,
+            right: false,
+            count: 1,
+        });
         assert_eq!(
             plan(&m, Action::Click, None, None, None),
-            Ok(Plan::Click {
-                x: 120,
-                y: 20,
-                right: false,
-                count: 1
-            })
+            left_click.clone()
         );
         assert_eq!(
             plan(&m, Action::Expand, None, None, None),
-            Ok(Plan::Click {
-                x: 120,
-                y: 20,
-                right: false,
-                count: 1
-            })
+            left_click.clone()
         );
         assert_eq!(
             plan(&m, Action::RightClick, None, None, None),

@@ -81,27 +81,22 @@ impl WindowsAdapter {
             .clone()
     }
 
+    /// What an action is judged by, read before it: the target (found
+    /// from its reference), the focus, the top-level windows.
     async fn observe(&self, r: Option<ElementRef>) -> Observed {
-        let pool = Arc::clone(&self.pool);
-        let windows = blocking(|| crate::toplevel::watched(&win32::top_level()))
-            .await
-            .unwrap_or_default();
-        let read = pool
-            .run(Duration::from_secs(2), move |uia| {
-                let target = r.and_then(|r| os_act::locate(uia, &r).ok()).map(|(_, f)| f);
-                (target, os_act::focus(uia))
+        self.pool
+            .run(Duration::from_secs(2), move |uia| Observed {
+                target: r.and_then(|r| os_act::locate(uia, &r).ok()).map(|(_, f)| f),
+                windows: crate::toplevel::watched(&win32::top_level(false)),
+                focus: os_act::focus(uia),
             })
             .await
-            .unwrap_or((None, None));
-        Observed {
-            target: read.0,
-            windows,
-            focus: read.1,
-        }
+            .unwrap_or_default()
     }
 
     /// Watches for a change after an action (up to [`SETTLE`]) and makes
-    /// the result: `confirmed` only when one was seen.
+    /// the result: `confirmed` only when one was seen. One worker job: the
+    /// target is found once, then only re-read (one round trip a look).
     async fn result(
         &self,
         message: String,
@@ -109,27 +104,58 @@ impl WindowsAdapter {
         r: Option<ElementRef>,
         before: Observed,
     ) -> ActionResult {
-        let end = Instant::now() + SETTLE;
-        loop {
-            tokio::time::sleep(Duration::from_millis(60)).await;
-            let after = self.observe(r.clone()).await;
-            let seen = changes(target, &before, &after);
-            if !seen.is_empty() {
-                return ActionResult::observed(
-                    message,
-                    Effect::Confirmed,
-                    cup::condense(seen, Some(target)),
-                );
+        let id = target.to_owned();
+        let watch = self.pool.run(SETTLE + Duration::from_secs(2), move |uia| {
+            let found = r
+                .and_then(|r| os_act::locate(uia, &r).ok())
+                .map(|(el, _)| el);
+            let end = Instant::now() + SETTLE;
+            loop {
+                std::thread::sleep(Duration::from_millis(60));
+                let after = Observed {
+                    target: found.as_ref().and_then(|el| os_act::refresh(uia, el)),
+                    windows: crate::toplevel::watched(&win32::top_level(false)),
+                    focus: os_act::focus(uia),
+                };
+                let seen = changes(&id, &before, &after);
+                if !seen.is_empty() || Instant::now() >= end {
+                    return seen;
+                }
             }
-            if Instant::now() >= end {
-                return ActionResult::observed(message, Effect::NoChange, Vec::new());
-            }
+        });
+        match watch.await {
+            Ok(seen) if !seen.is_empty() => ActionResult::observed(
+                message,
+                Effect::Confirmed,
+                cup::condense(seen, Some(target)),
+            ),
+            Ok(_) => ActionResult::observed(message, Effect::NoChange, Vec::new()),
+            Err(e) => ActionResult::observed(
+                format!("{message}; its effect could not be read ({e})"),
+                Effect::Unverified,
+                Vec::new(),
+            ),
         }
     }
 
+    /// Installed apps: the Apps folder (read on a COM worker), the Start
+    /// menu's shortcuts, the system's programs.
+    async fn installed(&self) -> Result<Vec<App>, AdapterError> {
+        let folder = self
+            .pool
+            .run(Duration::from_secs(10), |_| win32::apps_folder())
+            .await
+            .unwrap_or_default();
+        blocking(move || installed_apps(folder)).await
+    }
+
     async fn refuse_elevated(&self, hwnd: i64) -> Result<(), AdapterError> {
-        let facts =
-            blocking(move || win32::window_facts(win32::hwnd(hwnd), win32::own_token().0)).await?;
+        let facts = blocking(move || {
+            let mut facts = win32::window_facts(win32::hwnd(hwnd));
+            win32::add_process(&mut facts, win32::own_token().0);
+            facts
+        })
+        .await?;
         if facts.elevated {
             return Err(AdapterError::Unsupported(format!(
                 "'{}' runs at a higher integrity level (as administrator) than cup; Windows (UIPI) blocks cup's input to it — run cup as administrator too",
@@ -173,7 +199,7 @@ impl Adapter for WindowsAdapter {
     async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
         blocking(|| {
             let fg = win32::foreground();
-            app_windows(&win32::top_level(), fg)
+            app_windows(&win32::top_level(true), fg)
         })
         .await
     }
@@ -212,9 +238,18 @@ impl Adapter for WindowsAdapter {
             let pool = Arc::clone(&self.pool);
             let (max_nodes, max_depth) = (limits.max_nodes, limits.max_depth);
             let title = w.info.title.clone();
+            // The process name was read when the window was listed.
+            let app = w
+                .info
+                .extra
+                .get("app")
+                .and_then(|a| a.as_str())
+                .unwrap_or("")
+                .to_owned();
             tasks.spawn(async move {
                 let job = pool.run(per_window + Duration::from_millis(200), move |uia| {
-                    let facts = win32::window_facts(win32::hwnd(hwnd), None);
+                    let mut facts = win32::window_facts(win32::hwnd(hwnd));
+                    facts.process_name = app;
                     let l = WalkLimits {
                         max_nodes,
                         max_depth,
@@ -515,7 +550,8 @@ impl Adapter for WindowsAdapter {
     }
 
     async fn apps(&self) -> Result<Vec<AppEntry>, AdapterError> {
-        let (installed, running) = blocking(|| (installed_apps(), win32::top_level())).await?;
+        let installed = self.installed().await?;
+        let running = blocking(|| win32::top_level(true)).await?;
         let mut out: Vec<AppEntry> = installed
             .iter()
             .map(|a| AppEntry {
@@ -649,7 +685,7 @@ impl Adapter for WindowsAdapter {
     }
 
     async fn open_app_with(&self, name: &str, args: &[String]) -> Result<Launched, AdapterError> {
-        let installed = blocking(installed_apps).await?;
+        let installed = self.installed().await?;
         let app = apps::best(name, &installed).cloned().ok_or_else(|| {
             AdapterError::NotFound(format!(
                 "no installed app matches '{name}'; list apps to see their names"
@@ -713,28 +749,23 @@ impl Adapter for WindowsAdapter {
     }
 }
 
-/// Start menu shortcuts of all users and this user, then the system's own
-/// programs (names not already listed).
-fn installed_apps() -> Vec<App> {
+/// Start menu shortcuts of all users and this user, then the Apps folder's
+/// (packaged apps; the shortcuts again by the same names) and the system's
+/// own programs, each name once.
+fn installed_apps(folder: Vec<App>) -> Vec<App> {
     let pd = std::env::var("ProgramData").ok();
     let ad = std::env::var("APPDATA").ok();
     let mut out: Vec<App> = apps::start_menu_dirs(pd.as_deref(), ad.as_deref())
         .iter()
         .flat_map(|d| apps::scan(d))
         .collect();
-    // The Apps folder lists packaged apps (and the Start menu's shortcuts
-    // again, by the same names).
-    for app in win32::apps_folder() {
+    let system = apps::SYSTEM_PROGRAMS.iter().map(|(name, exe)| App {
+        name: (*name).into(),
+        target: (*exe).into(),
+    });
+    for app in folder.into_iter().chain(system) {
         if !out.iter().any(|a| a.name.eq_ignore_ascii_case(&app.name)) {
             out.push(app);
-        }
-    }
-    for (name, exe) in apps::SYSTEM_PROGRAMS {
-        if !out.iter().any(|a| a.name.eq_ignore_ascii_case(name)) {
-            out.push(App {
-                name: (*name).into(),
-                target: (*exe).into(),
-            });
         }
     }
     out

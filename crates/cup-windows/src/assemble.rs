@@ -25,7 +25,6 @@ struct Builder<'a> {
     limits: Limits,
     next: usize,
     refs: HashMap<String, String>,
-    cut_depth: usize,
     cut_count: usize,
     cut_native: Vec<String>,
 }
@@ -44,7 +43,7 @@ impl Builder<'_> {
             return None;
         }
         let ctx = MapContext {
-            monitors: self.monitors.to_vec(),
+            monitors: self.monitors,
             family,
         };
         let el = &native.element;
@@ -57,12 +56,12 @@ impl Builder<'_> {
             control_type: el.control_type,
         };
         self.refs.insert(id.clone(), r.to_string());
-        let mut node = map_element(el, &ctx).into_node(id);
+        let mut node = map_element(el, &ctx);
+        node.id = id;
         if let Some(why) = &native.cut {
             self.cut_native.push(why.clone());
         }
         if depth >= self.limits.max_depth {
-            self.cut_depth += native.children.iter().map(NativeNode::count).sum::<usize>();
             return Some(node);
         }
         let child_family = Context {
@@ -97,7 +96,6 @@ pub fn assemble(trees: &[WindowTree], monitors: &[Rect], limits: Limits) -> Capt
         limits,
         next: 0,
         refs: HashMap::new(),
-        cut_depth: 0,
         cut_count: 0,
         cut_native: Vec::new(),
     };
@@ -134,7 +132,6 @@ pub fn assemble(trees: &[WindowTree], monitors: &[Rect], limits: Limits) -> Capt
         ));
         missing += b.cut_native.len();
     }
-    let _ = b.cut_depth;
     Capture {
         tree,
         refs: b.refs,

@@ -85,9 +85,9 @@ fn ev(at: Option<(i32, i32)>, kind: MouseKind, pause_ms: u64) -> MouseEvent {
     }
 }
 
-/// The mouse events of a pointer gesture (keyboard parts — held
-/// modifiers, text — are the caller's). `double_click_ms` is the system's
-/// double-click time (clicks of one gesture come well within it).
+/// The mouse events of a pointer gesture over the virtual desktop `vs`
+/// (keyboard parts — held modifiers, text — are the caller's). The clicks
+/// of one gesture come well within any double-click time.
 pub fn mouse_events(g: &Gesture, vs: [i32; 4]) -> Result<Vec<MouseEvent>, String> {
     let mut out = Vec::new();
     match g {

@@ -80,14 +80,6 @@ pub fn denormalize(dx: i32, dy: i32, virtual_screen: [i32; 4]) -> (i64, i64) {
     )
 }
 
-/// The monitor that contains `(x, y)` (index into `f.monitors`).
-pub fn monitor_at(f: &ScreenFacts, x: i64, y: i64) -> Option<usize> {
-    f.monitors.iter().position(|m| {
-        let r = m.rect.map(i64::from);
-        x >= r[0] && x < r[2] && y >= r[1] && y < r[3]
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,7 +142,5 @@ mod tests {
         assert_eq!((s.width, s.height, s.scale), (5760, 2160, 1.0));
         assert_eq!(s.monitors[1].rect, Rect::new(-3840, -600, 3840, 2160));
         assert_eq!(s.monitors[1].scale, 1.5);
-        assert_eq!(monitor_at(&two_monitors(), -10, 5), Some(1));
-        assert_eq!(monitor_at(&two_monitors(), 10, 5), Some(0));
     }
 }

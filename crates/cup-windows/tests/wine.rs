@@ -144,10 +144,6 @@ impl WineDesk {
 
     /// Runs `cup.exe ARGS` and returns its output (within 60 s).
     fn cup(&self, args: &[&str]) -> Output {
-        self.cup_with_stdin(args, None)
-    }
-
-    fn cup_with_stdin(&self, args: &[&str], stdin: Option<&str>) -> Output {
         // Output goes to files, not pipes: Wine's helper processes (started
         // by the first program of a session) inherit the handles and keep
         // a pipe open long after cup.exe has exited.
@@ -159,18 +155,10 @@ impl WineDesk {
         let err_file = std::fs::File::create(&err_path).expect("stderr file");
         let mut c = self.wine();
         c.arg("/tmp/cup.exe").args(args);
-        c.stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::from(out_file))
-        .stderr(Stdio::from(err_file));
+        c.stdin(Stdio::null())
+            .stdout(Stdio::from(out_file))
+            .stderr(Stdio::from(err_file));
         let mut child = c.spawn().expect("wine cup.exe");
-        if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
-            use std::io::Write;
-            pipe.write_all(text.as_bytes()).expect("stdin");
-        }
         let end = Instant::now() + Duration::from_secs(60);
         let status = loop {
             if let Some(status) = child.try_wait().expect("wait") {
@@ -218,7 +206,6 @@ impl WineDesk {
 
 impl Drop for WineDesk {
     fn drop(&mut self) {
-        let _ = self.wine().arg("--version").output();
         let _ = Command::new("env")
             .args([
                 "-i",

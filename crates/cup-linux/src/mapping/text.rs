@@ -5,34 +5,9 @@ use cup_protocol::{Node, Role};
 use super::kinds;
 use crate::raw::RawNode;
 
-/// Longest name kept (the schema: "Truncated to 200 chars").
-pub const NAME_MAX: usize = 200;
-/// Longest description kept.
-pub const DESCRIPTION_MAX: usize = 200;
-/// Longest value kept (text of an input).
-pub const VALUE_MAX: usize = 2_000;
-
-/// The object replacement character that stands for an embedded child
-/// object in hypertext.
-const EMBEDDED_OBJECT: char = '\u{fffc}';
-
-/// `s` cut to at most `max` characters (on a character boundary).
-pub fn cap(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((end, _)) => s[..end].to_owned(),
-        None => s.to_owned(),
-    }
-}
-
-/// One line of display text: embedded-object characters dropped,
-/// whitespace runs collapsed to one space, trimmed, capped.
-pub fn one_line(s: &str, max: usize) -> String {
-    let words: Vec<&str> = s
-        .split(|c: char| c.is_whitespace() || c == EMBEDDED_OBJECT)
-        .filter(|w| !w.is_empty())
-        .collect();
-    cap(&words.join(" "), max)
-}
+pub use cup_protocol::text::{
+    cap, one_line, DESCRIPTION_MAX, EMBEDDED_OBJECT, NAME_MAX, VALUE_MAX,
+};
 
 /// The name and whether it came from the Text content: the `Name`
 /// property trimmed and capped at [`NAME_MAX`]; when it is empty and the

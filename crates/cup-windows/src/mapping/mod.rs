@@ -16,7 +16,8 @@ mod tests;
 use std::num::NonZeroU32;
 
 use cup_protocol::node::{Orientation, PlatformData, PlatformWindows};
-use cup_protocol::{Action, Attributes, Node, Rect, Role, State};
+use cup_protocol::text::{cap, one_line, DESCRIPTION_MAX, NAME_MAX, VALUE_MAX};
+use cup_protocol::{Attributes, Node, Rect, Role};
 use serde_json::{Map, Value};
 
 use crate::control::control_type_name;
@@ -25,30 +26,6 @@ use crate::facts::{Bounds, Element};
 pub use actions::map_actions;
 pub use role::{map_role, Context};
 pub use states::map_states;
-
-/// Longest name kept (the schema: "Truncated to 200 chars").
-pub const NAME_MAX: usize = 200;
-/// Longest description kept.
-pub const DESCRIPTION_MAX: usize = 200;
-/// Longest value kept (text of an input).
-pub const VALUE_MAX: usize = 2_000;
-
-/// `s` trimmed, on one line, cut to at most `max` characters.
-pub fn clean(s: &str, max: usize) -> String {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let one = words.join(" ");
-    match one.char_indices().nth(max) {
-        Some((end, _)) => one[..end].to_owned(),
-        None => one,
-    }
-}
-
-fn cap(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((end, _)) => s[..end].to_owned(),
-        None => s.to_owned(),
-    }
-}
 
 /// Screen bounds in whole physical pixels; `None` for UIA's empty
 /// rectangle.
@@ -62,58 +39,12 @@ pub fn map_bounds(b: Option<Bounds>) -> Option<Rect> {
 }
 
 /// What the mapping needs to know beyond the element itself.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct MapContext {
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MapContext<'a> {
     /// Monitor rectangles; an element overlapping none is `offscreen`.
-    pub monitors: Vec<Rect>,
+    pub monitors: &'a [Rect],
     /// Parent and grandparent control types.
     pub family: Context,
-}
-
-/// One element translated to CUP, before it gets an id and children.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mapped {
-    /// Canonical role.
-    pub role: Role,
-    /// Name (one line, at most 200 characters).
-    pub name: String,
-    /// `HelpText`, when it says more than the name.
-    pub description: Option<String>,
-    /// Current value (text inputs, range widgets, a link's URL is an
-    /// attribute instead).
-    pub value: Option<String>,
-    /// Screen rectangle in physical pixels.
-    pub bounds: Option<Rect>,
-    /// States.
-    pub states: Vec<State>,
-    /// Actions.
-    pub actions: Vec<Action>,
-    /// Semantic attributes.
-    pub attributes: Attributes,
-    /// Raw UIA facts.
-    pub platform: PlatformWindows,
-}
-
-impl Mapped {
-    /// The CUP node with this id and no children.
-    pub fn into_node(self, id: String) -> Node {
-        Node {
-            id,
-            role: self.role,
-            name: self.name,
-            description: self.description,
-            value: self.value,
-            bounds: self.bounds,
-            states: self.states,
-            actions: self.actions,
-            attributes: self.attributes,
-            children: Vec::new(),
-            platform: PlatformData {
-                windows: Some(self.platform),
-                ..PlatformData::default()
-            },
-        }
-    }
 }
 
 fn number(v: f64) -> String {
@@ -252,30 +183,35 @@ fn platform(el: &Element) -> PlatformWindows {
     }
 }
 
-/// Translates one element.
-pub fn map_element(el: &Element, ctx: &MapContext) -> Mapped {
+/// Translates one element into a CUP node without id or children.
+pub fn map_element(el: &Element, ctx: &MapContext<'_>) -> Node {
     let role = map_role(el, ctx.family);
     let bounds = map_bounds(el.bounds);
-    let states = map_states(el, role, bounds, &ctx.monitors);
+    let states = map_states(el, role, bounds, ctx.monitors);
     let actions = map_actions(el, role, &states);
-    let mut name = clean(&el.name, NAME_MAX);
+    let mut name = one_line(&el.name, NAME_MAX);
     if name.is_empty() && role == Role::Heading {
-        name = clean(
+        name = one_line(
             el.patterns.legacy.as_ref().map_or("", |l| &l.value),
             NAME_MAX,
         );
     }
-    let help = clean(&el.help_text, DESCRIPTION_MAX);
+    let help = one_line(&el.help_text, DESCRIPTION_MAX);
     let description = Some(help).filter(|h| !h.is_empty() && *h != name);
-    Mapped {
+    Node {
+        id: String::new(),
         role,
-        value: map_value(el, role),
-        attributes: attributes(el, role),
-        platform: platform(el),
         name,
         description,
+        value: map_value(el, role),
         bounds,
         states,
         actions,
+        attributes: attributes(el, role),
+        children: Vec::new(),
+        platform: PlatformData {
+            windows: Some(platform(el)),
+            ..PlatformData::default()
+        },
     }
 }

@@ -25,7 +25,7 @@ fn el(control_type: i32, name: &str) -> Element {
     }
 }
 
-fn map(e: &Element) -> Mapped {
+fn map(e: &Element) -> Node {
     map_element(e, &MapContext::default())
 }
 
@@ -39,7 +39,7 @@ fn a_button_is_clicked_through_invoke() {
     assert_eq!(m.name, "Save file");
     assert_eq!(m.actions, vec![Action::Click, Action::Focus]);
     assert_eq!(m.bounds, Some(Rect::new(10, 20, 100, 30)));
-    let p = m.platform;
+    let p = m.platform.windows.expect("platform.windows");
     assert_eq!(p.control_type, Some(50000));
     assert_eq!(p.patterns, Some(vec!["Invoke".to_owned()]));
 }
@@ -251,7 +251,7 @@ fn offscreen_comes_from_uia_or_from_lying_off_every_monitor() {
         ..el(ct::TEXT, "Far")
     };
     let ctx = MapContext {
-        monitors: vec![Rect::new(0, 0, 1920, 1080)],
+        monitors: &[Rect::new(0, 0, 1920, 1080)],
         ..MapContext::default()
     };
     assert_eq!(map_element(&far, &ctx).states, vec![State::Offscreen]);
@@ -310,6 +310,28 @@ fn fixtures() -> Vec<(String, NativeDump)> {
     out
 }
 
+/// A dump captured the way the adapter captures: its capture, and the
+/// envelope of its tree.
+fn captured(dump: &NativeDump) -> (cup::Capture, cup_protocol::Envelope) {
+    let screen = crate::screen::screen_info(&dump.screen);
+    let monitors: Vec<Rect> = screen.monitors.iter().map(|m| m.rect).collect();
+    let limits = crate::assemble::Limits {
+        max_depth: 999,
+        max_nodes: 50_000,
+    };
+    let mut capture = crate::assemble::assemble(&dump.trees, &monitors, limits);
+    let envelope = cup_protocol::Envelope::new(
+        PlatformId::Windows,
+        cup_protocol::envelope::Screen {
+            w: screen.width,
+            h: screen.height,
+            scale: Some(screen.scale),
+        },
+        std::mem::take(&mut capture.tree),
+    );
+    (capture, envelope)
+}
+
 #[test]
 fn every_fixture_maps_to_a_schema_valid_envelope() {
     let all = fixtures();
@@ -329,13 +351,7 @@ fn every_fixture_maps_to_a_schema_valid_envelope() {
             !dump.source.trim().is_empty(),
             "{name}: says where it came from"
         );
-        let screen = crate::screen::screen_info(&dump.screen);
-        let monitors: Vec<Rect> = screen.monitors.iter().map(|m| m.rect).collect();
-        let limits = crate::assemble::Limits {
-            max_depth: 999,
-            max_nodes: 50_000,
-        };
-        let capture = crate::assemble::assemble(&dump.trees, &monitors, limits);
+        let (capture, envelope) = captured(dump);
         assert!(capture.partial.is_none(), "{name}: {:?}", capture.partial);
         let natives: usize = dump
             .trees
@@ -347,15 +363,6 @@ fn every_fixture_maps_to_a_schema_valid_envelope() {
             capture.refs.len(),
             natives,
             "{name}: every element has an id and a ref"
-        );
-        let envelope = cup_protocol::Envelope::new(
-            PlatformId::Windows,
-            cup_protocol::envelope::Screen {
-                w: screen.width,
-                h: screen.height,
-                scale: Some(screen.scale),
-            },
-            capture.tree,
         );
         let value = serde_json::to_value(&envelope).expect("envelope json");
         let violations = cup_protocol::schema::validate(&value);
@@ -370,18 +377,7 @@ fn wines_win32_panes_take_their_class_roles() {
         .iter()
         .find(|(n, _)| n == "wine-winecfg.json")
         .expect("the winecfg recording");
-    let screen = crate::screen::screen_info(&dump.screen);
-    let monitors: Vec<Rect> = screen.monitors.iter().map(|m| m.rect).collect();
-    let limits = crate::assemble::Limits {
-        max_depth: 999,
-        max_nodes: 50_000,
-    };
-    let capture = crate::assemble::assemble(&dump.trees, &monitors, limits);
-    let env = cup_protocol::Envelope::new(
-        PlatformId::Windows,
-        cup_protocol::envelope::Screen::new(screen.width, screen.height),
-        capture.tree,
-    );
+    let (_, env) = captured(dump);
     let opts = cup_protocol::compact::RenderOptions {
         detail: cup_protocol::compact::Detail::Full,
         ..Default::default()

@@ -16,7 +16,7 @@ use windows::Win32::UI::Accessibility::{
 use crate::act::{describe, Plan};
 use crate::facts::Element;
 use crate::os::call_error;
-use crate::os::uia::{bstr, Uia};
+use crate::os::uia::Uia;
 use crate::refs::ElementRef;
 use crate::walk::Reads;
 
@@ -139,7 +139,7 @@ pub fn perform(el: &IUIAutomationElement, plan: &Plan) -> Result<String, String>
         }
         Plan::SetValue(v) => {
             let p: IUIAutomationValuePattern = pattern(el, UIA_ValuePatternId, "Value")?;
-            unsafe { p.SetValue(&bstr(v)) }
+            unsafe { p.SetValue(&windows::core::BSTR::from(v.as_str())) }
                 .map_or_else(|e| fail(e, "SetValue"), |()| done("Value set"))
         }
         Plan::SetRange(n) => {

@@ -35,7 +35,7 @@ pub fn layout_key(c: char) -> Option<(u16, u8)> {
 }
 
 fn key_input(e: &KeyEvent) -> INPUT {
-    let (vk, scan, mut flags) = match *e {
+    let (vk, scan, flags) = match *e {
         KeyEvent::Vk { vk, extended, up } => {
             let mut f = KEYBD_EVENT_FLAGS(0);
             if extended {
@@ -55,7 +55,6 @@ fn key_input(e: &KeyEvent) -> INPUT {
             (0, unit, f | KEYEVENTF_UNICODE)
         }
     };
-    flags |= KEYBD_EVENT_FLAGS(0);
     INPUT {
         r#type: INPUT_KEYBOARD,
         Anonymous: INPUT_0 {

@@ -2,8 +2,6 @@
 //! multithreaded apartment), one cache request with every property the
 //! mapping needs, and the [`Reads`] of a window walk over it.
 
-use windows::core::{Interface, BSTR};
-use windows::Win32::Foundation::HWND;
 use windows::Win32::System::Com::{
     CoCreateInstance, CoInitializeEx, CLSCTX_INPROC_SERVER, COINIT_MULTITHREADED, SAFEARRAY,
 };
@@ -394,39 +392,33 @@ impl Uia {
         }
     }
 
-    /// A current (live) property of `el`.
-    pub fn current(&self, el: &IUIAutomationElement, id: i32) -> Val {
-        // SAFETY: a COM call on a live element; the VARIANT is taken over.
-        match unsafe { el.GetCurrentPropertyValueEx(UIA_PROPERTY_ID(id), true) } {
-            Ok(v) => take(v),
-            Err(_) => Val::None,
-        }
+    /// The element of window handle `hwnd` with `request`'s properties
+    /// cached.
+    fn handle_element(
+        &self,
+        hwnd: i64,
+        request: &IUIAutomationCacheRequest,
+    ) -> Result<IUIAutomationElement, ReadError> {
+        let h = crate::os::win32::hwnd(hwnd);
+        // SAFETY: COM calls with a window handle (UIA checks it) and one of
+        // the worker's requests.
+        let el = unsafe { self.automation.ElementFromHandle(h) }
+            .map_err(|e| read_error(&e, "IUIAutomation::ElementFromHandle"))?;
+        // SAFETY: as above.
+        unsafe { el.BuildUpdatedCache(request) }
+            .map_err(|e| read_error(&e, "IUIAutomationElement::BuildUpdatedCache"))
     }
 
     /// The element of window handle `hwnd`, with its own properties
     /// cached (no subtree).
     pub fn window_element(&self, hwnd: i64) -> Result<IUIAutomationElement, ReadError> {
-        let h = HWND(hwnd as usize as *mut core::ffi::c_void);
-        // SAFETY: COM calls with a window handle (UIA checks it) and the
-        // worker's element request.
-        let el = unsafe { self.automation.ElementFromHandle(h) }
-            .map_err(|e| read_error(&e, "IUIAutomation::ElementFromHandle"))?;
-        // SAFETY: as above.
-        unsafe { el.BuildUpdatedCache(&self.element_request) }
-            .map_err(|e| read_error(&e, "IUIAutomationElement::BuildUpdatedCache"))
+        self.handle_element(hwnd, &self.element_request)
     }
 
     /// The root element of window `hwnd`, cached (with its subtree when the
     /// request has subtree scope).
     pub fn root(&self, hwnd: i64) -> Result<IUIAutomationElement, ReadError> {
-        let h = HWND(hwnd as usize as *mut core::ffi::c_void);
-        // SAFETY: COM calls with a window handle (UIA checks it) and the
-        // worker's request.
-        let el = unsafe { self.automation.ElementFromHandle(h) }
-            .map_err(|e| read_error(&e, "IUIAutomation::ElementFromHandle"))?;
-        // SAFETY: as above.
-        unsafe { el.BuildUpdatedCache(&self.request) }
-            .map_err(|e| read_error(&e, "IUIAutomationElement::BuildUpdatedCache"))
+        self.handle_element(hwnd, &self.request)
     }
 
     /// The facts of a cached element.
@@ -659,14 +651,4 @@ impl Reads for UiaReads<'_> {
         );
         Ok(elements)
     }
-}
-
-/// A BSTR from a Rust string (for `ValuePattern::SetValue`).
-pub fn bstr(s: &str) -> BSTR {
-    BSTR::from(s)
-}
-
-/// Casts a COM interface (a pattern) out of `IUnknown`.
-pub fn cast<T: Interface>(unknown: &windows::core::IUnknown) -> Option<T> {
-    unknown.cast().ok()
 }

@@ -159,8 +159,9 @@ pub fn own_token() -> (Option<u32>, bool, bool) {
     }
 }
 
-/// The facts of one top-level window; `own_level` is cup's integrity.
-pub fn window_facts(h: HWND, own_level: Option<u32>) -> WindowFacts {
+/// The facts of one top-level window that its handle gives (no reads of
+/// its process: see [`add_process`]).
+pub fn window_facts(h: HWND) -> WindowFacts {
     let mut title = [0_u16; 512];
     let mut class = [0_u16; 256];
     let mut pid = 0_u32;
@@ -182,13 +183,11 @@ pub fn window_facts(h: HWND, own_level: Option<u32>) -> WindowFacts {
             let _ = GetWindowRect(h, &mut rect);
         }
         let _ = DwmGetWindowAttribute(h, DWMWA_CLOAKED, (&mut cloaked as *mut u32).cast(), 4);
-        let level = process_integrity(pid);
         WindowFacts {
             hwnd: number(h),
             title: utf16(&title, tl),
             class_name: utf16(&class, cl),
             pid,
-            process_name: process_name(pid),
             rect: ltrb(rect),
             visible: IsWindowVisible(h).as_bool(),
             minimized: IsIconic(h).as_bool(),
@@ -196,14 +195,21 @@ pub fn window_facts(h: HWND, own_level: Option<u32>) -> WindowFacts {
             style: GetWindowLongW(h, GWL_STYLE) as u32,
             ex_style: GetWindowLongW(h, GWL_EXSTYLE) as u32,
             owner: GetWindow(h, GW_OWNER).map(number).unwrap_or(0),
-            elevated: match (level, own_level) {
-                (Some(theirs), Some(ours)) => theirs > ours,
-                // Their token is closed to us: only a higher level does that.
-                (None, Some(ours)) => pid != 0 && ours < 0x3000,
-                _ => false,
-            },
+            ..WindowFacts::default()
         }
     }
+}
+
+/// Adds what the window's process says: its executable's name, and
+/// whether it runs above `own_level` (cup's integrity).
+pub fn add_process(w: &mut WindowFacts, own_level: Option<u32>) {
+    w.process_name = process_name(w.pid);
+    w.elevated = match (process_integrity(w.pid), own_level) {
+        (Some(theirs), Some(ours)) => theirs > ours,
+        // Their token is closed to us: only a higher level does that.
+        (None, Some(ours)) => w.pid != 0 && ours < 0x3000,
+        _ => false,
+    };
 }
 
 unsafe extern "system" fn collect(h: HWND, out: LPARAM) -> BOOL {
@@ -214,8 +220,9 @@ unsafe extern "system" fn collect(h: HWND, out: LPARAM) -> BOOL {
     BOOL(1)
 }
 
-/// Every top-level window (Z order, top first), with its facts.
-pub fn top_level() -> Vec<WindowFacts> {
+/// Every top-level window (Z order, top first), with its facts; with
+/// `processes`, the app windows among them also with their process's.
+pub fn top_level(processes: bool) -> Vec<WindowFacts> {
     let mut handles: Vec<HWND> = Vec::new();
     // SAFETY: the callback only pushes into the vector whose address is
     // passed; the vector outlives the call.
@@ -225,8 +232,14 @@ pub fn top_level() -> Vec<WindowFacts> {
             LPARAM(&mut handles as *mut Vec<HWND> as isize),
         )
     };
-    let own = own_token().0;
-    handles.into_iter().map(|h| window_facts(h, own)).collect()
+    let mut all: Vec<WindowFacts> = handles.into_iter().map(window_facts).collect();
+    if processes {
+        let own = own_token().0;
+        for w in all.iter_mut().filter(|w| crate::toplevel::is_app_window(w)) {
+            add_process(w, own);
+        }
+    }
+    all
 }
 
 /// `GetForegroundWindow` as a number (0: none).
@@ -471,22 +484,19 @@ pub fn style(h: i64) -> u32 {
 
 /// Packaged (and all other Start) apps of the shell's Apps folder
 /// (`FOLDERID_AppsFolder`): display name and AUMID, opened as
-/// `shell:AppsFolder\<AUMID>`. Needs COM on the calling thread; empty when
-/// the folder does not exist (Wine answers 0x80070002).
+/// `shell:AppsFolder\<AUMID>`. Runs on a UIA worker (COM is started
+/// there); empty when the folder does not exist (Wine answers 0x80070002).
 pub fn apps_folder() -> Vec<crate::apps::App> {
-    use windows::Win32::System::Com::{
-        CoInitializeEx, CoTaskMemFree, IBindCtx, COINIT_APARTMENTTHREADED,
-    };
+    use windows::Win32::System::Com::{CoTaskMemFree, IBindCtx};
     use windows::Win32::UI::Shell::{
         BHID_EnumItems, FOLDERID_AppsFolder, IEnumShellItems, IShellItem, SHGetKnownFolderItem,
         KF_FLAG_DEFAULT, SIGDN_NORMALDISPLAY, SIGDN_PARENTRELATIVEPARSING,
     };
     let mut out = Vec::new();
-    // SAFETY: COM is started on this (blocking-pool) thread, an S_FALSE
-    // re-entry is fine; shell items are used on it only; every string the
-    // shell allocates is copied and freed with CoTaskMemFree.
+    // SAFETY: called on a worker whose thread started COM; shell items are
+    // used on it only; every string the shell allocates is copied and freed
+    // with CoTaskMemFree.
     unsafe {
-        let _ = CoInitializeEx(None, COINIT_APARTMENTTHREADED);
         let folder: IShellItem =
             match SHGetKnownFolderItem(&FOLDERID_AppsFolder, KF_FLAG_DEFAULT, None) {
                 Ok(f) => f,
