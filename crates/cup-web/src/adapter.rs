@@ -28,6 +28,10 @@ pub struct WebAdapter {
     browser: Mutex<Option<Arc<Browser>>>,
     /// Where cup left the pointer, per page (the browser does not say).
     pointer: std::sync::Mutex<HashMap<String, cup::Point>>,
+    /// Keep the native facts of captures (`--native-dump`).
+    record: std::sync::atomic::AtomicBool,
+    /// The native facts of the last capture, when recorded.
+    native: std::sync::Mutex<Option<serde_json::Value>>,
 }
 
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
@@ -44,6 +48,8 @@ impl WebAdapter {
             endpoint,
             browser: Mutex::new(None),
             pointer: std::sync::Mutex::new(HashMap::new()),
+            record: std::sync::atomic::AtomicBool::new(false),
+            native: std::sync::Mutex::new(None),
         }
     }
 
@@ -172,6 +178,14 @@ fn number(node: &mut Node, next: &mut usize, refs: &mut HashMap<String, String>)
 
 #[async_trait]
 impl Adapter for WebAdapter {
+    fn record_native(&self, on: bool) {
+        self.record.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn native_dump(&self) -> Option<serde_json::Value> {
+        self.native.lock().ok().and_then(|n| n.clone())
+    }
+
     fn platform(&self) -> PlatformId {
         PlatformId::Web
     }
@@ -392,6 +406,8 @@ impl Adapter for WebAdapter {
         let mut missing = 0usize;
         let mut reasons = Vec::new();
         let started = tokio::time::Instant::now();
+        let record = self.record.load(std::sync::atomic::Ordering::Relaxed);
+        let mut pages = Vec::new();
         for w in windows {
             blocked_by_dialog(&browser, &w.native).await?;
             let left = limits.deadline.saturating_sub(started.elapsed());
@@ -400,9 +416,11 @@ impl Adapter for WebAdapter {
                 &w.native,
                 limits.max_depth,
                 limits.max_nodes.saturating_sub(next),
+                record,
             );
             match tokio::time::timeout(left, read).await {
                 Ok(Ok((page, _view))) => {
+                    pages.extend(page.facts.map(|f| *f));
                     if let Some(mut root) = page.root {
                         number(&mut root, &mut next, &mut out.refs);
                         out.tree.push(root);
@@ -439,6 +457,21 @@ impl Adapter for WebAdapter {
                 reason: reasons.join("; "),
                 missing,
             });
+        }
+        if record {
+            let dump = crate::dump::NativeDump {
+                platform: "web".into(),
+                source: String::new(),
+                ids: out
+                    .refs
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                pages,
+            };
+            if let Ok(mut n) = self.native.lock() {
+                *n = serde_json::to_value(&dump).ok();
+            }
         }
         Ok(out)
     }

@@ -5,11 +5,12 @@
 //! moved by its owner element's content box. Bounds are viewport-relative,
 //! in CSS pixels times the device pixel ratio (screen pixels).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use cup_protocol::envelope::WebMcpTool;
 use cup_protocol::{Node, Rect, State};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::browser::Browser;
@@ -33,7 +34,7 @@ const PAGE_PROBE: &str = r"(async () => {
 })()";
 
 /// The viewport of a page, in CSS pixels, and its pixel ratio.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Viewport {
     /// Width in CSS pixels.
     pub width: f64,
@@ -67,6 +68,45 @@ pub struct PageTree {
     pub notes: Vec<String>,
     /// Nodes left out by the node cap or depth limit.
     pub cut: usize,
+    /// The native facts the tree was built from, when asked for
+    /// (`cup snapshot --native-dump`).
+    pub facts: Option<Box<PageFacts>>,
+}
+
+/// The native facts of one page capture: what [`replay`] needs to build
+/// the same tree again, without a browser (the web adapter's
+/// `--native-dump`, and fixtures recorded from it).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageFacts {
+    /// The page's target id.
+    pub page: String,
+    /// Its viewport.
+    pub viewport: Option<Viewport>,
+    /// `DOMSnapshot.captureSnapshot` of each target read, by target id.
+    pub layouts: BTreeMap<String, Layout>,
+    /// Every frame read: the page's main frame first, then its iframes.
+    pub frames: Vec<FrameFacts>,
+    /// Border boxes (screen pixels) from `DOM.getBoxModel` of the nodes
+    /// the layout snapshot left out, by node reference.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub boxes: BTreeMap<String, Rect>,
+}
+
+/// One frame of [`PageFacts`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrameFacts {
+    /// The target whose session owns the frame's nodes.
+    pub target: String,
+    /// The key of its layout in [`PageFacts::layouts`].
+    pub layout: String,
+    /// Its owner element (target holding it, backend id); `None` for the
+    /// main frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<(String, i64)>,
+    /// Viewport position of its document origin minus its scroll.
+    pub origin: (f64, f64),
+    /// `Accessibility.getFullAXTree`'s nodes.
+    pub ax: Vec<AxNode>,
 }
 
 /// A frame's data for the join.
@@ -75,6 +115,8 @@ struct Frame {
     target: String,
     ax: Vec<AxNode>,
     layout: Arc<Layout>,
+    /// The target whose snapshot `layout` is.
+    layout_key: String,
     /// Viewport position of the frame's document origin minus its scroll.
     origin: (f64, f64),
 }
@@ -218,7 +260,8 @@ async fn content_origin(
     Ok((n(0), n(1)))
 }
 
-/// Reads page `page` (its main frame and every iframe) and builds its tree.
+/// Reads page `page` (its main frame and every iframe) and builds its tree;
+/// with `record`, the tree also carries the facts it was built from.
 ///
 /// # Errors
 ///
@@ -229,6 +272,7 @@ pub async fn capture_page(
     page: &str,
     max_depth: usize,
     max_nodes: usize,
+    record: bool,
 ) -> Result<(PageTree, Viewport), CdpError> {
     let t0 = std::time::Instant::now();
     let timed = |what: &'static str| {
@@ -345,7 +389,7 @@ pub async fn capture_page(
                         code: 0,
                         message: "no backendNodeId".into(),
                     })?;
-                let (origin, ax, frame_layout) = if own == parent_holder {
+                let (origin, ax, frame_layout, layout_key) = if own == parent_holder {
                     let (origin, ax) = tokio::try_join!(
                         content_origin(browser, &parent_holder, owner),
                         browser.call(
@@ -354,14 +398,14 @@ pub async fn capture_page(
                             json!({"frameId": frame})
                         ),
                     )?;
-                    (origin, ax, Arc::clone(&layout))
+                    (origin, ax, Arc::clone(&layout), page.to_owned())
                 } else {
                     let (origin, ax, l) = tokio::try_join!(
                         content_origin(browser, &parent_holder, owner),
                         browser.call(&own, "Accessibility.getFullAXTree", json!({})),
                         snapshot(browser, &own),
                     )?;
-                    (origin, ax, Arc::new(l))
+                    (origin, ax, Arc::new(l), own.clone())
                 };
                 let scroll = frame_layout
                     .documents
@@ -374,6 +418,7 @@ pub async fn capture_page(
                         target: own.clone(),
                         ax: ax_nodes(&ax),
                         layout: frame_layout,
+                        layout_key,
                         origin: (origin.0 - scroll.0, origin.1 - scroll.1),
                     },
                 ))
@@ -393,35 +438,22 @@ pub async fn capture_page(
         target: page.to_owned(),
         ax: ax_nodes(&ax),
         layout,
+        layout_key: page.to_owned(),
         origin: (-main_scroll.0, -main_scroll.1),
     };
     // Freeing a big page's raw tree takes tens of milliseconds: not on the
     // caller's time.
     tokio::task::spawn_blocking(move || drop(ax));
-    let mut builder = Builder {
-        page,
-        view,
-        frames_by_owner: &frames_by_owner,
-        max_depth,
-        max_nodes,
-        count: 0,
-        cut: 0,
-    };
-    let mut root = builder.frame_root(&main, 0);
-    if let Some(r) = root.as_mut() {
-        if r.role == cup_protocol::Role::Document && r.bounds.is_none() {
-            r.bounds = Some(view.rect());
-        }
-    }
-    tracing::debug!(
-        ms = t0.elapsed().as_secs_f64() * 1e3,
-        nodes = builder.count,
-        "tree built"
-    );
-    let cut = builder.cut;
+    let (mut root, cut) = build_tree(page, view, &main, &frames_by_owner, max_depth, max_nodes);
+    tracing::debug!(ms = t0.elapsed().as_secs_f64() * 1e3, "tree built");
+    let mut facts = record.then(|| Box::new(page_facts(page, view, &main, &frames_by_owner)));
     tokio::task::spawn_blocking(move || drop((main, frames_by_owner)));
     if let Some(root) = root.as_mut() {
-        fill_missing_bounds(browser, page, view, root).await;
+        let boxes = missing_boxes(browser, page, view, root).await;
+        apply_boxes(root, &boxes, view);
+        if let Some(f) = facts.as_mut() {
+            f.boxes = boxes.into_iter().collect();
+        }
     }
     Ok((
         PageTree {
@@ -429,21 +461,179 @@ pub async fn capture_page(
             tools,
             notes,
             cut,
+            facts,
         },
         view,
     ))
+}
+
+/// The tree of a page from its frames: the main frame's, with each
+/// iframe's document under its owner element. Returns the root and how
+/// many nodes the limits left out.
+fn build_tree(
+    page: &str,
+    view: Viewport,
+    main: &Frame,
+    frames_by_owner: &HashMap<(String, i64), Frame>,
+    max_depth: usize,
+    max_nodes: usize,
+) -> (Option<Node>, usize) {
+    let mut builder = Builder {
+        page,
+        view,
+        frames_by_owner,
+        max_depth,
+        max_nodes,
+        count: 0,
+        cut: 0,
+    };
+    let mut root = builder.frame_root(main, 0);
+    if let Some(r) = root.as_mut() {
+        if r.role == cup_protocol::Role::Document && r.bounds.is_none() {
+            r.bounds = Some(view.rect());
+        }
+    }
+    (root, builder.cut)
+}
+
+fn frame_facts(f: &Frame, owner: Option<(String, i64)>) -> FrameFacts {
+    FrameFacts {
+        target: f.target.clone(),
+        layout: f.layout_key.clone(),
+        owner,
+        origin: f.origin,
+        ax: f.ax.clone(),
+    }
+}
+
+/// The facts of a capture, copied out of its frames (only when asked).
+fn page_facts(
+    page: &str,
+    view: Viewport,
+    main: &Frame,
+    frames_by_owner: &HashMap<(String, i64), Frame>,
+) -> PageFacts {
+    let mut facts = PageFacts {
+        page: page.to_owned(),
+        viewport: Some(view),
+        ..PageFacts::default()
+    };
+    facts.frames.push(frame_facts(main, None));
+    let mut owned: Vec<_> = frames_by_owner.iter().collect();
+    owned.sort_by(|a, b| a.0.cmp(b.0));
+    for (owner, f) in owned {
+        facts.frames.push(frame_facts(f, Some(owner.clone())));
+    }
+    for f in std::iter::once(main).chain(frames_by_owner.values()) {
+        facts
+            .layouts
+            .entry(f.layout_key.clone())
+            .or_insert_with(|| (*f.layout).clone());
+    }
+    facts
+}
+
+/// Why recorded facts cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// No frame, or the first is not the main frame.
+    #[error("the page facts have no main frame (the first frame must have no owner)")]
+    NoMainFrame,
+    /// A frame names a layout the facts do not hold.
+    #[error("frame of target {target} names layout {layout}, which the facts do not hold")]
+    NoLayout {
+        /// The frame's target.
+        target: String,
+        /// The missing key.
+        layout: String,
+    },
+}
+
+/// Builds the tree of a recorded page capture again, exactly as the
+/// capture did (same join, same limits, same boxes).
+///
+/// # Errors
+///
+/// When the facts are inconsistent (hand-edited or cut files).
+pub fn replay(
+    facts: &PageFacts,
+    max_depth: usize,
+    max_nodes: usize,
+) -> Result<PageTree, ReplayError> {
+    let layouts: HashMap<&str, Arc<Layout>> = facts
+        .layouts
+        .iter()
+        .map(|(k, l)| (k.as_str(), Arc::new(l.clone())))
+        .collect();
+    let frame = |f: &FrameFacts| {
+        let layout =
+            layouts
+                .get(f.layout.as_str())
+                .cloned()
+                .ok_or_else(|| ReplayError::NoLayout {
+                    target: f.target.clone(),
+                    layout: f.layout.clone(),
+                })?;
+        Ok(Frame {
+            target: f.target.clone(),
+            ax: f.ax.clone(),
+            layout,
+            layout_key: f.layout.clone(),
+            origin: f.origin,
+        })
+    };
+    let (main, rest) = facts.frames.split_first().ok_or(ReplayError::NoMainFrame)?;
+    if main.owner.is_some() {
+        return Err(ReplayError::NoMainFrame);
+    }
+    let main = frame(main)?;
+    let mut frames_by_owner = HashMap::new();
+    for f in rest {
+        if let Some(owner) = &f.owner {
+            frames_by_owner.insert(owner.clone(), frame(f)?);
+        }
+    }
+    let view = facts.viewport.unwrap_or(Viewport {
+        width: 0.0,
+        height: 0.0,
+        dpr: 1.0,
+    });
+    let (mut root, cut) = build_tree(
+        &facts.page,
+        view,
+        &main,
+        &frames_by_owner,
+        max_depth,
+        max_nodes,
+    );
+    if let Some(root) = root.as_mut() {
+        let boxes: HashMap<String, Rect> =
+            facts.boxes.iter().map(|(k, r)| (k.clone(), *r)).collect();
+        apply_boxes(root, &boxes, view);
+    }
+    Ok(PageTree {
+        root,
+        cut,
+        ..PageTree::default()
+    })
 }
 
 /// Most nodes whose box is asked for one by one (user-agent shadow
 /// content such as a date field's parts is not in the layout snapshot).
 const MAX_BOX_QUERIES: usize = 200;
 
-/// Gives bounds to the page's own nodes the layout snapshot left out, from
-/// `DOM.getBoxModel` (all in flight at once); nodes without a box (closed
-/// popups) keep none.
-async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root: &mut Node) {
+/// The boxes of the page's own nodes the layout snapshot left out, from
+/// `DOM.getBoxModel` (all in flight at once), by node reference; nodes
+/// without a box (closed popups) have none.
+async fn missing_boxes(
+    browser: &Browser,
+    page: &str,
+    view: Viewport,
+    root: &Node,
+) -> HashMap<String, Rect> {
     let mut wanted = Vec::new();
-    let mut stack = vec![&*root];
+    let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         // A document has no box of its own to ask for (and asking makes
         // Chromium serialize its whole DOM): the page's is the viewport.
@@ -457,14 +647,14 @@ async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root
         stack.extend(n.children.iter());
     }
     tracing::debug!(boxes = wanted.len(), "asking for missing boxes");
+    let mut found: HashMap<String, Rect> = HashMap::new();
     if wanted.is_empty() {
-        return;
+        return found;
     }
     let calls = wanted.iter().map(|(_, backend)| {
         browser.call(page, "DOM.getBoxModel", json!({"backendNodeId": backend}))
     });
     let answers = futures::future::join_all(calls).await;
-    let mut found: HashMap<String, Rect> = HashMap::new();
     for ((id, _), answer) in wanted.into_iter().zip(answers) {
         let Ok(model) = answer else { continue };
         let Some(quad) = model
@@ -500,11 +690,20 @@ async fn fill_missing_bounds(browser: &Browser, page: &str, view: Viewport, root
             ),
         );
     }
+    found
+}
+
+/// Gives the nodes without bounds their box from `boxes`, offscreen when
+/// it is out of the viewport.
+fn apply_boxes(root: &mut Node, boxes: &HashMap<String, Rect>, view: Viewport) {
+    if boxes.is_empty() {
+        return;
+    }
     let viewport = view.rect();
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n.bounds.is_none() {
-            if let Some(r) = found.get(&n.id) {
+            if let Some(r) = boxes.get(&n.id) {
                 n.bounds = Some(*r);
                 if r.intersect(&viewport).is_empty() && !n.states.contains(&State::Offscreen) {
                     n.states.push(State::Offscreen);

@@ -5,10 +5,11 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A box in CSS pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct CssRect {
     /// Left.
     pub x: f64,
@@ -21,25 +22,31 @@ pub struct CssRect {
 }
 
 /// One DOM node of the snapshot.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DomNode {
     /// Lowercase tag (`#text` for text nodes).
     pub tag: String,
     /// Attributes, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attrs: Vec<(String, String)>,
     /// Border box in its document's coordinates.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<CssRect>,
     /// Scrollable overflow larger than the client box.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub scrollable: bool,
     /// Overflow `auto`/`scroll` on an axis: it scrolls if its content is
     /// larger than its box (known from DOM rects, or asked the page).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub overflow: bool,
     /// Index of its document in [`Layout::documents`].
     pub document: usize,
 }
 
 /// One document (the page, or an iframe's).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Document {
     /// Its frame id.
     pub frame_id: String,
@@ -52,7 +59,8 @@ pub struct Document {
 }
 
 /// The whole snapshot, keyed by backend node id.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Layout {
     /// Every DOM node with a backend id.
     pub nodes: HashMap<i64, DomNode>,

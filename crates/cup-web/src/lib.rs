@@ -11,6 +11,7 @@ pub mod adapter;
 pub mod browser;
 pub mod capture;
 pub mod cdp;
+pub mod dump;
 pub mod endpoint;
 pub mod keys;
 pub mod layout;

@@ -59,7 +59,7 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
     if let Some(file) = &args.native_dump {
         let dump = session.adapter().native_dump().ok_or_else(|| {
             Failure::usage(format!(
-                "--native-dump: the {} adapter recorded no native facts for this capture (it records them on Linux and Windows, for the foreground, full and desktop scopes)",
+                "--native-dump: the {} adapter recorded no native facts for this capture (it records them on Linux, Windows and the web, for the foreground, full and desktop scopes)",
                 session.adapter().platform().name()
             ))
         })?;

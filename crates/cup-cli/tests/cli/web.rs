@@ -116,6 +116,31 @@ fn browser_snapshot_action_script_screenshot_stop() {
         "{out}"
     );
 
+    // The native dump names the Send button's id with its page facts.
+    let dump_path = dir.join("dump.json");
+    let dumped = cup(&["snapshot", "--native-dump", path_str(&dump_path)], &env);
+    assert!(dumped.status.success(), "{}", text(&dumped.stderr));
+    let dump: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(&dump_path).unwrap_or_else(|e| panic!("no dump written: {e}")),
+    )
+    .unwrap_or_else(|e| panic!("the dump is not JSON: {e}"));
+    assert_eq!(dump["platform"], "web");
+    let native = dump["ids"][id.as_str()]
+        .as_str()
+        .unwrap_or_else(|| panic!("{id} is not in the dump's ids: {}", dump["ids"]));
+    let backend: i64 = native
+        .rsplit('/')
+        .next()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| panic!("not a node reference: {native}"));
+    let ax = &dump["pages"][0]["frames"][0]["ax"];
+    assert!(
+        ax.as_array().is_some_and(|a| a
+            .iter()
+            .any(|n| n["backend_id"] == backend && n["role"] == "button")),
+        "the button's accessibility node is in the dump"
+    );
+
     let title = cup(&["web", "js", "document.title"], &env);
     assert_eq!(text(&title.stdout).trim(), "\"Shop\"");
     let png = dir.join("page.png");

@@ -19,26 +19,33 @@ pub use role::Kind;
 const MAX_VALUE: usize = 500;
 
 /// A CDP accessibility node, as `Accessibility.getFullAXTree` gives it.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct AxNode {
     /// `nodeId`.
     pub id: String,
     /// Not exposed to assistive technology.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ignored: bool,
     /// `role.value`.
     pub role: String,
     /// `name.value`.
     pub name: String,
     /// `description.value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `value.value` (as text).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `properties`: name and value (a handful per node; a list is cheaper
     /// than a map for thousands of nodes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub props: Vec<(String, Value)>,
     /// `childIds`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub child_ids: Vec<String>,
     /// `backendDOMNodeId`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub backend_id: Option<i64>,
 }
 

@@ -5,29 +5,11 @@
 
 use crate::support::{nodes, Site, Web};
 use cup_protocol::{Action, Role, State};
+use cup_web::capture::{replay, PageFacts};
 
-const FORM: &str = r#"<!doctype html><html><head><title>Form</title></head><body>
-<h1>Shipping details</h1>
-<form>
- <label>Name <input id="name" type="text" value="Ada" placeholder="Full name"></label>
- <label>Password <input type="password" value="secret"></label>
- <label>Count <input type="number" value="3" min="0" max="10"></label>
- <label>Volume <input type="range" value="30" min="0" max="100"></label>
- <label>When <input type="date" value="2026-11-23"></label>
- <label>Country <select><option>France</option><option selected>Japan</option><option>Peru</option></select></label>
- <label><input type="checkbox" checked> Subscribe</label>
- <label><input type="checkbox" disabled> Disabled box</label>
- <fieldset><legend>Speed</legend>
-  <label><input type="radio" name="s" value="slow"> Slow</label>
-  <label><input type="radio" name="s" value="fast" checked> Fast</label>
- </fieldset>
- <label>Notes <textarea>Line one</textarea></label>
- <div contenteditable="true" aria-label="Rich text">Editable</div>
- <button type="button">Send</button>
- <a href="/next">Next page</a>
-</form>
-<p style="margin-top:3000px">Far below</p>
-</body></html>"#;
+/// Also the page of the recorded fixture `fixtures/form.json`
+/// (`scripts/record-web-fixtures.sh`).
+const FORM: &str = include_str!("pages/form.html");
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn form_with_every_input_type_has_bounds_and_states() {
@@ -146,6 +128,66 @@ async fn iframes_in_and_out_of_process_and_shadow_roots_have_true_bounds() {
     assert_eq!(b("Cross-site button"), (630, 160, 90, 30));
     assert_eq!(b("Shadow button"), (20, 400, 120, 30));
     assert!(button("Cross-site button").actions.contains(&Action::Click));
+
+    // The native dump of a capture builds the same tree again without the
+    // browser: main frame, both iframes, the shadow root.
+    web.session.adapter().record_native(true);
+    let snap = web
+        .snapshot_until(|s| s.text.contains("Cross-site button"))
+        .await;
+    let dump = web
+        .session
+        .adapter()
+        .native_dump()
+        .unwrap_or_else(|| panic!("the web adapter recorded no native facts"));
+    assert_eq!(dump["platform"], "web");
+    let pages = dump["pages"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no pages in the dump: {dump}"));
+    let limits = cup::CaptureLimits::default();
+    let mut replayed = Vec::new();
+    for page in pages {
+        let facts: PageFacts = serde_json::from_value(page.clone())
+            .unwrap_or_else(|e| panic!("page facts do not read back: {e}"));
+        assert_eq!(facts.frames.len(), 3, "main frame and two iframes");
+        let tree = replay(&facts, limits.max_depth, limits.max_nodes)
+            .unwrap_or_else(|e| panic!("replay: {e}"));
+        replayed.extend(tree.root);
+    }
+    // The dump's ids name the snapshot's nodes by their native references.
+    let ids = dump["ids"].as_object().unwrap_or_else(|| panic!("no ids"));
+    let by_ref = |r: &str| {
+        ids.iter()
+            .find(|(_, v)| v.as_str() == Some(r))
+            .map(|(k, _)| k.clone())
+    };
+    let seen: Vec<String> = replayed
+        .iter()
+        .flat_map(|r| r.iter())
+        .map(|n| {
+            format!(
+                "{} {:?} {:?} {:?} {:?}",
+                by_ref(&n.id).unwrap_or_default(),
+                n.role,
+                n.name,
+                n.bounds,
+                n.states
+            )
+        })
+        .collect();
+    let want: Vec<String> = nodes(&snap)
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {:?} {:?} {:?} {:?}",
+                n.id, n.role, n.name, n.bounds, n.states
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen, want,
+        "the replayed tree differs from the captured one"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
