@@ -18,11 +18,12 @@ use cup_protocol::{Action, PlatformId, Rect};
 use crate::act::{changes, plan, Observed, Plan};
 use crate::apps::{self, App};
 use crate::assemble::{assemble, Limits};
+use crate::events::{event_changes, merge};
 use crate::facts::{NativeDump, WindowTree};
 use crate::keys::{combo_events, text_events};
 use crate::os::input::{self, layout_key};
 use crate::os::uia::{Uia, UiaReads};
-use crate::os::{act as os_act, shot, win32};
+use crate::os::{act as os_act, events as os_events, shot, win32};
 use crate::pool::{Pool, PoolError};
 use crate::refs::ElementRef;
 use crate::screen::{ltrb, screen_info};
@@ -46,6 +47,40 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| AdapterError::Platform(format!("a Win32 call panicked: {e}")))
+}
+
+/// An action's watch, started before the action ([`WindowsAdapter::arm`]).
+struct Armed {
+    target: String,
+    done: std::sync::mpsc::Sender<()>,
+    watch: tokio::task::JoinHandle<Result<Vec<cup::Change>, PoolError>>,
+}
+
+impl Armed {
+    /// The action was performed: watches for its effect (up to
+    /// [`SETTLE`]) and makes the result, `confirmed` only when one was
+    /// seen.
+    async fn finish(self, message: String) -> ActionResult {
+        let _ = self.done.send(());
+        match self.watch.await {
+            Ok(Ok(seen)) if !seen.is_empty() => ActionResult::observed(
+                message,
+                Effect::Confirmed,
+                cup::condense(seen, Some(&self.target)),
+            ),
+            Ok(Ok(_)) => ActionResult::observed(message, Effect::NoChange, Vec::new()),
+            Ok(Err(e)) => ActionResult::observed(
+                format!("{message}; its effect could not be read ({e})"),
+                Effect::Unverified,
+                Vec::new(),
+            ),
+            Err(e) => ActionResult::observed(
+                format!("{message}; its effect could not be read (the watch ended: {e})"),
+                Effect::Unverified,
+                Vec::new(),
+            ),
+        }
+    }
 }
 
 /// The Windows adapter.
@@ -94,52 +129,78 @@ impl WindowsAdapter {
             .unwrap_or_default()
     }
 
-    /// Watches for a change after an action (up to [`SETTLE`]) and makes
-    /// the result: `confirmed` only when one was seen. One worker job: the
-    /// target is found once, then only re-read (one round trip a look).
-    async fn result(
-        &self,
-        message: String,
-        target: &str,
-        r: Option<ElementRef>,
-        before: Observed,
-    ) -> ActionResult {
+    /// Starts watching for an action's effect before it is performed: a
+    /// worker registers UIA event handlers on window `hwnd` (none when 0)
+    /// and finds the target, then waits for [`Armed::finish`]. Dropping
+    /// the [`Armed`] (the action failed) stops it.
+    async fn arm(&self, target: &str, r: Option<ElementRef>, hwnd: i64, before: Observed) -> Armed {
         let id = target.to_owned();
-        let watch = self.pool.run(SETTLE + Duration::from_secs(2), move |uia| {
+        let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let pool = Arc::clone(&self.pool);
+        let job = move |uia: &mut Uia| {
+            let uia = &*uia;
+            let listener = (hwnd != 0)
+                .then(|| os_events::Listener::start(uia, hwnd))
+                .and_then(|l| {
+                    l.map_err(|e| tracing::debug!("no UIA events for this action: {e}"))
+                        .ok()
+                });
             let found = r
                 .and_then(|r| os_act::locate(uia, &r).ok())
                 .map(|(el, _)| el);
+            let rid = before
+                .target
+                .as_ref()
+                .map(|t| t.runtime_id.clone())
+                .unwrap_or_default();
+            let _ = ready_tx.send(());
+            // Nothing to watch when the action was not performed.
+            if done_rx.recv_timeout(ACT_DEADLINE + SETTLE).is_err() {
+                return Vec::new();
+            }
             let end = Instant::now() + SETTLE;
+            let mut events = Vec::new();
             loop {
-                std::thread::sleep(Duration::from_millis(60));
+                match &listener {
+                    Some(l) => l.wait(Duration::from_millis(60)),
+                    None => std::thread::sleep(Duration::from_millis(60)),
+                }
+                if let Some(l) = &listener {
+                    events.extend(l.take());
+                }
                 let after = Observed {
                     target: found.as_ref().and_then(|el| os_act::refresh(uia, el)),
                     windows: crate::toplevel::watched(&win32::top_level(false)),
                     focus: os_act::focus(uia),
                 };
-                let seen = changes(&id, &before, &after);
+                let seen = merge(
+                    changes(&id, &before, &after),
+                    event_changes(&id, &rid, &events),
+                );
                 if !seen.is_empty() || Instant::now() >= end {
+                    tracing::debug!(
+                        events = ?events.iter().map(|e| &e.kind).collect::<Vec<_>>(),
+                        "UIA events during the action"
+                    );
                     return seen;
                 }
             }
+        };
+        let watch = tokio::spawn(async move {
+            pool.run(ACT_DEADLINE + SETTLE * 2 + Duration::from_secs(2), job)
+                .await
         });
-        match watch.await {
-            Ok(seen) if !seen.is_empty() => ActionResult::observed(
-                message,
-                Effect::Confirmed,
-                cup::condense(seen, Some(target)),
-            ),
-            Ok(_) => ActionResult::observed(message, Effect::NoChange, Vec::new()),
-            Err(e) => ActionResult::observed(
-                format!("{message}; its effect could not be read ({e})"),
-                Effect::Unverified,
-                Vec::new(),
-            ),
+        // Registration is a few cross-process calls; an implementation
+        // that takes longer only loses the events.
+        let _ = tokio::time::timeout(Duration::from_secs(2), ready_rx).await;
+        Armed {
+            target: target.to_owned(),
+            done: done_tx,
+            watch,
         }
     }
 
-    /// Installed apps: the Apps folder (read on a COM worker), the Start
-    /// menu's shortcuts, the system's programs.
     async fn installed(&self) -> Result<Vec<App>, AdapterError> {
         let folder = self
             .pool
@@ -328,6 +389,7 @@ impl Adapter for WindowsAdapter {
             params.amount,
         )
         .map_err(|e| AdapterError::Unsupported(e.0))?;
+        let armed = self.arm(target.id, Some(r.clone()), r.hwnd, before).await;
         let message = match plan.clone() {
             Plan::Click { x, y, right, count } => {
                 let button = if right {
@@ -408,7 +470,7 @@ impl Adapter for WindowsAdapter {
                     .map_err(AdapterError::Platform)?
             }
         };
-        Ok(self.result(message, target.id, Some(r), before).await)
+        Ok(armed.finish(message).await)
     }
 
     async fn press(
@@ -422,10 +484,9 @@ impl Adapter for WindowsAdapter {
             self.refuse_elevated(fg).await?;
         }
         let before = self.observe(None).await;
+        let armed = self.arm("focus", None, fg, before).await;
         self.send_keys(events).await?;
-        Ok(self
-            .result(format!("Pressed {combo}"), "focus", None, before)
-            .await)
+        Ok(armed.finish(format!("Pressed {combo}")).await)
     }
 
     async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
@@ -506,6 +567,7 @@ impl Adapter for WindowsAdapter {
             self.refuse_elevated(fg).await?;
         }
         let before = self.observe(None).await;
+        let armed = self.arm("focus", None, fg, before).await;
         let message = match gesture {
             Gesture::Type { text, delay } => {
                 if delay.is_zero() {
@@ -539,7 +601,7 @@ impl Adapter for WindowsAdapter {
                 g.to_string()
             }
         };
-        Ok(self.result(message, "focus", None, before).await)
+        Ok(armed.finish(message).await)
     }
 
     async fn cursor(&self) -> Result<Point, AdapterError> {

@@ -1,4 +1,4 @@
-//! UI Automation's numbers: control type ids, pattern states, heading
+//! UI Automation's numbers: control type and property ids, pattern states, heading
 //! levels, and the MSAA roles and state bits of `LegacyIAccessible`.
 
 /// `UIA_*ControlTypeId`.
@@ -188,4 +188,163 @@ pub mod msaa_state {
     pub const MULTISELECTABLE: u32 = 0x1000000;
     pub const PROTECTED: u32 = 0x20000000;
     pub const HASPOPUP: u32 = 0x40000000;
+}
+
+/// UIA property ids the capture caches (`UIA_*PropertyId`).
+#[allow(missing_docs)]
+pub mod prop {
+    pub const RUNTIME_ID: i32 = 30000;
+    pub const BOUNDING_RECTANGLE: i32 = 30001;
+    pub const PROCESS_ID: i32 = 30002;
+    pub const CONTROL_TYPE: i32 = 30003;
+    pub const LOCALIZED_CONTROL_TYPE: i32 = 30004;
+    pub const NAME: i32 = 30005;
+    pub const HAS_KEYBOARD_FOCUS: i32 = 30008;
+    pub const IS_KEYBOARD_FOCUSABLE: i32 = 30009;
+    pub const IS_ENABLED: i32 = 30010;
+    pub const AUTOMATION_ID: i32 = 30011;
+    pub const CLASS_NAME: i32 = 30012;
+    pub const HELP_TEXT: i32 = 30013;
+    pub const IS_PASSWORD: i32 = 30019;
+    pub const NATIVE_WINDOW_HANDLE: i32 = 30020;
+    pub const IS_OFFSCREEN: i32 = 30022;
+    pub const ORIENTATION: i32 = 30023;
+    pub const FRAMEWORK_ID: i32 = 30024;
+    pub const IS_REQUIRED_FOR_FORM: i32 = 30025;
+    pub const IS_EXPAND_COLLAPSE_AVAILABLE: i32 = 30028;
+    pub const IS_GRID_ITEM_AVAILABLE: i32 = 30029;
+    pub const IS_GRID_AVAILABLE: i32 = 30030;
+    pub const IS_INVOKE_AVAILABLE: i32 = 30031;
+    pub const IS_RANGE_VALUE_AVAILABLE: i32 = 30033;
+    pub const IS_SCROLL_AVAILABLE: i32 = 30034;
+    pub const IS_SCROLL_ITEM_AVAILABLE: i32 = 30035;
+    pub const IS_SELECTION_ITEM_AVAILABLE: i32 = 30036;
+    pub const IS_SELECTION_AVAILABLE: i32 = 30037;
+    pub const IS_TABLE_AVAILABLE: i32 = 30038;
+    pub const IS_TABLE_ITEM_AVAILABLE: i32 = 30039;
+    pub const IS_TEXT_AVAILABLE: i32 = 30040;
+    pub const IS_TOGGLE_AVAILABLE: i32 = 30041;
+    pub const IS_VALUE_AVAILABLE: i32 = 30043;
+    pub const IS_WINDOW_AVAILABLE: i32 = 30044;
+    pub const VALUE_VALUE: i32 = 30045;
+    pub const VALUE_IS_READ_ONLY: i32 = 30046;
+    pub const RANGE_VALUE: i32 = 30047;
+    pub const RANGE_IS_READ_ONLY: i32 = 30048;
+    pub const RANGE_MINIMUM: i32 = 30049;
+    pub const RANGE_MAXIMUM: i32 = 30050;
+    pub const RANGE_LARGE_CHANGE: i32 = 30051;
+    pub const RANGE_SMALL_CHANGE: i32 = 30052;
+    pub const SCROLL_H_PERCENT: i32 = 30053;
+    pub const SCROLL_H_VIEW: i32 = 30054;
+    pub const SCROLL_V_PERCENT: i32 = 30055;
+    pub const SCROLL_V_VIEW: i32 = 30056;
+    pub const SCROLL_H_SCROLLABLE: i32 = 30057;
+    pub const SCROLL_V_SCROLLABLE: i32 = 30058;
+    pub const SELECTION_CAN_MULTIPLE: i32 = 30060;
+    pub const SELECTION_REQUIRED: i32 = 30061;
+    pub const GRID_ROW_COUNT: i32 = 30062;
+    pub const GRID_COLUMN_COUNT: i32 = 30063;
+    pub const GRID_ITEM_ROW: i32 = 30064;
+    pub const GRID_ITEM_COLUMN: i32 = 30065;
+    pub const GRID_ITEM_ROW_SPAN: i32 = 30066;
+    pub const GRID_ITEM_COLUMN_SPAN: i32 = 30067;
+    pub const EXPAND_COLLAPSE_STATE: i32 = 30070;
+    pub const WINDOW_CAN_MAXIMIZE: i32 = 30073;
+    pub const WINDOW_CAN_MINIMIZE: i32 = 30074;
+    pub const WINDOW_VISUAL_STATE: i32 = 30075;
+    pub const WINDOW_IS_MODAL: i32 = 30077;
+    pub const WINDOW_IS_TOPMOST: i32 = 30078;
+    pub const SELECTION_ITEM_IS_SELECTED: i32 = 30079;
+    pub const TOGGLE_STATE: i32 = 30086;
+    pub const IS_LEGACY_AVAILABLE: i32 = 30090;
+    pub const LEGACY_VALUE: i32 = 30093;
+    pub const LEGACY_ROLE: i32 = 30095;
+    pub const LEGACY_STATE: i32 = 30096;
+    pub const LEGACY_DEFAULT_ACTION: i32 = 30100;
+    pub const ARIA_ROLE: i32 = 30101;
+    pub const ARIA_PROPERTIES: i32 = 30102;
+    pub const POSITION_IN_SET: i32 = 30152;
+    pub const SIZE_OF_SET: i32 = 30153;
+    pub const LEVEL: i32 = 30154;
+    pub const HEADING_LEVEL: i32 = 30173;
+    pub const IS_DIALOG: i32 = 30174;
+
+    /// Every id the cache request asks for.
+    pub const ALL: &[i32] = &[
+        RUNTIME_ID,
+        BOUNDING_RECTANGLE,
+        PROCESS_ID,
+        CONTROL_TYPE,
+        LOCALIZED_CONTROL_TYPE,
+        NAME,
+        HAS_KEYBOARD_FOCUS,
+        IS_KEYBOARD_FOCUSABLE,
+        IS_ENABLED,
+        AUTOMATION_ID,
+        CLASS_NAME,
+        HELP_TEXT,
+        IS_PASSWORD,
+        NATIVE_WINDOW_HANDLE,
+        IS_OFFSCREEN,
+        ORIENTATION,
+        FRAMEWORK_ID,
+        IS_REQUIRED_FOR_FORM,
+        IS_EXPAND_COLLAPSE_AVAILABLE,
+        IS_GRID_ITEM_AVAILABLE,
+        IS_GRID_AVAILABLE,
+        IS_INVOKE_AVAILABLE,
+        IS_RANGE_VALUE_AVAILABLE,
+        IS_SCROLL_AVAILABLE,
+        IS_SCROLL_ITEM_AVAILABLE,
+        IS_SELECTION_ITEM_AVAILABLE,
+        IS_SELECTION_AVAILABLE,
+        IS_TABLE_AVAILABLE,
+        IS_TABLE_ITEM_AVAILABLE,
+        IS_TEXT_AVAILABLE,
+        IS_TOGGLE_AVAILABLE,
+        IS_VALUE_AVAILABLE,
+        IS_WINDOW_AVAILABLE,
+        VALUE_VALUE,
+        VALUE_IS_READ_ONLY,
+        RANGE_VALUE,
+        RANGE_IS_READ_ONLY,
+        RANGE_MINIMUM,
+        RANGE_MAXIMUM,
+        RANGE_LARGE_CHANGE,
+        RANGE_SMALL_CHANGE,
+        SCROLL_H_PERCENT,
+        SCROLL_H_VIEW,
+        SCROLL_V_PERCENT,
+        SCROLL_V_VIEW,
+        SCROLL_H_SCROLLABLE,
+        SCROLL_V_SCROLLABLE,
+        SELECTION_CAN_MULTIPLE,
+        SELECTION_REQUIRED,
+        GRID_ROW_COUNT,
+        GRID_COLUMN_COUNT,
+        GRID_ITEM_ROW,
+        GRID_ITEM_COLUMN,
+        GRID_ITEM_ROW_SPAN,
+        GRID_ITEM_COLUMN_SPAN,
+        EXPAND_COLLAPSE_STATE,
+        WINDOW_CAN_MAXIMIZE,
+        WINDOW_CAN_MINIMIZE,
+        WINDOW_VISUAL_STATE,
+        WINDOW_IS_MODAL,
+        WINDOW_IS_TOPMOST,
+        SELECTION_ITEM_IS_SELECTED,
+        TOGGLE_STATE,
+        IS_LEGACY_AVAILABLE,
+        LEGACY_VALUE,
+        LEGACY_ROLE,
+        LEGACY_STATE,
+        LEGACY_DEFAULT_ACTION,
+        ARIA_ROLE,
+        ARIA_PROPERTIES,
+        POSITION_IN_SET,
+        SIZE_OF_SET,
+        LEVEL,
+        HEADING_LEVEL,
+        IS_DIALOG,
+    ];
 }

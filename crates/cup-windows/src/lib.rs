@@ -18,6 +18,7 @@ pub mod adapter;
 pub mod apps;
 pub mod assemble;
 pub mod control;
+pub mod events;
 pub mod facts;
 pub mod image;
 pub mod keys;

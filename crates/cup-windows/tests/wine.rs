@@ -125,6 +125,8 @@ impl WineDesk {
             .arg("WINEPREFIX=/wineprefix")
             .arg("WINEDLLOVERRIDES=mscoree,mshtml=;winedbg.exe=d")
             .arg("WINEDEBUG=-all")
+            // cup's own debug log (stderr): which UIA events an action saw.
+            .arg("CUP_LOG=cup_windows=debug")
             .arg("/usr/sbin/chroot")
             .arg(&self.root)
             .arg("wine");
@@ -388,6 +390,24 @@ fn notepad_is_captured_typed_into_keyed_and_its_menu_opened() {
     assert!(changes.contains("menu"), "a menu window opened: {r}");
     let esc = ok(&desk.cup(&["press", "escape"]), "press escape");
     assert!(esc.contains("[confirmed]"), "escape closed the menu: {esc}");
+
+    // UIA events as evidence: Wine 10 raises focus-changed events (its
+    // property and structure handlers are E_NOTIMPL). Tab in the Find
+    // dialog moves the focus; the action saw the event, not only the
+    // re-read.
+    let find = ok(&desk.cup(&["press", "ctrl+f"]), "press ctrl+f");
+    assert!(find.contains("Find"), "the Find dialog opened: {find}");
+    let tab = desk.cup(&["press", "tab"]);
+    let out = text(&tab);
+    assert!(
+        out.contains("[confirmed] Pressed tab") && out.contains("focus:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("UIA events during the action") && out.contains("Focus"),
+        "the focus-changed event arrived: {out}"
+    );
+    ok(&desk.cup(&["press", "escape"]), "press escape (Find)");
 
     // A screenshot of the whole screen: a PNG of its size with content.
     ok(

@@ -5,6 +5,7 @@
 //! comment.
 
 pub mod act;
+pub mod events;
 pub mod input;
 pub mod shot;
 pub mod uia;
