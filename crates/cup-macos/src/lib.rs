@@ -1,0 +1,21 @@
+//! # cup-macos
+//!
+//! The macOS adapter of cup, in two layers:
+//!
+//! - the OS layer (`os`, compiled on macOS only) makes the Accessibility,
+//!   Core Graphics, AppKit and ScreenCaptureKit calls and fills the plain
+//!   serde structs of [`facts`];
+//! - everything else — the AX → CUP mapping ([`mapping`]), points and
+//!   pixels on every display ([`screen`]), the parallel per-app walk with
+//!   its deadlines and node cap ([`walk`], generic over its reads and
+//!   tested with a scripted provider), element references ([`refs`]) and
+//!   the assembly of a capture ([`assemble`]) — is plain code, compiled and
+//!   tested on every OS. `cup snapshot --native-dump FILE` writes the facts
+//!   of a capture; the tests load such files as fixtures.
+
+pub mod assemble;
+pub mod facts;
+pub mod mapping;
+pub mod refs;
+pub mod screen;
+pub mod walk;
