@@ -35,6 +35,12 @@ for target in x86_64-pc-windows-msvc x86_64-pc-windows-gnu; do
     fi
 done
 
+# macOS cannot be linked here (no Apple SDK): its crates are type-checked.
+phase "rustup target for macOS (aarch64-apple-darwin)"
+if ! rustup target list --installed | grep -qx aarch64-apple-darwin; then
+    rustup target add aarch64-apple-darwin
+fi
+
 phase "Wine 10 in a Debian 13 root (scripts/wine-root.sh; made once, reused)"
 if [ "$(id -u)" -eq 0 ]; then
     scripts/wine-root.sh
@@ -54,6 +60,13 @@ phase "cargo clippy for x86_64-pc-windows-msvc (-D warnings)"
 cargo clippy --locked --target x86_64-pc-windows-msvc --workspace \
     --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
 cargo clippy --locked --target x86_64-pc-windows-msvc -p cup-windows -p cup-protocol -p cup \
+    --all-targets -- -D warnings
+# The macOS build of every crate that runs on macOS, and cup-macos' own
+# tests, for Apple silicon: type-checked with clippy's lints.
+phase "cargo clippy for aarch64-apple-darwin (-D warnings)"
+cargo clippy --locked --target aarch64-apple-darwin --workspace \
+    --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
+cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol -p cup \
     --all-targets -- -D warnings
 # Clippy's lints run inside the test build (clippy-driver, the compiler
 # `cargo clippy` uses, wraps rustc for the workspace's crates), so every

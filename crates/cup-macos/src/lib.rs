@@ -15,7 +15,11 @@
 
 pub mod assemble;
 pub mod facts;
+pub mod keys;
 pub mod mapping;
+#[cfg(target_os = "macos")]
+#[allow(unsafe_code)]
+pub mod os;
 pub mod refs;
 pub mod screen;
 pub mod walk;

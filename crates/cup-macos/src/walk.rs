@@ -44,8 +44,8 @@ pub enum ReadError {
     Failed(String),
 }
 
-/// The reads a walk makes; one value per app task (moved to its thread).
-pub trait Reads: Send + 'static {
+/// The reads a walk makes; one value per app task, made on its thread.
+pub trait Reads {
     /// An element handle (`AXUIElementRef`).
     type Element;
 

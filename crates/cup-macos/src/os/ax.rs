@@ -1,0 +1,384 @@
+//! Accessibility reads: one `AXUIElementCopyMultipleAttributeValues` per
+//! element (children included), action names only for roles that can act,
+//! `AXValue` settability only for roles that take a value; every app
+//! element with a messaging timeout, so an app that does not answer costs
+//! at most that per call.
+
+use std::ptr::NonNull;
+
+use objc2_application_services::{
+    AXCopyMultipleAttributeOptions, AXError, AXUIElement, AXValue, AXValueType,
+};
+use objc2_core_foundation::{
+    CFArray, CFBoolean, CFHash, CFNumber, CFRetained, CFString, CFType, CGPoint, CGSize, CFURL,
+};
+
+use crate::facts::{AxElement, AxValue, PointRect, WindowFacts};
+use crate::keys::shortcut_text;
+use crate::mapping::actions::reads_actions;
+use crate::walk::{ReadError, Reads};
+
+/// The longest one AX call waits for an app (seconds).
+pub const MESSAGING_TIMEOUT: f32 = 0.5;
+
+/// What cup tells a user without the Accessibility permission.
+pub const DENIED: &str = "cup may not use Accessibility: System Settings > Privacy & Security > Accessibility, allow the app that runs cup (your terminal or IDE), then run it again";
+
+/// The attributes of one read, in this order.
+const ATTRS: [&str; 28] = [
+    "AXRole",
+    "AXSubrole",
+    "AXRoleDescription",
+    "AXTitle",
+    "AXDescription",
+    "AXValue",
+    "AXHelp",
+    "AXPlaceholderValue",
+    "AXIdentifier",
+    "AXEnabled",
+    "AXFocused",
+    "AXSelected",
+    "AXExpanded",
+    "AXDisclosing",
+    "AXRequired",
+    "AXModal",
+    "AXElementBusy",
+    "AXOrientation",
+    "AXMinValue",
+    "AXMaxValue",
+    "AXDisclosureLevel",
+    "AXURL",
+    "AXMenuItemMarkChar",
+    "AXMenuItemCmdChar",
+    "AXMenuItemCmdModifiers",
+    "AXPosition",
+    "AXSize",
+    "AXChildren",
+];
+
+/// A failed AX call as a read error; `what` names the call.
+pub fn read_error(e: AXError, what: &str) -> ReadError {
+    match e {
+        AXError::InvalidUIElement => ReadError::Gone(format!("{what}: the element is gone")),
+        AXError::CannotComplete => ReadError::NotAnswering(format!(
+            "{what}: the app did not answer within {MESSAGING_TIMEOUT} s (kAXErrorCannotComplete)"
+        )),
+        AXError::APIDisabled => ReadError::Denied(DENIED.to_owned()),
+        other => ReadError::Failed(format!("{what} failed: AXError {}", other.0)),
+    }
+}
+
+fn cf_string(s: &str) -> CFRetained<CFString> {
+    CFString::from_str(s)
+}
+
+/// A CF value as text (strings, URLs).
+pub fn text_of(v: &CFType) -> Option<String> {
+    if let Some(s) = v.downcast_ref::<CFString>() {
+        return Some(s.to_string());
+    }
+    v.downcast_ref::<CFURL>().map(|u| u.string().to_string())
+}
+
+/// A CF value as a number (numbers, booleans).
+pub fn number_of(v: &CFType) -> Option<f64> {
+    if let Some(n) = v.downcast_ref::<CFNumber>() {
+        return n.as_f64();
+    }
+    v.downcast_ref::<CFBoolean>()
+        .map(|b| if b.as_bool() { 1.0 } else { 0.0 })
+}
+
+fn bool_of(v: &CFType) -> Option<bool> {
+    if let Some(b) = v.downcast_ref::<CFBoolean>() {
+        return Some(b.as_bool());
+    }
+    v.downcast_ref::<CFNumber>()
+        .and_then(CFNumber::as_i64)
+        .map(|n| n != 0)
+}
+
+fn value_of(v: &CFType) -> Option<AxValue> {
+    if let Some(b) = v.downcast_ref::<CFBoolean>() {
+        return Some(AxValue::Bool(b.as_bool()));
+    }
+    if let Some(n) = v.downcast_ref::<CFNumber>() {
+        return n.as_f64().map(AxValue::Number);
+    }
+    text_of(v).map(AxValue::Text)
+}
+
+fn point_of(v: &CFType) -> Option<CGPoint> {
+    let ax = v.downcast_ref::<AXValue>()?;
+    let mut p = CGPoint::ZERO;
+    // SAFETY: the AXValue is live; its type is checked to be a CGPoint
+    // before the value is copied into a CGPoint.
+    let ok = unsafe {
+        ax.r#type() == AXValueType::CGPoint
+            && ax.value(AXValueType::CGPoint, NonNull::from(&mut p).cast())
+    };
+    ok.then_some(p)
+}
+
+fn size_of(v: &CFType) -> Option<CGSize> {
+    let ax = v.downcast_ref::<AXValue>()?;
+    let mut s = CGSize::ZERO;
+    // SAFETY: as in `point_of`, for a CGSize.
+    let ok = unsafe {
+        ax.r#type() == AXValueType::CGSize
+            && ax.value(AXValueType::CGSize, NonNull::from(&mut s).cast())
+    };
+    ok.then_some(s)
+}
+
+/// The items of an untyped CF array, as CF values.
+pub fn items(arr: &CFArray) -> Vec<CFRetained<CFType>> {
+    // SAFETY: every item of a CF array is a CF object; the typed view has
+    // the same layout.
+    let typed: &CFArray<CFType> = unsafe { &*std::ptr::from_ref(arr).cast::<CFArray<CFType>>() };
+    typed.to_vec()
+}
+
+/// The elements of a CF array of AX elements.
+fn elements_of(v: &CFType) -> Vec<CFRetained<AXUIElement>> {
+    let Some(arr) = v.downcast_ref::<CFArray>() else {
+        return Vec::new();
+    };
+    items(arr)
+        .into_iter()
+        .filter_map(|e| e.downcast::<AXUIElement>().ok())
+        .collect()
+}
+
+/// One attribute of `el` (`None`: no value, unsupported).
+pub fn attribute(el: &AXUIElement, name: &str) -> Result<Option<CFRetained<CFType>>, ReadError> {
+    let mut out: *const CFType = std::ptr::null();
+    // SAFETY: `out` is a valid place for the returned (+1) reference.
+    let e = unsafe { el.copy_attribute_value(&cf_string(name), NonNull::from(&mut out)) };
+    match e {
+        AXError::Success => Ok(NonNull::new(out.cast_mut()).map(|p| {
+            // SAFETY: a Copy function's result is ours to release.
+            unsafe { CFRetained::from_raw(p) }
+        })),
+        AXError::NoValue | AXError::AttributeUnsupported => Ok(None),
+        other => Err(read_error(other, name)),
+    }
+}
+
+/// The app element of `pid`, with cup's messaging timeout.
+pub fn app(pid: i32) -> CFRetained<AXUIElement> {
+    // SAFETY: creating an element for a pid makes no call to the app.
+    let app = unsafe { AXUIElement::new_application(pid) };
+    // SAFETY: a live element; the timeout is a plain number.
+    let _ = unsafe { app.set_messaging_timeout(MESSAGING_TIMEOUT) };
+    app
+}
+
+/// The frame of an element in points (`AXPosition` + `AXSize`).
+pub fn frame(el: &AXUIElement) -> Option<PointRect> {
+    let p = attribute(el, "AXPosition").ok()??;
+    let s = attribute(el, "AXSize").ok()??;
+    let (p, s) = (point_of(&p)?, size_of(&s)?);
+    Some(PointRect {
+        x: p.x,
+        y: p.y,
+        w: s.width,
+        h: s.height,
+    })
+}
+
+/// The `AXWindow` element of a Core Graphics window: the app's window with
+/// the same frame, else the same title, else its first.
+///
+/// # Errors
+///
+/// When the app does not answer or has no windows.
+pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadError> {
+    let app = app(w.pid);
+    let list = attribute(&app, "AXWindows")?
+        .map(|v| elements_of(&v))
+        .unwrap_or_default();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1.0;
+    let by_frame = list.iter().position(|el| {
+        frame(el).is_some_and(|f| {
+            close(f.x, w.bounds.x)
+                && close(f.y, w.bounds.y)
+                && close(f.w, w.bounds.w)
+                && close(f.h, w.bounds.h)
+        })
+    });
+    let by_title = || {
+        list.iter().position(|el| {
+            attribute(el, "AXTitle")
+                .ok()
+                .flatten()
+                .and_then(|t| text_of(&t))
+                .is_some_and(|t| !w.title.is_empty() && t == w.title)
+        })
+    };
+    let at = by_frame.or_else(by_title).unwrap_or(0);
+    list.into_iter().nth(at).ok_or_else(|| {
+        ReadError::Failed(format!(
+            "{} lists no accessible window for '{}'",
+            w.owner, w.title
+        ))
+    })
+}
+
+/// Reads one element: its attributes and its children.
+///
+/// # Errors
+///
+/// When the element is gone or the app does not answer.
+pub fn read(
+    attrs: &CFArray<CFString>,
+    el: &AXUIElement,
+) -> Result<(AxElement, Vec<CFRetained<AXUIElement>>), ReadError> {
+    let mut out: *const CFArray = std::ptr::null();
+    // SAFETY: `attrs` is an array of attribute names; `out` a valid place
+    // for the returned (+1) array. Missing attributes come back as
+    // AXValues of the error type, which no reader below accepts.
+    let e = unsafe {
+        el.copy_multiple_attribute_values(
+            attrs.as_opaque(),
+            AXCopyMultipleAttributeOptions::empty(),
+            NonNull::from(&mut out),
+        )
+    };
+    if e != AXError::Success {
+        return Err(read_error(e, "AXUIElementCopyMultipleAttributeValues"));
+    }
+    let Some(values) = NonNull::new(out.cast_mut()) else {
+        return Err(ReadError::Failed(
+            "AXUIElementCopyMultipleAttributeValues answered no array".into(),
+        ));
+    };
+    // SAFETY: a Copy function's result is ours to release.
+    let values: CFRetained<CFArray> = unsafe { CFRetained::from_raw(values) };
+    let values = items(&values);
+    let v = |i: usize| values.get(i).cloned();
+    let t = |i: usize| v(i).and_then(|x| text_of(&x)).filter(|s| !s.is_empty());
+    let b = |i: usize| v(i).and_then(|x| bool_of(&x));
+    let n = |i: usize| v(i).and_then(|x| number_of(&x));
+    let children = v(27).map(|x| elements_of(&x)).unwrap_or_default();
+    let frame = match (
+        v(25).and_then(|x| point_of(&x)),
+        v(26).and_then(|x| size_of(&x)),
+    ) {
+        (Some(p), Some(s)) => Some(PointRect {
+            x: p.x,
+            y: p.y,
+            w: s.width,
+            h: s.height,
+        }),
+        _ => None,
+    };
+    let role = t(0).unwrap_or_default();
+    let shortcut = t(23).map(|c| shortcut_text(&c, n(24).unwrap_or(0.0) as i64));
+    let mut element = AxElement {
+        subrole: t(1),
+        role_description: t(2),
+        title: t(3),
+        description: t(4),
+        value: v(5).and_then(|x| value_of(&x)),
+        help: t(6),
+        placeholder: t(7),
+        identifier: t(8),
+        enabled: b(9),
+        focused: b(10),
+        selected: b(11),
+        expanded: b(12),
+        disclosing: b(13),
+        required: b(14),
+        modal: b(15),
+        busy: b(16),
+        orientation: t(17),
+        min_value: n(18),
+        max_value: n(19),
+        disclosure_level: n(20).map(|l| l as i64),
+        url: t(21),
+        mark_char: t(22),
+        shortcut,
+        frame,
+        children_count: children.len(),
+        ..AxElement::default()
+    };
+    if reads_actions(&role) {
+        let mut names: *const CFArray = std::ptr::null();
+        // SAFETY: `names` is a valid place for the returned (+1) array.
+        let e = unsafe { el.copy_action_names(NonNull::from(&mut names)) };
+        if e == AXError::Success {
+            if let Some(p) = NonNull::new(names.cast_mut()) {
+                // SAFETY: a Copy function's result is ours to release.
+                let names: CFRetained<CFArray> = unsafe { CFRetained::from_raw(p) };
+                element.actions = items(&names)
+                    .into_iter()
+                    .filter_map(|a| a.downcast::<CFString>().ok())
+                    .map(|s| s.to_string())
+                    .collect();
+            }
+        }
+    }
+    if matches!(
+        role.as_str(),
+        "AXTextField"
+            | "AXTextArea"
+            | "AXComboBox"
+            | "AXSlider"
+            | "AXIncrementor"
+            | "AXSecureTextField"
+    ) {
+        let mut settable: u8 = 0;
+        // SAFETY: `settable` is a valid place for the Boolean answer.
+        let e = unsafe {
+            el.is_attribute_settable(&cf_string("AXValue"), NonNull::from(&mut settable))
+        };
+        if e == AXError::Success {
+            element.value_settable = Some(settable != 0);
+        }
+    }
+    element.role = role;
+    Ok((element, children))
+}
+
+/// The reads of one app's walk.
+#[derive(Debug)]
+pub struct AxReads {
+    attrs: CFRetained<CFArray<CFString>>,
+}
+
+impl AxReads {
+    /// Reads for one app task.
+    pub fn new() -> AxReads {
+        let names: Vec<CFRetained<CFString>> = ATTRS.iter().map(|a| cf_string(a)).collect();
+        AxReads {
+            attrs: CFArray::from_retained_objects(&names),
+        }
+    }
+}
+
+impl Default for AxReads {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Reads for AxReads {
+    type Element = CFRetained<AXUIElement>;
+
+    fn window(&mut self, window: &WindowFacts) -> Result<Self::Element, ReadError> {
+        window_element(window)
+    }
+
+    fn read(
+        &mut self,
+        element: &Self::Element,
+    ) -> Result<(AxElement, Vec<Self::Element>), ReadError> {
+        read(&self.attrs, element)
+    }
+
+    fn identity(&mut self, element: &Self::Element) -> u64 {
+        let cf: &CFType = element.as_ref();
+        CFHash(Some(cf)) as u64
+    }
+}
