@@ -22,4 +22,5 @@ pub mod mapping;
 pub mod os;
 pub mod refs;
 pub mod screen;
+pub mod toplevel;
 pub mod walk;
