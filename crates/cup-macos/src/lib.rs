@@ -24,3 +24,6 @@ pub mod refs;
 pub mod screen;
 pub mod toplevel;
 pub mod walk;
+
+#[cfg(test)]
+mod fixture_tests;

@@ -86,7 +86,14 @@ pub fn map_actions(el: &AxElement, role: Role, states: &[State]) -> Vec<Action> 
     if ax("AXDecrement") || (ranged && settable) {
         out.push(Action::Decrement);
     }
-    if ax("AXCancel") || matches!(role, Role::Dialog | Role::AlertDialog) {
+    // Menus list AXCancel on every item; it dismisses the menu, not them.
+    if matches!(role, Role::Dialog | Role::AlertDialog)
+        || (ax("AXCancel")
+            && matches!(
+                role,
+                Role::Menu | Role::Combobox | Role::Window | Role::Tooltip
+            ))
+    {
         out.push(Action::Dismiss);
     }
     if placed && matches!(role, Role::Row | Role::Cell | Role::TreeItem) {
@@ -173,6 +180,10 @@ mod tests {
         );
         let w = el("AXWindow", &["AXRaise"]);
         assert_eq!(map_actions(&w, Role::Window, &[]), [Action::Focus]);
+        let item = el("AXMenuItem", &["AXPress", "AXCancel"]);
+        assert_eq!(map_actions(&item, Role::MenuItem, &[]), [Action::Click]);
+        let menu = el("AXMenu", &["AXCancel"]);
+        assert_eq!(map_actions(&menu, Role::Menu, &[]), [Action::Dismiss]);
         let d = el("AXSheet", &[]);
         assert_eq!(map_actions(&d, Role::Dialog, &[]), [Action::Dismiss]);
         let row = el("AXRow", &[]);

@@ -142,7 +142,7 @@ pub fn map_element(el: &AxElement, ctx: &MapContext<'_>) -> Node {
         (title, Some(desc).filter(|d| !d.is_empty() && *d != title))
     } else if !desc.is_empty() {
         (desc, None)
-    } else if value_is_text(el, role) {
+    } else if value_is_text(el, role) && matches!(el.value, Some(AxValue::Text(_))) {
         (value_text.trim(), None)
     } else {
         ("", None)
@@ -263,6 +263,12 @@ mod tests {
         };
         let n = map_element(&h, &ctx);
         assert_eq!(n.attributes.level.map(NonZeroU32::get), Some(2));
+        // A level is not a name.
+        let untitled = AxElement {
+            title: None,
+            ..h.clone()
+        };
+        assert_eq!(map_element(&untitled, &ctx).name, "");
         let s = AxElement {
             role: "AXSlider".into(),
             title: Some("Volume".into()),
