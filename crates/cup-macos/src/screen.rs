@@ -101,13 +101,7 @@ impl Layout {
 
     /// Point `(x, y)` in pixels, through the display showing it.
     pub fn to_pixel(&self, x: f64, y: f64) -> (f64, f64) {
-        match self.display_at(x, y) {
-            Some(d) => (
-                d.points.x * self.spread + (x - d.points.x) * d.scale,
-                d.points.y * self.spread + (y - d.points.y) * d.scale,
-            ),
-            None => (x, y),
-        }
+        self.to_pixel_via(x, y, x, y)
     }
 
     /// A rectangle in points as whole pixels, through the display that
@@ -118,8 +112,8 @@ impl Layout {
             return None;
         }
         let (cx, cy) = r.centre();
-        let scale = self.display_at(cx, cy).map_or(1.0, |d| d.scale);
         let (x0, y0) = self.to_pixel_via(cx, cy, r.x, r.y);
+        let scale = self.display_at(cx, cy).map_or(1.0, |d| d.scale);
         let x = x0.round();
         let y = y0.round();
         let w = (r.w * scale).round().max(1.0);
@@ -177,32 +171,19 @@ impl Layout {
                 scale: d.scale,
             })
             .collect();
-        let left = self
-            .displays
-            .iter()
-            .map(|d| d.pixels.x)
-            .min()
-            .unwrap_or(0)
-            .min(0);
-        let top = self
-            .displays
-            .iter()
-            .map(|d| d.pixels.y)
-            .min()
-            .unwrap_or(0)
-            .min(0);
-        let right = self
-            .displays
-            .iter()
-            .map(|d| d.pixels.x + d.pixels.w as i64)
-            .max()
-            .unwrap_or(0);
-        let bottom = self
-            .displays
-            .iter()
-            .map(|d| d.pixels.y + d.pixels.h as i64)
-            .max()
-            .unwrap_or(0);
+        // The span of all displays; the main display's origin is in it.
+        let (left, top, right, bottom) =
+            self.displays
+                .iter()
+                .fold((0i64, 0i64, 0i64, 0i64), |(l, t, r, b), d| {
+                    let p = d.pixels;
+                    (
+                        l.min(p.x),
+                        t.min(p.y),
+                        r.max(p.x + p.w as i64),
+                        b.max(p.y + p.h as i64),
+                    )
+                });
         let scale = self
             .displays
             .iter()

@@ -239,6 +239,29 @@ impl Role {
 }
 
 impl Role {
+    /// Roles that a pointer click at their centre activates, for adapters
+    /// whose elements name no action (patternless UIA, AX web content).
+    pub const fn activated_by_click(self) -> bool {
+        matches!(
+            self,
+            Role::Button
+                | Role::Link
+                | Role::MenuItem
+                | Role::MenuItemCheckbox
+                | Role::MenuItemRadio
+                | Role::Tab
+                | Role::Checkbox
+                | Role::Radio
+                | Role::Switch
+                | Role::ListItem
+                | Role::Option
+                | Role::TreeItem
+                | Role::Combobox
+                | Role::Cell
+                | Role::Row
+        )
+    }
+
     /// Roles that carry an orientation attribute (the same on every
     /// platform).
     pub const fn has_orientation(self) -> bool {

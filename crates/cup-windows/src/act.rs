@@ -217,7 +217,8 @@ pub struct Observed {
     pub focus: Option<String>,
 }
 
-fn states_text(s: &[State]) -> String {
+/// States as `changes` shows them (`checked,focused`).
+pub(crate) fn states_text(s: &[State]) -> String {
     s.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
 }
 

@@ -7,9 +7,8 @@
 //! when the change it reports is gone again before the re-read.
 
 use cup::Change;
-use cup_protocol::State;
 
-use crate::act::describe;
+use crate::act::{describe, states_text};
 use crate::control::prop;
 use crate::facts::Element;
 use crate::mapping::{map_element, MapContext};
@@ -50,10 +49,6 @@ pub struct Seen {
     pub sender: Option<Element>,
 }
 
-fn states_text(s: &[State]) -> String {
-    s.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
-}
-
 /// The changes the events report. The target (runtime id `target_rid`)
 /// is named `target`; other elements by their role and name.
 pub fn event_changes(target: &str, target_rid: &[i32], events: &[Seen]) -> Vec<Change> {
@@ -61,14 +56,6 @@ pub fn event_changes(target: &str, target_rid: &[i32], events: &[Seen]) -> Vec<C
     let mut out: Vec<Change> = Vec::new();
     for e in events {
         let Some(sender) = &e.sender else { continue };
-        if e.kind == EventKind::Focus {
-            let focus = Change::new("focus", "focus", None, Some(describe(sender)));
-            match out.iter_mut().find(|c| c.target == "focus") {
-                Some(c) => c.after = focus.after,
-                None => out.push(focus),
-            }
-            continue;
-        }
         let who = if !target_rid.is_empty() && sender.runtime_id == target_rid {
             target.to_owned()
         } else {
@@ -94,7 +81,7 @@ pub fn event_changes(target: &str, target_rid: &[i32], events: &[Seen]) -> Vec<C
                 };
                 Change::new(&who, "children", None, Some(what.to_owned()))
             }
-            EventKind::Focus => continue,
+            EventKind::Focus => Change::new("focus", "focus", None, Some(describe(sender))),
         };
         // The last event of an element's field says how it ended.
         match out

@@ -12,24 +12,7 @@ use crate::mapping::states::{expandable_role, text_role};
 /// Roles a pointer click at the centre activates when the element names
 /// no action (web content, custom views).
 pub fn clickable(role: Role) -> bool {
-    matches!(
-        role,
-        Role::Button
-            | Role::Link
-            | Role::MenuItem
-            | Role::MenuItemCheckbox
-            | Role::MenuItemRadio
-            | Role::Tab
-            | Role::Checkbox
-            | Role::Radio
-            | Role::Switch
-            | Role::ListItem
-            | Role::Option
-            | Role::TreeItem
-            | Role::Combobox
-            | Role::Cell
-            | Role::Row
-    )
+    role.activated_by_click()
 }
 
 /// Roles that read their actions (the rest are passive: the capture skips

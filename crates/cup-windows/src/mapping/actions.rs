@@ -12,25 +12,7 @@ use crate::mapping::states::text_role;
 
 /// Roles a pointer click at the centre activates.
 pub fn clickable(role: Role) -> bool {
-    matches!(
-        role,
-        Role::Button
-            | Role::Link
-            | Role::MenuItem
-            | Role::MenuItemCheckbox
-            | Role::MenuItemRadio
-            | Role::Tab
-            | Role::Checkbox
-            | Role::Radio
-            | Role::Switch
-            | Role::ListItem
-            | Role::Option
-            | Role::TreeItem
-            | Role::Combobox
-            | Role::Cell
-            | Role::Row
-            | Role::ColumnHeader
-    )
+    role.activated_by_click() || role == Role::ColumnHeader
 }
 
 /// The actions of `el` mapped to `role` with `states`, in `Action::ALL`
