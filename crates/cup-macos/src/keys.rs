@@ -240,6 +240,52 @@ pub fn text_chunks(text: &str) -> Vec<Vec<u16>> {
     out
 }
 
+/// `kVK_Return`.
+pub const KEY_RETURN: u16 = 0x24;
+/// `kVK_Tab`.
+pub const KEY_TAB: u16 = 0x30;
+
+/// One step of typing text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Typed {
+    /// UTF-16 units for one key event's `CGEventKeyboardSetUnicodeString`.
+    Text(Vec<u16>),
+    /// A key pressed and released (Return for a line break, Tab).
+    Key(u16),
+}
+
+/// `text` as typing steps: line breaks (`\n`, `\r\n`, `\r`) as Return,
+/// tabs as Tab, everything else as Unicode chunks ([`text_chunks`]), code
+/// point for code point, never normalized.
+pub fn typing(text: &str) -> Vec<Typed> {
+    let mut out = Vec::new();
+    let mut run = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let key = match c {
+            '\n' => Some(KEY_RETURN),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                Some(KEY_RETURN)
+            }
+            '\t' => Some(KEY_TAB),
+            _ => None,
+        };
+        match key {
+            Some(k) => {
+                out.extend(text_chunks(&run).into_iter().map(Typed::Text));
+                run.clear();
+                out.push(Typed::Key(k));
+            }
+            None => run.push(c),
+        }
+    }
+    out.extend(text_chunks(&run).into_iter().map(Typed::Text));
+    out
+}
+
 /// A menu item's shortcut from `AXMenuItemCmdChar` and
 /// `AXMenuItemCmdModifiers` (1 shift, 2 option, 4 control, 8 no command):
 /// `cmd+shift+s`.
@@ -300,6 +346,24 @@ mod tests {
         let back: String = chunks.iter().map(|c| String::from_utf16_lossy(c)).collect();
         assert_eq!(back, text);
         assert!(text_chunks("").is_empty());
+    }
+
+    #[test]
+    fn typing_sends_line_breaks_and_tabs_as_keys() {
+        let steps = typing("a\r\nb\tc\u{301}\n");
+        let utf16 = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        assert_eq!(
+            steps,
+            [
+                Typed::Text(utf16("a")),
+                Typed::Key(KEY_RETURN),
+                Typed::Text(utf16("b")),
+                Typed::Key(KEY_TAB),
+                Typed::Text(utf16("c\u{301}")),
+                Typed::Key(KEY_RETURN),
+            ]
+        );
+        assert!(typing("").is_empty());
     }
 
     #[test]

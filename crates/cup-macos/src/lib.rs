@@ -13,15 +13,20 @@
 //!   tested on every OS. `cup snapshot --native-dump FILE` writes the facts
 //!   of a capture; the tests load such files as fixtures.
 
+pub mod act;
+pub mod apps;
 pub mod assemble;
+pub mod events;
 pub mod facts;
 pub mod keys;
 pub mod mapping;
 #[cfg(target_os = "macos")]
 #[allow(unsafe_code)]
 pub mod os;
+pub mod pointer;
 pub mod refs;
 pub mod screen;
+pub mod shot;
 pub mod toplevel;
 pub mod walk;
 

@@ -4,7 +4,11 @@
 //! server). The foreground window is the first of them: NSWorkspace's
 //! frontmost app goes stale in a process without a run loop (cup's CLI).
 
+use cup::WindowHandle;
+use cup_protocol::WindowInfo;
+
 use crate::facts::WindowFacts;
+use crate::screen::Layout;
 
 /// Processes whose layer-0 windows are not app windows.
 pub const SYSTEM_OWNERS: [&str; 9] = [
@@ -37,6 +41,47 @@ pub fn app_windows(all: &[WindowFacts]) -> Vec<WindowFacts> {
 /// The foreground window: the front-most app window.
 pub fn foreground(all: &[WindowFacts]) -> Option<&WindowFacts> {
     all.iter().find(|w| is_app_window(w))
+}
+
+/// The window a pointer event at `(x, y)` (points) lands on: the
+/// front-most visible window under it, of any layer (menus and popups are
+/// above layer 0).
+pub fn window_at(all: &[WindowFacts], x: f64, y: f64) -> Option<&WindowFacts> {
+    all.iter()
+        .find(|w| w.alpha > 0.0 && w.pid > 0 && w.layer >= 0 && w.bounds.contains(x, y))
+}
+
+/// A window as the adapter lists it: its title (the AX title when the
+/// window list has none: `kCGWindowName` needs Screen Recording; else the
+/// app's name), pid, bounds in pixels, and `cg:NUMBER|PID` as its native
+/// reference.
+pub fn handle(w: &WindowFacts, foreground: bool, layout: &Layout) -> WindowHandle {
+    let title = if w.title.is_empty() {
+        w.owner.clone()
+    } else {
+        w.title.clone()
+    };
+    let mut extra = serde_json::Map::new();
+    extra.insert("app".into(), serde_json::Value::from(w.owner.clone()));
+    extra.insert("windowId".into(), serde_json::Value::from(w.number));
+    WindowHandle {
+        info: WindowInfo {
+            title,
+            pid: Some(i64::from(w.pid)),
+            foreground,
+            bounds: layout.rect_to_pixels(&w.bounds),
+            url: None,
+            extra,
+        },
+        native: format!("cg:{}|{}", w.number, w.pid),
+    }
+}
+
+/// The window number and pid of a native reference `cg:NUMBER|PID`
+/// (number 0: the app's desktop, Finder's icons).
+pub fn parse_native(native: &str) -> Option<(u32, i32)> {
+    let (n, p) = native.strip_prefix("cg:")?.split_once('|')?;
+    Some((n.parse().ok()?, p.parse().ok()?))
 }
 
 #[cfg(test)]
@@ -79,5 +124,44 @@ mod tests {
         let mut sliver = w(7, "Notes", 0, 1.0);
         sliver.bounds.h = 1.0;
         assert!(!is_app_window(&sliver));
+    }
+
+    #[test]
+    fn pointer_targets_handles_and_references() {
+        let mut menu = w(9, "Finder", 101, 1.0);
+        menu.bounds = PointRect {
+            x: 100.0,
+            y: 100.0,
+            w: 50.0,
+            h: 50.0,
+        };
+        let list = vec![menu, w(5, "Safari", 0, 1.0)];
+        assert_eq!(window_at(&list, 120.0, 120.0).map(|w| w.number), Some(9));
+        assert_eq!(window_at(&list, 10.0, 300.0).map(|w| w.number), Some(5));
+        assert!(window_at(&list, 10.0, 10.0).is_none());
+        let layout = Layout::new(&crate::facts::ScreenFacts {
+            displays: vec![crate::facts::DisplayFacts {
+                id: 1,
+                bounds: PointRect {
+                    x: 0.0,
+                    y: 0.0,
+                    w: 1512.0,
+                    h: 982.0,
+                },
+                scale: 2.0,
+                main: true,
+            }],
+        });
+        let mut untitled = w(5, "Safari", 0, 1.0);
+        untitled.title.clear();
+        let h = handle(&untitled, true, &layout);
+        assert_eq!(h.info.title, "Safari");
+        assert_eq!(
+            h.info.bounds,
+            Some(cup_protocol::Rect::new(0, 50, 1600, 1200))
+        );
+        assert_eq!(h.native, "cg:5|5");
+        assert_eq!(parse_native(&h.native), Some((5, 5)));
+        assert_eq!(parse_native("hwnd:5"), None);
     }
 }

@@ -266,30 +266,7 @@ pub fn changes(target: &str, before: &Observed, after: &Observed) -> Vec<Change>
             after: after.focus.clone(),
         });
     }
-    let titles =
-        |w: &[(i64, String)]| -> Vec<String> { w.iter().map(|(_, t)| t.clone()).collect() };
-    let opened: Vec<&(i64, String)> = after
-        .windows
-        .iter()
-        .filter(|w| !before.windows.iter().any(|b| b.0 == w.0))
-        .collect();
-    let closed: Vec<&(i64, String)> = before
-        .windows
-        .iter()
-        .filter(|w| !after.windows.iter().any(|a| a.0 == w.0))
-        .collect();
-    let retitled = before
-        .windows
-        .iter()
-        .any(|b| after.windows.iter().any(|a| a.0 == b.0 && a.1 != b.1));
-    if !opened.is_empty() || !closed.is_empty() || retitled {
-        out.push(Change {
-            target: "windows".into(),
-            field: "windows".into(),
-            before: Some(titles(&before.windows).join(" | ")),
-            after: Some(titles(&after.windows).join(" | ")),
-        });
-    }
+    out.extend(cup::windows_change(&before.windows, &after.windows));
     out
 }
 

@@ -18,7 +18,7 @@ use cup_protocol::{Action, PlatformId, Rect};
 use crate::act::{changes, plan, Observed, Plan};
 use crate::apps::{self, App};
 use crate::assemble::{assemble, Limits};
-use crate::events::{event_changes, merge};
+use crate::events::event_changes;
 use crate::facts::{NativeDump, WindowTree};
 use crate::keys::{combo_events, text_events};
 use crate::os::input::{self, layout_key};
@@ -174,7 +174,7 @@ impl WindowsAdapter {
                     windows: crate::toplevel::watched(&win32::top_level(false)),
                     focus: os_act::focus(uia),
                 };
-                let seen = merge(
+                let seen = cup::merge(
                     changes(&id, &before, &after),
                     event_changes(&id, &rid, &events),
                 );
@@ -544,7 +544,7 @@ impl Adapter for WindowsAdapter {
         );
         let png = blocking(move || {
             let px = shot::grab(x, y, w, h)?;
-            crate::image::png_from_bgra(&px, w as u32, h as u32)
+            cup::image::png_from_bgra(&px, w as u32, h as u32)
         })
         .await?
         .map_err(AdapterError::Platform)?;

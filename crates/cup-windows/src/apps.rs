@@ -5,15 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// One launchable app.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct App {
-    /// Display name (the shortcut's file name without `.lnk`).
-    pub name: String,
-    /// What `ShellExecuteEx` opens: the shortcut, an executable, or a
-    /// `shell:AppsFolder\<AUMID>` of a packaged app.
-    pub target: String,
-}
+pub use cup::apps::{best, score, App};
 
 /// Shortcuts (`.lnk`, `.url`, `.exe`) under `dir`, recursively (depth 4),
 /// uninstallers and help files left out.
@@ -81,96 +73,9 @@ pub const SYSTEM_PROGRAMS: &[(&str, &str)] = &[
     ("Wine file manager", "winefile.exe"),
 ];
 
-fn fold(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric() || c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// How well `query` names `app` (0 = not at all; higher is better):
-/// the same name, a prefix, a word's prefix, a part, the letters in order.
-pub fn score(query: &str, app: &App) -> u32 {
-    let q = fold(query.trim());
-    let n = fold(&app.name);
-    let exe = fold(
-        Path::new(&app.target.replace('\\', "/"))
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-            .as_str(),
-    );
-    if q.is_empty() {
-        return 0;
-    }
-    if n == q || exe == q {
-        return 100;
-    }
-    if n.starts_with(&q) {
-        return 80;
-    }
-    if n.split_whitespace().any(|w| w.starts_with(&q)) || exe.starts_with(&q) {
-        return 60;
-    }
-    if n.contains(&q) {
-        return 40;
-    }
-    let mut it = n.chars();
-    if q.chars()
-        .filter(|c| !c.is_whitespace())
-        .all(|c| it.any(|x| x == c))
-    {
-        return 10;
-    }
-    0
-}
-
-/// The best match of `query` among `apps` (ties: the shorter name).
-pub fn best<'a>(query: &str, apps: &'a [App]) -> Option<&'a App> {
-    apps.iter()
-        .map(|a| (score(query, a), a))
-        .filter(|(s, _)| *s > 0)
-        .max_by(|(sa, a), (sb, b)| sa.cmp(sb).then(b.name.len().cmp(&a.name.len())))
-        .map(|(_, a)| a)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn app(name: &str, target: &str) -> App {
-        App {
-            name: name.into(),
-            target: target.into(),
-        }
-    }
-
-    #[test]
-    fn names_match_exactly_by_prefix_word_part_or_letters() {
-        let apps = vec![
-            app("Notepad", r"C:\Windows\notepad.exe"),
-            app("Notepad++", r"C:\ProgramData\...\Notepad++.lnk"),
-            app("Visual Studio Code", r"C:\...\Visual Studio Code.lnk"),
-            app("Registry Editor", "regedit.exe"),
-        ];
-        assert_eq!(
-            best("notepad", &apps).map(|a| a.name.as_str()),
-            Some("Notepad")
-        );
-        assert_eq!(
-            best("code", &apps).map(|a| a.name.as_str()),
-            Some("Visual Studio Code")
-        );
-        assert_eq!(
-            best("regedit", &apps).map(|a| a.name.as_str()),
-            Some("Registry Editor")
-        );
-        assert_eq!(
-            best("vsc", &apps).map(|a| a.name.as_str()),
-            Some("Visual Studio Code")
-        );
-        assert_eq!(best("photoshop", &apps), None);
-    }
 
     #[test]
     fn the_start_menu_is_scanned_for_shortcuts() {

@@ -95,20 +95,6 @@ pub fn event_changes(target: &str, target_rid: &[i32], events: &[Seen]) -> Vec<C
     out
 }
 
-/// `read` (the re-read's changes) and, after them, the events' changes
-/// of fields the re-read did not see change.
-pub fn merge(mut read: Vec<Change>, events: Vec<Change>) -> Vec<Change> {
-    for c in events {
-        if !read
-            .iter()
-            .any(|r| r.target == c.target && r.field == c.field)
-        {
-            read.push(c);
-        }
-    }
-    read
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,24 +167,5 @@ mod tests {
         };
         let c = event_changes("e1", &[], &[e]);
         assert_eq!(c[0].target, "button \"OK\"");
-    }
-
-    #[test]
-    fn the_re_read_wins_and_events_add_what_it_missed() {
-        let read = vec![Change::new(
-            "e1",
-            "states",
-            Some("".into()),
-            Some("checked".into()),
-        )];
-        let events = vec![
-            Change::new("e1", "states", None, Some("checked".into())),
-            Change::new("list \"Files\"", "children", None, Some("added".into())),
-        ];
-        let m = merge(read, events);
-        assert_eq!(m.len(), 2);
-        assert_eq!(m[0].before.as_deref(), Some(""));
-        assert_eq!(m[1].field, "children");
-        assert!(merge(Vec::new(), Vec::new()).is_empty());
     }
 }

@@ -20,7 +20,6 @@ pub mod assemble;
 pub mod control;
 pub mod events;
 pub mod facts;
-pub mod image;
 pub mod keys;
 pub mod mapping;
 #[cfg(windows)]

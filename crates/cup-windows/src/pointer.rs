@@ -132,14 +132,8 @@ pub fn mouse_events(g: &Gesture, vs: [i32; 4]) -> Result<Vec<MouseEvent>, String
             let per = steps.map_or(10, |s| s.max(1) as usize);
             let total = (segments * per).max(1);
             let pause = u64::try_from(duration.as_millis() / total as u128).unwrap_or(0);
-            for w in path.windows(2) {
-                let (a, b) = (w[0], w[1]);
-                for i in 1..=per {
-                    let f = i as f64 / per as f64;
-                    let x = a.x + ((b.x - a.x) as f64 * f).round() as i64;
-                    let y = a.y + ((b.y - a.y) as f64 * f).round() as i64;
-                    out.push(ev(Some(at(x, y, vs)?), MouseKind::Move, pause.max(5)));
-                }
+            for p in cup::input::interpolate(path, per) {
+                out.push(ev(Some(at(p.x, p.y, vs)?), MouseKind::Move, pause.max(5)));
             }
             out.push(ev(None, up, 20));
         }

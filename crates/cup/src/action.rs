@@ -67,6 +67,47 @@ impl Change {
     }
 }
 
+/// `read` (what re-reading found changed) and, after them, the changes
+/// events reported of fields the re-read did not see change (an event is
+/// evidence even when what it reports is gone again before the re-read).
+pub fn merge(mut read: Vec<Change>, events: Vec<Change>) -> Vec<Change> {
+    for c in events {
+        if !read
+            .iter()
+            .any(|r| r.target == c.target && r.field == c.field)
+        {
+            read.push(c);
+        }
+    }
+    read
+}
+
+/// The `windows` change between two lists of top-level windows (a native
+/// id and a title each): present when one opened, closed or changed its
+/// title; before and after list the titles.
+pub fn windows_change(before: &[(i64, String)], after: &[(i64, String)]) -> Option<Change> {
+    let gone =
+        |a: &[(i64, String)], b: &[(i64, String)]| a.iter().any(|w| !b.iter().any(|o| o.0 == w.0));
+    let retitled = before
+        .iter()
+        .any(|b| after.iter().any(|a| a.0 == b.0 && a.1 != b.1));
+    if !(gone(after, before) || gone(before, after) || retitled) {
+        return None;
+    }
+    let titles = |w: &[(i64, String)]| -> String {
+        w.iter()
+            .map(|(_, t)| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    Some(Change::new(
+        "windows",
+        "windows",
+        Some(titles(before)),
+        Some(titles(after)),
+    ))
+}
+
 /// Changes of other elements listed one by one up to this many alike;
 /// past it they are grouped.
 const GROUP_OVER: usize = 3;
@@ -215,6 +256,31 @@ mod tests {
             ch("e3", "states", "-showing"),
         ];
         assert_eq!(condense(changes.clone(), None), changes);
+    }
+
+    #[test]
+    fn windows_change_on_open_close_or_title() {
+        let w = |v: &[(i64, &str)]| -> Vec<(i64, String)> {
+            v.iter().map(|(i, t)| (*i, (*t).to_owned())).collect()
+        };
+        let one = w(&[(1, "Notes")]);
+        assert_eq!(windows_change(&one, &one), None);
+        let two = w(&[(1, "Notes"), (2, "Save")]);
+        let c = windows_change(&one, &two).expect("opened");
+        assert_eq!(c.after.as_deref(), Some("Notes | Save"));
+        assert!(windows_change(&two, &one).is_some());
+        assert!(windows_change(&one, &w(&[(1, "Notes — Edited")])).is_some());
+    }
+
+    #[test]
+    fn events_add_only_what_the_re_read_missed() {
+        let read = vec![ch("e1", "value", "b")];
+        let events = vec![ch("e1", "value", "a"), ch("e2", "children", "added")];
+        let m = merge(read, events);
+        assert_eq!(
+            m,
+            vec![ch("e1", "value", "b"), ch("e2", "children", "added")]
+        );
     }
 }
 

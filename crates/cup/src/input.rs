@@ -36,6 +36,25 @@ impl fmt::Display for Point {
     }
 }
 
+/// The points a drag along `path` moves through: `per` evenly spaced
+/// points on each segment, each segment's end included (the start point
+/// is not; the press happens there).
+pub fn interpolate(path: &[Point], per: usize) -> Vec<Point> {
+    let per = per.max(1);
+    let mut out = Vec::with_capacity(path.len().saturating_sub(1) * per);
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        for i in 1..=per {
+            let f = i as f64 / per as f64;
+            out.push(Point::new(
+                a.x + ((b.x - a.x) as f64 * f).round() as i64,
+                a.y + ((b.y - a.y) as f64 * f).round() as i64,
+            ));
+        }
+    }
+    out
+}
+
 /// A pointer button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Button {

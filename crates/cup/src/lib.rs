@@ -7,12 +7,16 @@
 
 pub mod action;
 pub mod adapter;
+pub mod apps;
 pub mod execute;
+pub mod image;
 pub mod input;
 pub mod observe;
 pub mod session;
 
-pub use action::{condense, ActionParams, ActionResult, Change, Direction, Effect, Target};
+pub use action::{
+    condense, merge, windows_change, ActionParams, ActionResult, Change, Direction, Effect, Target,
+};
 pub use adapter::{
     Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check, Launched, Monitor, Partial,
     ScreenInfo, Shot, ShotTarget, WindowHandle,

@@ -1,4 +1,5 @@
-//! PNG encoding of BGRA screen pixels (what GDI gives).
+//! PNG encoding of BGRA screen pixels (what GDI, ScreenCaptureKit and
+//! most capture APIs give), for the adapters' screenshots.
 
 /// Encodes `w` × `h` top-down BGRA pixels as an RGB PNG.
 pub fn png_from_bgra(bgra: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
