@@ -36,10 +36,12 @@ for target in x86_64-pc-windows-msvc x86_64-pc-windows-gnu; do
 done
 
 # macOS cannot be linked here (no Apple SDK): its crates are type-checked.
-phase "rustup target for macOS (aarch64-apple-darwin)"
-if ! rustup target list --installed | grep -qx aarch64-apple-darwin; then
-    rustup target add aarch64-apple-darwin
-fi
+phase "rustup targets for macOS (aarch64- and x86_64-apple-darwin)"
+for t in aarch64-apple-darwin x86_64-apple-darwin; do
+    if ! rustup target list --installed | grep -qx "$t"; then
+        rustup target add "$t"
+    fi
+done
 
 phase "Wine 10 in a Debian 13 root (scripts/wine-root.sh; made once, reused)"
 if [ "$(id -u)" -eq 0 ]; then
@@ -68,6 +70,9 @@ cargo clippy --locked --target aarch64-apple-darwin --workspace \
     --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
 cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol -p cup \
     --all-targets -- -D warnings
+# Intel Macs: the adapter and the binary, with what they depend on.
+phase "cargo clippy for x86_64-apple-darwin (-D warnings)"
+cargo clippy --locked --target x86_64-apple-darwin -p cup-macos -p cup-cli -- -D warnings
 # Clippy's lints run inside the test build (clippy-driver, the compiler
 # `cargo clippy` uses, wraps rustc for the workspace's crates), so every
 # crate is compiled once, not checked by clippy and then built again:

@@ -20,8 +20,8 @@ pub struct Cli {
 /// Which UI the live commands see and act on.
 #[derive(Debug, Args, Clone, Default)]
 pub struct TargetArgs {
-    /// desktop (this machine's accessibility API; linux or windows name it) or web (a Chromium over the DevTools protocol) [default: $CUP_PLATFORM, else web when a --cdp option is given, else desktop].
-    #[arg(long, global = true, value_parser = ["desktop", "linux", "windows", "web"])]
+    /// desktop (this machine's accessibility API; linux, windows or macos name it) or web (a Chromium over the DevTools protocol) [default: $CUP_PLATFORM, else web when a --cdp option is given, else desktop].
+    #[arg(long, global = true, value_parser = ["desktop", "linux", "windows", "macos", "web"])]
     pub platform: Option<String>,
     /// DevTools port of the browser [default: $CUP_CDP_PORT, else 9222].
     #[arg(long, global = true)]

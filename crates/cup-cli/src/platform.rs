@@ -96,9 +96,13 @@ pub fn adapter() -> Result<Box<dyn cup::Adapter>, Failure> {
     {
         Ok(Box::new(cup_windows::WindowsAdapter::new()))
     }
-    #[cfg(not(any(target_os = "linux", windows)))]
+    #[cfg(target_os = "macos")]
     {
-        Err(Failure::usage("desktop capture is implemented for Linux and Windows so far; use --platform web for a browser, or `cup render` on files"))
+        Ok(Box::new(cup_macos::MacAdapter::new()))
+    }
+    #[cfg(not(any(target_os = "linux", windows, target_os = "macos")))]
+    {
+        Err(Failure::usage("desktop capture is implemented for Linux, Windows and macOS; use --platform web for a browser, or `cup render` on files"))
     }
 }
 

@@ -218,6 +218,11 @@ pub fn combo_strokes(combo: &Combo) -> Result<Vec<Stroke>, KeyError> {
     Ok(out)
 }
 
+/// The CG flags of modifiers held during a pointer gesture.
+pub fn flags(mods: &[Modifier]) -> u64 {
+    mods.iter().fold(0, |f, m| f | modifier(*m).1)
+}
+
 /// Most UTF-16 units one keyboard event carries.
 pub const CHUNK: usize = 20;
 

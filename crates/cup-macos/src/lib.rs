@@ -14,6 +14,8 @@
 //!   of a capture; the tests load such files as fixtures.
 
 pub mod act;
+#[cfg(target_os = "macos")]
+pub mod adapter;
 pub mod apps;
 pub mod assemble;
 pub mod events;
@@ -32,3 +34,6 @@ pub mod walk;
 
 #[cfg(test)]
 mod fixture_tests;
+
+#[cfg(target_os = "macos")]
+pub use adapter::MacAdapter;

@@ -79,6 +79,42 @@ fn ev(at: (f64, f64), kind: MouseKind, clicks: i64, pause_ms: u64) -> MouseEvent
     }
 }
 
+/// A click of `button` `count` times (1–3) at `pos` (points): a move
+/// there, then down/up pairs about 80 ms apart with rising click states.
+pub fn click(pos: (f64, f64), button: Button, count: u8) -> Vec<MouseEvent> {
+    let mut out = vec![ev(pos, MouseKind::Move, 0, 15)];
+    for n in 1..=i64::from(count.clamp(1, 3)) {
+        out.push(ev(pos, MouseKind::Down(button), n, 10));
+        out.push(ev(pos, MouseKind::Up(button), n, 70));
+    }
+    out
+}
+
+/// The left button held at `pos` for `held` (a long press).
+pub fn hold(pos: (f64, f64), held: Duration) -> Vec<MouseEvent> {
+    let mut down = ev(pos, MouseKind::Down(Button::Left), 1, 0);
+    down.pause = held;
+    vec![
+        ev(pos, MouseKind::Move, 0, 15),
+        down,
+        ev(pos, MouseKind::Up(Button::Left), 1, 20),
+    ]
+}
+
+/// `notches` wheel lines at `pos` that bring content from `direction`
+/// into view.
+pub fn wheel(pos: (f64, f64), direction: Direction, notches: u32) -> Vec<MouseEvent> {
+    let (dy, dx) = match direction {
+        Direction::Up => (1, 0),
+        Direction::Down => (-1, 0),
+        Direction::Left => (0, 1),
+        Direction::Right => (0, -1),
+    };
+    (0..notches.clamp(1, 1000))
+        .map(|_| ev(pos, MouseKind::Wheel { dy, dx }, 0, 10))
+        .collect()
+}
+
 /// The mouse events of a pointer gesture (keyboard parts — held
 /// modifiers, text — are the caller's). `pointer` is where the pointer is
 /// (points), for gestures that name no place. The clicks of one gesture
@@ -102,12 +138,7 @@ pub fn mouse_events(
             count,
             ..
         } => {
-            let pos = point(layout, *p)?;
-            out.push(ev(pos, MouseKind::Move, 0, 15));
-            for n in 1..=i64::from((*count).clamp(1, 3)) {
-                out.push(ev(pos, MouseKind::Down(*button), n, 10));
-                out.push(ev(pos, MouseKind::Up(*button), n, 70));
-            }
+            out = click(point(layout, *p)?, *button, *count);
         }
         Gesture::Down { at: p, button } => {
             out.push(ev(at(*p)?, MouseKind::Down(*button), 1, 10));
@@ -152,15 +183,7 @@ pub fn mouse_events(
             if p.is_some() {
                 out.push(ev(pos, MouseKind::Move, 0, 15));
             }
-            let (dy, dx) = match direction {
-                Direction::Up => (1, 0),
-                Direction::Down => (-1, 0),
-                Direction::Left => (0, 1),
-                Direction::Right => (0, -1),
-            };
-            for _ in 0..(*amount).clamp(1, 1000) {
-                out.push(ev(pos, MouseKind::Wheel { dy, dx }, 0, 10));
-            }
+            out.extend(wheel(pos, *direction, *amount));
         }
         Gesture::Type { .. } => {}
     }

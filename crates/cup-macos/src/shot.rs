@@ -97,6 +97,90 @@ pub struct Pixels {
     pub bgra: Vec<u8>,
 }
 
+/// How a `CGImage`'s 32-bit pixels are laid out in memory, from its
+/// `CGBitmapInfo` (byte order and alpha position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// B, G, R, A (32-bit little-endian, alpha first: what ScreenCaptureKit
+    /// gives for SDR).
+    Bgra,
+    /// A, B, G, R (little-endian, alpha last).
+    Abgr,
+    /// A, R, G, B (big-endian, alpha first).
+    Argb,
+    /// R, G, B, A (big-endian or default, alpha last).
+    Rgba,
+}
+
+/// The [`Order`] of a `CGBitmapInfo` value.
+pub fn order_of(bitmap_info: u32) -> Order {
+    let alpha = bitmap_info & 0x1F;
+    let little = bitmap_info & 0x7000 == 0x2000;
+    // kCGImageAlphaPremultipliedFirst, First, NoneSkipFirst.
+    let first = matches!(alpha, 2 | 4 | 6);
+    match (little, first) {
+        (true, true) => Order::Bgra,
+        (true, false) => Order::Abgr,
+        (false, true) => Order::Argb,
+        (false, false) => Order::Rgba,
+    }
+}
+
+/// 32-bit pixels of `order` as BGRA [`Pixels`] (rows of `stride` bytes).
+///
+/// # Errors
+///
+/// When the bytes are fewer than the rows need.
+pub fn to_bgra(
+    bytes: &[u8],
+    width: u32,
+    height: u32,
+    stride: usize,
+    order: Order,
+) -> Result<Pixels, String> {
+    let need = stride * (height as usize).saturating_sub(1) + width as usize * 4;
+    if height > 0 && (bytes.len() < need || stride < width as usize * 4) {
+        return Err(format!(
+            "the screenshot has {} bytes for {width}x{height} pixels of {stride} bytes a row",
+            bytes.len()
+        ));
+    }
+    let mut bgra = bytes.to_vec();
+    if order != Order::Bgra {
+        for row in 0..height as usize {
+            let line = &mut bgra[row * stride..row * stride + width as usize * 4];
+            for px in line.chunks_exact_mut(4) {
+                let [a, b, c, d] = [px[0], px[1], px[2], px[3]];
+                let out = match order {
+                    Order::Bgra => [a, b, c, d],
+                    Order::Abgr => [b, c, d, a],
+                    Order::Argb => [d, c, b, a],
+                    Order::Rgba => [c, b, a, d],
+                };
+                px.copy_from_slice(&out);
+            }
+        }
+    }
+    Ok(Pixels {
+        width,
+        height,
+        stride,
+        bgra,
+    })
+}
+
+/// The pixels with rows packed (`stride` = `width * 4`), as PNG encoding
+/// takes them.
+pub fn packed(p: &Pixels) -> Vec<u8> {
+    let row = p.width as usize * 4;
+    if p.stride == row {
+        return p.bgra[..row * p.height as usize].to_vec();
+    }
+    (0..p.height as usize)
+        .flat_map(|r| p.bgra[r * p.stride..r * p.stride + row].iter().copied())
+        .collect()
+}
+
 /// `width` × `height` BGRA with each piece drawn at its place (black where
 /// no display is: the gaps between displays of a region). A piece that
 /// came back smaller than asked is drawn as far as it goes.
@@ -182,6 +266,28 @@ mod tests {
         );
         assert!(pieces(&l, Rect::new(-500, -500, 10, 10)).is_err());
         assert_eq!(span(&l), Some(Rect::new(0, 0, 3024 + 1920, 1964)));
+    }
+
+    #[test]
+    fn pixel_orders_become_bgra() {
+        // kCGBitmapByteOrder32Little | kCGImageAlphaPremultipliedFirst.
+        assert_eq!(order_of(0x2002), Order::Bgra);
+        assert_eq!(order_of(0x2001), Order::Abgr);
+        assert_eq!(order_of(0x4002), Order::Argb);
+        assert_eq!(order_of(0x0003), Order::Rgba);
+        // One red pixel per order, rows of 8 bytes (one pixel of padding).
+        let red = |o: Order, px: [u8; 4]| {
+            let mut bytes = px.to_vec();
+            bytes.extend([0; 4]);
+            let p = to_bgra(&bytes, 1, 1, 8, o).expect("pixels");
+            packed(&p)
+        };
+        let want = vec![0, 0, 255, 255];
+        assert_eq!(red(Order::Bgra, [0, 0, 255, 255]), want);
+        assert_eq!(red(Order::Abgr, [255, 0, 0, 255]), want);
+        assert_eq!(red(Order::Argb, [255, 255, 0, 0]), want);
+        assert_eq!(red(Order::Rgba, [255, 0, 0, 255]), want);
+        assert!(to_bgra(&[0; 7], 2, 1, 8, Order::Bgra).is_err());
     }
 
     #[test]

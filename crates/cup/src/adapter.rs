@@ -274,6 +274,15 @@ pub trait Adapter: Send + Sync {
         Vec::new()
     }
 
+    /// [`Adapter::check`], first asking the OS to show its prompts for the
+    /// permissions that are missing when `prompt` is set (macOS:
+    /// Accessibility, Screen Recording). Adapters without such prompts
+    /// only check.
+    async fn check_prompting(&self, prompt: bool) -> Vec<Check> {
+        let _ = prompt;
+        self.check().await
+    }
+
     /// The native facts the last capture read, as JSON (the input of the
     /// mapping; `cup snapshot --native-dump FILE` writes it, tests load such
     /// files as fixtures). `None`: nothing captured yet, or this adapter

@@ -147,6 +147,12 @@ impl Session {
         self.adapter.check().await
     }
 
+    /// What the adapter needs, checked, after asking the OS to show its
+    /// prompts for missing permissions when `prompt` (macOS).
+    pub async fn check_prompting(&self, prompt: bool) -> Vec<Check> {
+        self.adapter.check_prompting(prompt).await
+    }
+
     /// Launches an installed app by name and waits for its window.
     pub async fn open_app(&mut self, name: &str) -> Result<Launched, SessionError> {
         if name.trim().is_empty() {

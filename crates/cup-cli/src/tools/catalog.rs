@@ -532,8 +532,11 @@ fn driver_tools() -> Vec<ToolSpec> {
         ),
         tool(
             "check_permissions",
-            "Check what cup needs (display, accessibility bus and flag, input, screen capture; web: the browser), each with how to fix it.",
-            schema(json!({}), &[]),
+            "Check what cup needs (display, accessibility bus and flag, input, screen capture; macOS: the Accessibility and Screen Recording grants; web: the browser), each with how to fix it. On macOS it also raises the system's permission prompts for missing grants unless prompt is false; elsewhere prompt changes nothing.",
+            schema(
+                json!({"prompt": boolean("Raise the system permission prompts for missing grants (macOS). Default true.")}),
+                &[],
+            ),
             true,
         ),
     ]

@@ -175,8 +175,9 @@ pub(super) async fn call(
         }
         "zoom" => zoom(tb, args).await,
         "check_permissions" => {
-            args.only(&[])?;
-            let checks = tb.session()?.check().await;
+            args.only(&["prompt"])?;
+            let prompt = args.bool("prompt")?.unwrap_or(true);
+            let checks = tb.session()?.check_prompting(prompt).await;
             let mut text = String::new();
             for c in &checks {
                 text.push_str(&format!(

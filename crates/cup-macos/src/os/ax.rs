@@ -18,6 +18,9 @@ use crate::keys::shortcut_text;
 use crate::mapping::actions::reads_actions;
 use crate::walk::{ReadError, Reads};
 
+/// An AX element handle.
+pub type Element = CFRetained<AXUIElement>;
+
 /// The longest one AX call waits for an app (seconds).
 pub const MESSAGING_TIMEOUT: f32 = 0.5;
 
@@ -195,6 +198,9 @@ pub fn frame(el: &AXUIElement) -> Option<PointRect> {
 /// When the app does not answer or has no windows.
 pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadError> {
     let app = app(w.pid);
+    if w.number == 0 {
+        return desktop_element(&app);
+    }
     let list = attribute(&app, "AXWindows")?
         .map(|v| elements_of(&v))
         .unwrap_or_default();
@@ -223,6 +229,48 @@ pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadEr
             w.owner, w.title
         ))
     })
+}
+
+/// The desktop of an app with one (Finder): its scroll area of icons
+/// among the app element's children, which are otherwise the menu bar and
+/// the windows.
+fn desktop_element(app: &AXUIElement) -> Result<CFRetained<AXUIElement>, ReadError> {
+    let children = attribute(app, "AXChildren")?
+        .map(|v| elements_of(&v))
+        .unwrap_or_default();
+    children
+        .into_iter()
+        .find(|c| {
+            attribute(c, "AXRole")
+                .ok()
+                .flatten()
+                .and_then(|r| text_of(&r))
+                .is_some_and(|r| r == "AXScrollArea")
+        })
+        .ok_or_else(|| ReadError::Failed("Finder shows no desktop (its icons are hidden)".into()))
+}
+
+/// The children of an element (`AXChildren`).
+///
+/// # Errors
+///
+/// When the element is gone or the app does not answer.
+pub fn children(el: &AXUIElement) -> Result<Vec<CFRetained<AXUIElement>>, ReadError> {
+    Ok(attribute(el, "AXChildren")?
+        .map(|v| elements_of(&v))
+        .unwrap_or_default())
+}
+
+/// An element-valued attribute (`AXFocusedUIElement`, `AXCloseButton`).
+///
+/// # Errors
+///
+/// When the element is gone or the app does not answer.
+pub fn element_attribute(
+    el: &AXUIElement,
+    name: &str,
+) -> Result<Option<CFRetained<AXUIElement>>, ReadError> {
+    Ok(attribute(el, name)?.and_then(|v| v.downcast::<AXUIElement>().ok()))
 }
 
 /// Reads one element: its attributes and its children.
@@ -354,6 +402,17 @@ impl AxReads {
         AxReads {
             attrs: CFArray::from_retained_objects(&names),
         }
+    }
+}
+
+impl AxReads {
+    /// The facts of one element (its children are not kept).
+    ///
+    /// # Errors
+    ///
+    /// When the element is gone or the app does not answer.
+    pub fn facts(&self, el: &AXUIElement) -> Result<AxElement, ReadError> {
+        read(&self.attrs, el).map(|(f, _)| f)
     }
 }
 

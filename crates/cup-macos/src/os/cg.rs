@@ -9,7 +9,7 @@ use objc2_core_graphics::{
     kCGWindowNumber, kCGWindowOwnerName, kCGWindowOwnerPID, CGDirectDisplayID, CGDisplayBounds,
     CGDisplayCopyDisplayMode, CGDisplayMode, CGError, CGGetActiveDisplayList, CGMainDisplayID,
     CGPreflightScreenCaptureAccess, CGRectMakeWithDictionaryRepresentation,
-    CGWindowListCopyWindowInfo, CGWindowListOption,
+    CGRequestScreenCaptureAccess, CGWindowListCopyWindowInfo, CGWindowListOption,
 };
 
 use crate::facts::{DisplayFacts, PointRect, ScreenFacts, WindowFacts};
@@ -26,8 +26,19 @@ fn rect(r: CGRect) -> PointRect {
 
 /// On-screen windows, front to back, desktop elements excluded.
 pub fn windows() -> Vec<WindowFacts> {
-    let options =
-        CGWindowListOption::OptionOnScreenOnly | CGWindowListOption::ExcludeDesktopElements;
+    list(CGWindowListOption::OptionOnScreenOnly | CGWindowListOption::ExcludeDesktopElements)
+}
+
+/// The process that draws the desktop's icons (Finder), from its desktop
+/// window (layer below 0).
+pub fn desktop_owner() -> Option<i32> {
+    list(CGWindowListOption::OptionOnScreenOnly)
+        .into_iter()
+        .find(|w| w.layer < 0 && w.owner == "Finder")
+        .map(|w| w.pid)
+}
+
+fn list(options: CGWindowListOption) -> Vec<WindowFacts> {
     let Some(list) = CGWindowListCopyWindowInfo(options, 0) else {
         return Vec::new();
     };
@@ -126,4 +137,10 @@ pub fn accessibility_trusted(prompt: bool) -> bool {
 /// Whether cup may capture the screen (Screen Recording).
 pub fn screen_recording_allowed() -> bool {
     CGPreflightScreenCaptureAccess()
+}
+
+/// Asks macOS to show its Screen Recording prompt (once per app; it
+/// answers at once whether access is granted now).
+pub fn request_screen_recording() -> bool {
+    CGRequestScreenCaptureAccess()
 }

@@ -4,5 +4,10 @@
 //! facts (that is the rest of the crate, tested on every OS). Every
 //! `unsafe` block is an FFI call with its safety comment.
 
+pub mod act;
 pub mod ax;
 pub mod cg;
+pub mod input;
+pub mod launch;
+pub mod observe;
+pub mod shot;
