@@ -74,8 +74,9 @@ pub fn installed(dirs: &[PathBuf]) -> Vec<App> {
     out
 }
 
-/// Whether a running app called `owner` (`kCGWindowOwnerName`) is the
-/// bundle `app` (their names agree once folded).
+/// Whether a running app called `owner` (`kCGWindowOwnerName`, the
+/// bundle's short name: `Code` for `Visual Studio Code.app`) is the bundle
+/// `app`: once folded, one name holds the other (3 letters at least).
 pub fn is_owner(app: &App, owner: &str) -> bool {
     let fold = |s: &str| -> String {
         s.chars()
@@ -83,7 +84,11 @@ pub fn is_owner(app: &App, owner: &str) -> bool {
             .flat_map(char::to_lowercase)
             .collect()
     };
-    !owner.is_empty() && fold(owner) == fold(&app.name)
+    let (o, a) = (fold(owner), fold(&app.name));
+    if o.is_empty() || a.is_empty() {
+        return false;
+    }
+    o == a || (o.len().min(a.len()) >= 3 && (a.contains(&o) || o.contains(&a)))
 }
 
 #[cfg(test)]
@@ -126,7 +131,9 @@ mod tests {
         assert!(best("photoshop", &all).is_none());
         let code = best("vscode", &all).expect("letters in order");
         assert!(is_owner(code, "Visual Studio Code"));
+        assert!(is_owner(code, "Code"));
         assert!(!is_owner(code, "Code Helper"));
+        assert!(!is_owner(code, "VS"));
         let _ = std::fs::remove_dir_all(&root);
         assert_eq!(app_dirs(Some("/Users/ann")).len(), 4);
         assert_eq!(app_dirs(None).len(), 3);

@@ -4,7 +4,9 @@
 //! element with a messaging timeout, so an app that does not answer costs
 //! at most that per call.
 
+use std::collections::BTreeSet;
 use std::ptr::NonNull;
+use std::sync::{Mutex, PoisonError};
 
 use objc2_application_services::{
     AXCopyMultipleAttributeOptions, AXError, AXUIElement, AXValue, AXValueType,
@@ -177,6 +179,29 @@ pub fn app(pid: i32) -> CFRetained<AXUIElement> {
     app
 }
 
+/// Apps asked to build their full tree already (once per process).
+static EXPOSED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+/// Asks a Chromium or Electron app to build its web content's tree
+/// (`AXManualAccessibility`, their own switch; without it, or VoiceOver's
+/// `AXEnhancedUserInterface`, a web area has no children). Other apps
+/// answer that the attribute is unsupported. Asked once per process; the
+/// app builds the tree within a moment, so the first capture after it can
+/// still be thin.
+fn expose_web_tree(app: &AXUIElement, pid: i32) {
+    let first = EXPOSED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(pid);
+    if first {
+        // SAFETY: a live element, an attribute name and a CF Boolean.
+        let e = unsafe {
+            app.set_attribute_value(&cf_string("AXManualAccessibility"), CFBoolean::new(true))
+        };
+        tracing::debug!(pid, error = e.0, "AXManualAccessibility asked");
+    }
+}
+
 /// The frame of an element in points (`AXPosition` + `AXSize`).
 pub fn frame(el: &AXUIElement) -> Option<PointRect> {
     let p = attribute(el, "AXPosition").ok()??;
@@ -198,6 +223,7 @@ pub fn frame(el: &AXUIElement) -> Option<PointRect> {
 /// When the app does not answer or has no windows.
 pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadError> {
     let app = app(w.pid);
+    expose_web_tree(&app, w.pid);
     if w.number == 0 {
         return desktop_element(&app);
     }
