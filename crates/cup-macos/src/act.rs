@@ -364,22 +364,10 @@ pub fn changes(target: &str, before: &Observed, after: &Observed, layout: &Layou
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{DisplayFacts, PointRect, ScreenFacts};
+    use crate::facts::PointRect;
 
     fn layout() -> Layout {
-        Layout::new(&ScreenFacts {
-            displays: vec![DisplayFacts {
-                id: 1,
-                bounds: PointRect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: 1512.0,
-                    h: 982.0,
-                },
-                scale: 2.0,
-                main: true,
-            }],
-        })
+        crate::screen::one_display(1512.0, 982.0, 2.0)
     }
 
     fn el(role: &str, actions: &[&str]) -> AxElement {

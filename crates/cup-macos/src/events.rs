@@ -86,14 +86,7 @@ pub fn event_changes(target: &str, events: &[Seen], layout: &Layout) -> Vec<Chan
             }
             _ => continue,
         };
-        // The last notification of an element's field says how it ended.
-        match out
-            .iter_mut()
-            .find(|c| c.target == change.target && c.field == change.field)
-        {
-            Some(c) => c.after = change.after,
-            None => out.push(change),
-        }
+        cup::keep_last(&mut out, change);
     }
     out
 }
@@ -101,7 +94,7 @@ pub fn event_changes(target: &str, events: &[Seen], layout: &Layout) -> Vec<Chan
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{AxValue, DisplayFacts, PointRect, ScreenFacts};
+    use crate::facts::AxValue;
 
     fn el(role: &str, title: &str) -> AxElement {
         AxElement {
@@ -122,19 +115,7 @@ mod tests {
 
     #[test]
     fn the_target_by_id_others_by_role_and_name() {
-        let layout = Layout::new(&ScreenFacts {
-            displays: vec![DisplayFacts {
-                id: 1,
-                bounds: PointRect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: 1440.0,
-                    h: 900.0,
-                },
-                scale: 2.0,
-                main: true,
-            }],
-        });
+        let layout = crate::screen::one_display(1440.0, 900.0, 2.0);
         let mut field = el("AXTextField", "To");
         field.value = Some(AxValue::Text("a".into()));
         let mut typed = field.clone();

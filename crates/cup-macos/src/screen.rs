@@ -205,6 +205,24 @@ fn distance(r: &PointRect, x: f64, y: f64) -> f64 {
     dx.hypot(dy)
 }
 
+/// One display of `w` × `h` points at `scale`, at the origin (tests).
+#[cfg(test)]
+pub(crate) fn one_display(w: f64, h: f64, scale: f64) -> Layout {
+    Layout::new(&ScreenFacts {
+        displays: vec![crate::facts::DisplayFacts {
+            id: 1,
+            bounds: PointRect {
+                x: 0.0,
+                y: 0.0,
+                w,
+                h,
+            },
+            scale,
+            main: true,
+        }],
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -139,19 +139,7 @@ mod tests {
         assert_eq!(window_at(&list, 120.0, 120.0).map(|w| w.number), Some(9));
         assert_eq!(window_at(&list, 10.0, 300.0).map(|w| w.number), Some(5));
         assert!(window_at(&list, 10.0, 10.0).is_none());
-        let layout = Layout::new(&crate::facts::ScreenFacts {
-            displays: vec![crate::facts::DisplayFacts {
-                id: 1,
-                bounds: PointRect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: 1512.0,
-                    h: 982.0,
-                },
-                scale: 2.0,
-                main: true,
-            }],
-        });
+        let layout = crate::screen::one_display(1512.0, 982.0, 2.0);
         let mut untitled = w(5, "Safari", 0, 1.0);
         untitled.title.clear();
         let h = handle(&untitled, true, &layout);

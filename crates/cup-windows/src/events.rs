@@ -83,14 +83,7 @@ pub fn event_changes(target: &str, target_rid: &[i32], events: &[Seen]) -> Vec<C
             }
             EventKind::Focus => Change::new("focus", "focus", None, Some(describe(sender))),
         };
-        // The last event of an element's field says how it ended.
-        match out
-            .iter_mut()
-            .find(|c| c.target == change.target && c.field == change.field)
-        {
-            Some(c) => c.after = change.after,
-            None => out.push(change),
-        }
+        cup::keep_last(&mut out, change);
     }
     out
 }

@@ -82,6 +82,19 @@ pub fn merge(mut read: Vec<Change>, events: Vec<Change>) -> Vec<Change> {
     read
 }
 
+/// Adds `c` to `out`, or, when `out` has a change of the same target and
+/// field already, sets that one's `after` to `c`'s: the last event of an
+/// element's field says how it ended.
+pub fn keep_last(out: &mut Vec<Change>, c: Change) {
+    match out
+        .iter_mut()
+        .find(|o| o.target == c.target && o.field == c.field)
+    {
+        Some(o) => o.after = c.after,
+        None => out.push(c),
+    }
+}
+
 /// The `windows` change between two lists of top-level windows (a native
 /// id and a title each): present when one opened, closed or changed its
 /// title; before and after list the titles.

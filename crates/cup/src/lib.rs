@@ -15,7 +15,8 @@ pub mod observe;
 pub mod session;
 
 pub use action::{
-    condense, merge, windows_change, ActionParams, ActionResult, Change, Direction, Effect, Target,
+    condense, keep_last, merge, windows_change, ActionParams, ActionResult, Change, Direction,
+    Effect, Target,
 };
 pub use adapter::{
     Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check, Launched, Monitor, Partial,

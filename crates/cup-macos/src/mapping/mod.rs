@@ -174,23 +174,11 @@ pub fn map_element(el: &AxElement, ctx: &MapContext<'_>) -> Node {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{DisplayFacts, PointRect, ScreenFacts};
+    use crate::facts::PointRect;
     use cup_protocol::{Action, Rect, State};
 
     fn layout() -> Layout {
-        Layout::new(&ScreenFacts {
-            displays: vec![DisplayFacts {
-                id: 1,
-                bounds: PointRect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: 1440.0,
-                    h: 900.0,
-                },
-                scale: 2.0,
-                main: true,
-            }],
-        })
+        crate::screen::one_display(1440.0, 900.0, 2.0)
     }
 
     #[test]
