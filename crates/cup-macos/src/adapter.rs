@@ -354,12 +354,7 @@ impl Adapter for MacAdapter {
         .await?;
         let walked = walked.map_err(AdapterError::Unavailable)?;
         let layout = Layout::new(&screen);
-        let capture = assemble(
-            &walked.trees,
-            &layout,
-            walked.partial.clone(),
-            walked.missing,
-        );
+        let capture = assemble(&walked.trees, &layout, walked.partial, walked.missing);
         *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some(NativeDump {
             platform: "macos".into(),
             source: "recorded by cup snapshot --native-dump".into(),

@@ -154,12 +154,9 @@ pub fn mouse_events(
             steps,
             ..
         } => {
-            let (Some(first), Some(last)) = (path.first(), path.last()) else {
+            let [first, .., last] = path.as_slice() else {
                 return Err("a drag needs at least a start and an end point".into());
             };
-            if path.len() < 2 {
-                return Err("a drag needs at least a start and an end point".into());
-            }
             let start = point(layout, *first)?;
             out.push(ev(start, MouseKind::Move, 0, 20));
             out.push(ev(start, MouseKind::Down(*button), 1, 50));
@@ -193,22 +190,10 @@ pub fn mouse_events(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{DisplayFacts, PointRect, ScreenFacts};
 
     /// A 2x main display and a 1x display left of it.
     fn layout() -> Layout {
-        let d = |id, x, w, h, scale, main| DisplayFacts {
-            id,
-            bounds: PointRect { x, y: 0.0, w, h },
-            scale,
-            main,
-        };
-        Layout::new(&ScreenFacts {
-            displays: vec![
-                d(1, 0.0, 1512.0, 982.0, 2.0, true),
-                d(2, -1920.0, 1920.0, 1080.0, 1.0, false),
-            ],
-        })
+        crate::screen::displays(&[(0.0, 1512.0, 982.0, 2.0), (-1920.0, 1920.0, 1080.0, 1.0)])
     }
 
     #[test]

@@ -205,22 +205,28 @@ fn distance(r: &PointRect, x: f64, y: f64) -> f64 {
     dx.hypot(dy)
 }
 
+/// Displays side by side at `y` = 0, each `(x, w, h, scale)` in points,
+/// ids from 1, the first the main one (tests).
+#[cfg(test)]
+pub(crate) fn displays(list: &[(f64, f64, f64, f64)]) -> Layout {
+    Layout::new(&ScreenFacts {
+        displays: list
+            .iter()
+            .zip(1..)
+            .map(|(&(x, w, h, scale), id)| crate::facts::DisplayFacts {
+                id,
+                bounds: PointRect { x, y: 0.0, w, h },
+                scale,
+                main: id == 1,
+            })
+            .collect(),
+    })
+}
+
 /// One display of `w` × `h` points at `scale`, at the origin (tests).
 #[cfg(test)]
 pub(crate) fn one_display(w: f64, h: f64, scale: f64) -> Layout {
-    Layout::new(&ScreenFacts {
-        displays: vec![crate::facts::DisplayFacts {
-            id: 1,
-            bounds: PointRect {
-                x: 0.0,
-                y: 0.0,
-                w,
-                h,
-            },
-            scale,
-            main: true,
-        }],
-    })
+    displays(&[(0.0, w, h, scale)])
 }
 
 #[cfg(test)]

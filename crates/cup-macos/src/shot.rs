@@ -209,22 +209,10 @@ pub fn compose(width: u32, height: u32, parts: &[(Piece, Pixels)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{DisplayFacts, ScreenFacts};
 
     /// A 2x main display (1512x982 points) and a 1x display right of it.
     fn layout() -> Layout {
-        let d = |id, x, w, h, scale, main| DisplayFacts {
-            id,
-            bounds: PointRect { x, y: 0.0, w, h },
-            scale,
-            main,
-        };
-        Layout::new(&ScreenFacts {
-            displays: vec![
-                d(1, 0.0, 1512.0, 982.0, 2.0, true),
-                d(2, 1512.0, 1920.0, 1080.0, 1.0, false),
-            ],
-        })
+        crate::screen::displays(&[(0.0, 1512.0, 982.0, 2.0), (1512.0, 1920.0, 1080.0, 1.0)])
     }
 
     #[test]

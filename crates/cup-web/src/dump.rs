@@ -37,23 +37,7 @@ mod tests {
     /// Every fixture of `fixtures/`, by file name.
     fn fixtures() -> Vec<(String, NativeDump)> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        let mut out = Vec::new();
-        for entry in entries {
-            let path = entry.expect("fixture entry").path();
-            if path.extension().is_some_and(|e| e == "json") {
-                let text = std::fs::read_to_string(&path).expect("fixture text");
-                let dump: NativeDump = serde_json::from_str(&text)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                out.push((name, dump));
-            }
-        }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
+        cup::native::read_dir(&dir).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The envelope a capture of `dump` gave: its pages replayed, the

@@ -11,6 +11,7 @@ pub mod apps;
 pub mod execute;
 pub mod image;
 pub mod input;
+pub mod native;
 pub mod observe;
 pub mod session;
 

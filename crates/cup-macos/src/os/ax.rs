@@ -261,10 +261,7 @@ pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadEr
 /// among the app element's children, which are otherwise the menu bar and
 /// the windows.
 fn desktop_element(app: &AXUIElement) -> Result<CFRetained<AXUIElement>, ReadError> {
-    let children = attribute(app, "AXChildren")?
-        .map(|v| elements_of(&v))
-        .unwrap_or_default();
-    children
+    children(app)?
         .into_iter()
         .find(|c| {
             attribute(c, "AXRole")

@@ -290,24 +290,7 @@ fn fractional_bounds_cover_the_whole_pixels() {
 /// Every fixture, mapped the way a capture maps it.
 fn fixtures() -> Vec<(String, NativeDump)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut out = Vec::new();
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("fixture entry").path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let text = std::fs::read_to_string(&path).expect("fixture text");
-            let dump: NativeDump =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            out.push((
-                path.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                dump,
-            ));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+    cup::native::read_dir(&dir).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A dump captured the way the adapter captures: its capture, and the
