@@ -107,6 +107,9 @@ pub struct CallArgs {
     /// Print the whole MCP result (content, structuredContent, isError) as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Draw the agent cursor for this call's pointer action (off by default for a one-shot call).
+    #[arg(long)]
+    pub agent_cursor: bool,
 }
 
 /// `cup web ...` (the browser of --cdp-port / $CUP_CDP_PORT).
@@ -256,6 +259,9 @@ pub struct ScreenshotArgs {
     /// Output PNG file (- for standard output).
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Set-of-marks: draw a box and the id of each actionable element of the last snapshot (cup snapshot; one is taken if there is none) on the image.
+    #[arg(long, conflicts_with = "full_page")]
+    pub marks: bool,
 }
 
 /// `cup batch`.

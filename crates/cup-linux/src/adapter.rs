@@ -64,6 +64,9 @@ pub struct LinuxAdapter {
     record: std::sync::atomic::AtomicBool,
     /// The raw facts of the last capture, when recording.
     native: Mutex<Option<serde_json::Value>>,
+    /// The visual layer's windows (made on first use, again after the
+    /// connection broke).
+    overlay: tokio::sync::Mutex<Option<Arc<crate::overlay::X11Overlay>>>,
 }
 
 /// What one application's frame listing found.
@@ -623,6 +626,49 @@ impl Adapter for LinuxAdapter {
             height: png.height,
             x: png.x,
             y: png.y,
+        })
+    }
+
+    async fn overlay(&self) -> Result<Arc<dyn cup::visual::Overlay>, AdapterError> {
+        let mut slot = self.overlay.lock().await;
+        if let Some(o) = slot.as_ref().filter(|o| !o.is_broken()) {
+            return Ok(o.clone());
+        }
+        let Some(display) = self.desktop.display.clone() else {
+            return Err(AdapterError::Unavailable(
+                "no X11 display (DISPLAY is unset); start one with `cup sandbox start`".into(),
+            ));
+        };
+        let state = self.x11().await?;
+        let made = Arc::new(
+            crate::overlay::X11Overlay::open(
+                &display,
+                state.scale,
+                crate::overlay::attended(&state.monitors),
+            )
+            .await?,
+        );
+        *slot = Some(made.clone());
+        Ok(made)
+    }
+
+    async fn screenshot_rgb(&self, target: &ShotTarget) -> Result<cup::image::RgbShot, AdapterError> {
+        let region = self.shot_region(target).await?;
+        let px = self
+            .grabber()
+            .await?
+            .pixels(region)
+            .await
+            .map_err(|e| match e {
+                crate::screenshot::ShotError::Region { .. } => AdapterError::Invalid(e.to_string()),
+                e => AdapterError::Platform(e.to_string()),
+            })?;
+        Ok(cup::image::RgbShot {
+            rgb: px.rgb,
+            width: px.width,
+            height: px.height,
+            x: px.x,
+            y: px.y,
         })
     }
 

@@ -17,6 +17,7 @@ pub mod env;
 pub mod input;
 pub mod links;
 pub mod mapping;
+pub mod overlay;
 pub mod raw;
 pub mod screenshot;
 pub mod windows;

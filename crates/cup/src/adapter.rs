@@ -247,6 +247,22 @@ pub trait Adapter: Send + Sync {
         Err(unsupported("screenshots"))
     }
 
+    /// A screenshot's pixels before encoding (to draw on: set-of-marks).
+    /// The default decodes [`Adapter::screenshot`]'s PNG; adapters that
+    /// have the pixels first give them as they are.
+    async fn screenshot_rgb(&self, target: &ShotTarget) -> Result<crate::image::RgbShot, AdapterError> {
+        let shot = self.screenshot(target).await?;
+        let (rgb, width, height) = crate::image::rgb_from_png(&shot.png)
+            .map_err(|e| AdapterError::Platform(format!("the screenshot does not decode: {e}")))?;
+        Ok(crate::image::RgbShot {
+            rgb,
+            width,
+            height,
+            x: shot.x,
+            y: shot.y,
+        })
+    }
+
     /// Performs a pixel-level gesture (screen pixels) and reports what
     /// changed (`refs` names changed elements by their snapshot ids).
     async fn input(
@@ -296,6 +312,12 @@ pub trait Adapter: Send + Sync {
     /// them, or never do, ignore it.
     fn record_native(&self, on: bool) {
         let _ = on;
+    }
+
+    /// The overlay the visual layer draws on (agent cursor, highlight):
+    /// made on first use, the same one after.
+    async fn overlay(&self) -> Result<std::sync::Arc<dyn crate::visual::Overlay>, AdapterError> {
+        Err(unsupported("drawing an overlay (agent cursor, highlight)"))
     }
 
     /// Launches an installed application by (fuzzy) name and waits for its

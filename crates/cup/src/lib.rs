@@ -11,9 +11,11 @@ pub mod apps;
 pub mod execute;
 pub mod image;
 pub mod input;
+pub mod marks;
 pub mod native;
 pub mod observe;
 pub mod session;
+pub mod visual;
 
 pub use action::{
     condense, keep_last, merge, windows_change, ActionParams, ActionResult, Change, Direction,

@@ -21,6 +21,7 @@ pub fn run(args: &CallArgs) -> Result<ExitCode, Failure> {
         args.arguments.as_deref(),
         args.output.as_deref(),
         args.json,
+        args.agent_cursor,
     )
 }
 
@@ -32,10 +33,12 @@ pub fn run_external(words: &[String]) -> Result<ExitCode, Failure> {
     let mut arguments = None;
     let mut out = None;
     let mut json = false;
+    let mut agent_cursor = false;
     let mut it = rest.iter();
     while let Some(w) = it.next() {
         match w.as_str() {
             "--json" => json = true,
+            "--agent-cursor" => agent_cursor = true,
             "-o" | "--output" => {
                 out = Some(
                     it.next()
@@ -45,12 +48,12 @@ pub fn run_external(words: &[String]) -> Result<ExitCode, Failure> {
             _ if arguments.is_none() => arguments = Some(w.as_str()),
             other => {
                 return Err(Failure::usage(format!(
-                    "unexpected {other:?}; usage: cup {tool} '{{\"arg\": ...}}' [-o FILE] [--json]"
+                    "unexpected {other:?}; usage: cup {tool} '{{\"arg\": ...}}' [-o FILE] [--json] [--agent-cursor]"
                 )))
             }
         }
     }
-    call(tool, arguments, out.map(Path::new), json)
+    call(tool, arguments, out.map(Path::new), json, agent_cursor)
 }
 
 fn call(
@@ -58,6 +61,7 @@ fn call(
     arguments: Option<&str>,
     out_file: Option<&Path>,
     json: bool,
+    agent_cursor: bool,
 ) -> Result<ExitCode, Failure> {
     let arguments: Option<Value> = match arguments.map(str::trim).filter(|a| !a.is_empty()) {
         None => None,
@@ -75,6 +79,7 @@ fn call(
             Ok(session)
         }),
     );
+    toolbox.set_one_shot(agent_cursor);
     if toolbox.resolve(tool).is_none() {
         let names: Vec<&str> = toolbox.specs().iter().map(|t| t.name).collect();
         return Err(Failure::usage(format!(

@@ -44,6 +44,34 @@ pub fn run(args: &ScreenshotArgs) -> Result<ExitCode, Failure> {
     };
     let mut session = Session::new(crate::platform::adapter()?);
     let runtime = crate::platform::runtime()?;
+    if args.marks {
+        if let Ok(snap) = crate::last::load() {
+            session.restore(snap);
+        }
+        let base = crate::tools::config::load(&crate::tools::config::path())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+            .request();
+        let (png, _, line) = runtime
+            .block_on(crate::tools::visual::marked(&mut session, &base, &target))
+            .map_err(|e| Failure {
+                code: 1,
+                message: e.0,
+            })?;
+        if args.output.as_os_str() == "-" {
+            std::io::stdout().lock().write_all(&png)?;
+        } else {
+            std::fs::write(&args.output, &png).map_err(|e| {
+                Failure::usage(format!(
+                    "cannot write {}: {e}; choose a writable path with -o",
+                    args.output.display()
+                ))
+            })?;
+            crate::output::print(&format!("{}: {line}\n", args.output.display()))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let shot = runtime
         .block_on(session.screenshot(&target))
         .map_err(|e| Failure {

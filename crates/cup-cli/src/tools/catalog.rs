@@ -106,6 +106,14 @@ fn strings(desc: &str) -> Value {
     json!({"type": "array", "items": {"type": "string"}, "description": desc})
 }
 
+fn number(desc: &str) -> Value {
+    json!({"type": "number", "description": desc})
+}
+
+fn marks() -> Value {
+    boolean("set-of-marks: draw a box and the id of each actionable element of the latest snapshot on the image (a snapshot is taken if none)")
+}
+
 fn boolean(desc: &str) -> Value {
     json!({"type": "boolean", "description": desc})
 }
@@ -248,7 +256,7 @@ fn cup_tools() -> Vec<ToolSpec> {
             "screenshot",
             "A PNG of the screen, or of a region.",
             schema(
-                json!({"x": int("region left"), "y": int("region top"), "w": int("region width"), "h": int("region height")}),
+                json!({"x": int("region left"), "y": int("region top"), "w": int("region width"), "h": int("region height"), "marks": marks()}),
                 &[],
             ),
             true,
@@ -326,6 +334,7 @@ fn driver_tools() -> Vec<ToolSpec> {
                     "pid": int("a window of this process"),
                     "query": string("keep matching elements and their ancestors"),
                     "include_screenshot": boolean("default per capture_mode (get_config)"),
+                    "marks": marks(),
                     "screenshot_out_file": string("write the PNG here instead of returning it"),
                     "max_depth": int("deepest level"),
                     "detail": detail(),
@@ -523,12 +532,72 @@ fn driver_tools() -> Vec<ToolSpec> {
         ),
         tool(
             "set_config",
-            "Change one persistent setting: capture_mode (som|ax|vision: what get_window_state returns), snapshot.detail, snapshot.deadline_ms, snapshot.max_nodes, snapshot.max_chars.",
+            "Change one persistent setting: capture_mode (som|ax|vision: what get_window_state returns), snapshot.detail, snapshot.deadline_ms, snapshot.max_nodes, snapshot.max_chars, agent_cursor.enabled (true|false|auto), agent_cursor.motion.KNOB (see set_agent_cursor_motion).",
             schema(
                 json!({"key": string("e.g. capture_mode"), "value": {"description": "its new value"}}),
                 &["key", "value"],
             ),
             false,
+        ),
+        tool(
+            "get_agent_cursor_state",
+            "The agent cursor: whether it is drawn and why, its motion knobs (durations in ms) and style. Reads only.",
+            schema(json!({}), &[]),
+            true,
+        ),
+        tool(
+            "set_agent_cursor_enabled",
+            "Turn the agent cursor on or off (saved). While on, this server's pointer actions (click, drag, scroll, move) first glide a drawn arrow to the target, ripple on clicks and frame the element; drawn only: the real pointer and the action are unchanged. Unless set, it is on only where a person watches the display (not Xvfb, a headless browser or CI), and off for one-shot `cup call` unless --agent-cursor is given. false removes it at once.",
+            schema(json!({"enabled": boolean("true draws it, false removes it")}), &["enabled"]),
+            false,
+        ),
+        tool(
+            "set_agent_cursor_motion",
+            "Tune the cursor's flight (saved; only the knobs given change): a cubic Bezier whose control points sit start_handle/end_handle of the way along the line, pushed sideways by arc_size of its length (arc_flow shifts the bulge toward the end (+) or start (-)); spring damps the arrow's rotation settling on arrival.",
+            schema(
+                json!({
+                    "start_handle": number("0-1, default 0.3"),
+                    "end_handle": number("0-1, default 0.3"),
+                    "arc_size": number("0-1 of the path length, default 0.25 (0 straight)"),
+                    "arc_flow": number("-1 to 1, default 0"),
+                    "spring": number("0.3-1 (1 no overshoot), default 0.72"),
+                    "glide_duration_ms": number("per flight, 0-10000, default 750"),
+                    "dwell_after_click_ms": number("rest after a click, 0-10000, default 400"),
+                    "idle_hide_ms": number("hide after this long without pointer actions, default 3000"),
+                }),
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "set_agent_cursor_style",
+            "Change how the cursor looks (saved; omitted fields keep their value): gradient_colors of the arrow tip to tail, bloom_color of its halo and the focus rectangle, or image_path, a PNG or SVG drawn instead of the arrow. [] or \"\" reverts a field to the default.",
+            schema(
+                json!({
+                    "gradient_colors": strings("CSS hex colours #RRGGBB or #RGB, tip to tail"),
+                    "bloom_color": string("CSS hex colour"),
+                    "image_path": string("absolute or ~/ path of a PNG or SVG"),
+                }),
+                &[],
+            ),
+            false,
+        ),
+        tool(
+            "highlight",
+            "Flash a rectangle on screen around an element or a region, so a person sees which element an id means; returns when it is gone.",
+            schema(
+                json!({
+                    "element_id": string("element from the last snapshot (or give x,y,w,h)"),
+                    "x": int("screen px"),
+                    "y": int("screen px"),
+                    "w": int("width"),
+                    "h": int("height"),
+                    "duration_ms": int("1-10000, default 1500"),
+                    "color": string("CSS hex colour (default the cursor's bloom colour)"),
+                }),
+                &[],
+            ),
+            true,
         ),
         tool(
             "check_permissions",

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use cup::visual::{motion, CursorSettings};
 use cup::SnapshotRequest;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -58,7 +59,7 @@ impl Default for SnapshotDefaults {
 }
 
 /// The settings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Layout version.
@@ -67,6 +68,8 @@ pub struct Config {
     pub capture_mode: CaptureMode,
     /// Snapshot defaults.
     pub snapshot: SnapshotDefaults,
+    /// The agent cursor (`set_agent_cursor_*`).
+    pub agent_cursor: CursorSettings,
 }
 
 impl Default for Config {
@@ -75,6 +78,7 @@ impl Default for Config {
             schema_version: SCHEMA_VERSION,
             capture_mode: CaptureMode::Som,
             snapshot: SnapshotDefaults::default(),
+            agent_cursor: CursorSettings::default(),
         }
     }
 }
@@ -83,6 +87,9 @@ impl Default for Config {
 enum Kind {
     Choice(&'static [&'static str]),
     Int(u64, u64),
+    /// true, false, or "auto" (stored as null).
+    OnOffAuto,
+    Num(f64, f64),
 }
 
 /// Every key `set_config` takes.
@@ -95,11 +102,37 @@ const KEYS: &[(&str, Kind)] = &[
     ("snapshot.deadline_ms", Kind::Int(100, 60_000)),
     ("snapshot.max_nodes", Kind::Int(1, 1_000_000)),
     ("snapshot.max_chars", Kind::Int(0, 10_000_000)),
+    ("agent_cursor.enabled", Kind::OnOffAuto),
 ];
+
+/// Every key `set_config` takes: [`KEYS`] and the cursor's motion knobs.
+fn kind_of(key: &str) -> Option<Kind> {
+    if let Some((_, kind)) = KEYS.iter().find(|(k, _)| *k == key) {
+        return Some(match kind {
+            Kind::Choice(c) => Kind::Choice(c),
+            Kind::Int(a, b) => Kind::Int(*a, *b),
+            Kind::OnOffAuto => Kind::OnOffAuto,
+            Kind::Num(a, b) => Kind::Num(*a, *b),
+        });
+    }
+    let knob = key.strip_prefix("agent_cursor.motion.")?;
+    motion::KNOBS
+        .iter()
+        .find(|(n, _, _)| *n == knob)
+        .map(|&(_, lo, hi)| Kind::Num(lo, hi))
+}
 
 /// The keys, for messages.
 pub fn key_names() -> String {
-    KEYS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+    KEYS.iter()
+        .map(|(k, _)| (*k).to_owned())
+        .chain(
+            motion::KNOBS
+                .iter()
+                .map(|(n, _, _)| format!("agent_cursor.motion.{n}")),
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Config {
@@ -117,7 +150,7 @@ impl Config {
 
     /// Sets `key` to `value`, checked; the config is unchanged on error.
     pub fn set(&mut self, key: &str, value: &Value) -> Result<(), String> {
-        let Some((_, kind)) = KEYS.iter().find(|(k, _)| *k == key) else {
+        let Some(kind) = kind_of(key) else {
             return Err(format!(
                 "set_config: unknown key {key:?}; keys: {}",
                 key_names()
@@ -134,10 +167,28 @@ impl Config {
                 }
             },
             Kind::Int(min, max) => match value.as_u64() {
-                Some(v) if (*min..=*max).contains(&v) => Value::from(v),
+                Some(v) if (min..=max).contains(&v) => Value::from(v),
                 _ => {
                     return Err(format!(
                         "set_config: {key} must be an integer from {min} to {max}, got {value}"
+                    ))
+                }
+            },
+            Kind::OnOffAuto => match value {
+                Value::Bool(b) => Value::Bool(*b),
+                Value::Null => Value::Null,
+                Value::String(s) if s.trim().eq_ignore_ascii_case("auto") => Value::Null,
+                _ => {
+                    return Err(format!(
+                        "set_config: {key} must be true, false or \"auto\" (on where a person watches the display), got {value}"
+                    ))
+                }
+            },
+            Kind::Num(min, max) => match value.as_f64() {
+                Some(v) if v.is_finite() && (min..=max).contains(&v) => Value::from(v),
+                _ => {
+                    return Err(format!(
+                        "set_config: {key} must be a number from {min} to {max}, got {value}"
                     ))
                 }
             },
@@ -176,6 +227,13 @@ pub fn load(path: &Path) -> Result<Option<Config>, String> {
     };
     let config: Config = serde_json::from_slice(&bytes)
         .map_err(|e| format!("{} is not a cup config ({e})", path.display()))?;
+    let cursor = &config.agent_cursor;
+    cursor
+        .motion
+        .check()
+        .and_then(|()| cursor.style.stops().map(|_| ()))
+        .and_then(|()| cursor.style.bloom().map(|_| ()))
+        .map_err(|e| format!("{}: agent_cursor: {e}", path.display()))?;
     if config.schema_version != SCHEMA_VERSION {
         return Err(format!(
             "{} has schema_version {}, this cup reads {SCHEMA_VERSION}",
@@ -270,13 +328,24 @@ mod tests {
             ("snapshot.deadline_ms", json!("1500")),
             ("capture_mode", json!("pixels")),
             ("snapshot", json!({})),
-            ("agent_cursor.enabled", json!(true)),
+            ("agent_cursor.enabled", json!("yes")),
+            ("agent_cursor.motion.spring", json!(2.0)),
+            ("agent_cursor.motion.speed", json!(1.0)),
         ] {
             let err = c.set(key, &value).err().unwrap_or_default();
             assert!(err.starts_with("set_config: "), "{key}: {err}");
             assert!(!err.contains('\n'), "{err}");
         }
         assert_eq!(c, before, "a refused value changes nothing");
+        c.set("agent_cursor.enabled", &json!(false))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.agent_cursor.enabled, Some(false));
+        c.set("agent_cursor.enabled", &json!("auto"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.agent_cursor.enabled, None);
+        c.set("agent_cursor.motion.glide_duration_ms", &json!(1200))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.agent_cursor.motion.glide_duration_ms, 1200.0);
     }
 
     #[test]

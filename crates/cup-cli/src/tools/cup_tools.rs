@@ -260,13 +260,24 @@ pub(super) fn region(args: &Args<'_>, keys: [&str; 4]) -> Result<Option<Rect>, T
 
 async fn screenshot(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     args.only(&[
-        "x", "y", "w", "h", "region_x", "region_y", "region_w", "region_h",
+        "x", "y", "w", "h", "region_x", "region_y", "region_w", "region_h", "marks",
     ])?;
     let area = match region(args, ["x", "y", "w", "h"])? {
         Some(r) => Some(r),
         None => region(args, ["region_x", "region_y", "region_w", "region_h"])?,
     };
     let target = area.map_or(ShotTarget::Screen, ShotTarget::Region);
+    if args.bool("marks")?.unwrap_or(false) {
+        let (png, value, line) = super::visual::marked_shot(tb, &target).await?;
+        let image = &value["image"];
+        let note = format!(
+            "{}x{} px at {},{}; {line}",
+            image["width"], image["height"], image["x"], image["y"]
+        );
+        let mut out = Output::image(png, note);
+        out.structured = Some(value);
+        return Ok(out);
+    }
     let shot = tb.session()?.screenshot(&target).await?;
     let note = format!("{}x{} px at {},{}", shot.width, shot.height, shot.x, shot.y);
     Ok(Output::image(shot.png, note))
@@ -311,9 +322,27 @@ async fn action(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
             "action: '{verb}' needs element_id (from the last snapshot), e.g. {{\"action\": \"{verb}\", \"element_id\": \"e3\"}}"
         ))
     })?;
-    tb.acting(observe, move |s| {
-        Box::pin(async move { Ok(action_output(&s.action(&id, &verb, &params).await?)) })
-    })
+    // Pointer-like verbs: the agent cursor goes to the element first.
+    let pointer = matches!(
+        verb.trim(),
+        "click" | "doubleclick" | "rightclick" | "scroll" | "longpress"
+    );
+    let focus = pointer
+        .then(|| super::visual::bounds_of(tb, &id))
+        .flatten();
+    let clicked = pointer && verb.trim() != "scroll";
+    tb.pointing(
+        focus.map(super::visual::centre),
+        focus,
+        clicked,
+        None,
+        async move |tb: &mut Toolbox| {
+            tb.acting(observe, move |s| {
+                Box::pin(async move { Ok(action_output(&s.action(&id, &verb, &params).await?)) })
+            })
+            .await
+        },
+    )
     .await
 }
 

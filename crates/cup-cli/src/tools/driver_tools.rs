@@ -13,7 +13,7 @@ use super::args::{fail, Args, ToolError};
 use super::config::CaptureMode;
 use super::cup_tools::{launch, region};
 use super::results::{action_output, snapshot_text};
-use super::{Block, Output, Toolbox};
+use super::{visual, Block, Output, Toolbox};
 
 /// Wheel notches in a `by: page` scroll step.
 const NOTCHES_PER_PAGE: u32 = 10;
@@ -41,7 +41,10 @@ pub(super) async fn call(
             } else {
                 Gesture::Up { at, button }
             };
-            gesture(tb, g, observe).await
+            tb.pointing(at, None, false, None, async move |tb: &mut Toolbox| {
+                gesture(tb, g, observe).await
+            })
+            .await
         }
         "drag" => drag(tb, args).await,
         "move_cursor" => {
@@ -50,7 +53,10 @@ pub(super) async fn call(
                 .point(args, "x", "y")?
                 .ok_or_else(|| ToolError("move_cursor: missing `x` and `y`".into()))?;
             let observe = args.bool("observe")?.unwrap_or(false);
-            gesture(tb, Gesture::Move { to }, observe).await
+            tb.pointing(Some(to), None, false, None, async move |tb: &mut Toolbox| {
+                gesture(tb, Gesture::Move { to }, observe).await
+            })
+            .await
         }
         "get_cursor_position" => {
             args.only(&[])?;
@@ -318,7 +324,7 @@ async fn click(
     };
     let modifiers = modifiers(args)?;
     let observe = args.bool("observe")?.unwrap_or(false);
-    let at = match (args.str("element_id")?, tb.point(args, "x", "y")?) {
+    let (at, focus) = match (args.str("element_id")?, tb.point(args, "x", "y")?) {
         (Some(_), Some(_)) => {
             return fail(format!("{}: give element_id or x,y, not both", args.tool()))
         }
@@ -328,7 +334,7 @@ async fn click(
                 args.tool()
             ))
         }
-        (None, Some(at)) => at,
+        (None, Some(at)) => (at, None),
         (Some(id), None) => {
             let verb = match (button, count) {
                 (Button::Left, 1) => Some("click"),
@@ -340,17 +346,27 @@ async fn click(
             // element without it, or a click with modifiers, is clicked
             // with the pointer at its centre.
             let own = verb.filter(|v| modifiers.is_empty() && element_offers(tb, &id, v));
+            let bounds = visual::bounds_of(tb, &id);
             if let Some(verb) = own {
                 let params = ActionParams::default();
                 return tb
-                    .acting(observe, move |s| {
-                        Box::pin(
-                            async move { Ok(action_output(&s.action(&id, verb, &params).await?)) },
-                        )
-                    })
+                    .pointing(
+                        bounds.map(visual::centre),
+                        bounds,
+                        true,
+                        None,
+                        async move |tb: &mut Toolbox| {
+                            tb.acting(observe, move |s| {
+                                Box::pin(async move {
+                                    Ok(action_output(&s.action(&id, verb, &params).await?))
+                                })
+                            })
+                            .await
+                        },
+                    )
                     .await;
             }
-            centre_of(tb, args.tool(), &id)?
+            (centre_of(tb, args.tool(), &id)?, bounds)
         }
     };
     let g = Gesture::Click {
@@ -359,7 +375,10 @@ async fn click(
         count,
         modifiers,
     };
-    gesture(tb, g, observe).await
+    tb.pointing(Some(at), focus, true, None, async move |tb: &mut Toolbox| {
+        gesture(tb, g, observe).await
+    })
+    .await
 }
 
 async fn drag(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
@@ -405,6 +424,7 @@ async fn drag(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     if path.len() < 2 {
         return fail("drag: path needs at least two points");
     }
+    let (first, last) = (path.first().copied(), path.last().copied());
     let g = Gesture::Drag {
         path,
         button: button(args)?,
@@ -419,7 +439,10 @@ async fn drag(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
         modifiers: modifiers(args)?,
     };
     let observe = args.bool("observe")?.unwrap_or(false);
-    gesture(tb, g, observe).await
+    tb.pointing(first, None, false, last, async move |tb: &mut Toolbox| {
+        gesture(tb, g, observe).await
+    })
+    .await
 }
 
 async fn type_text(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
@@ -483,9 +506,21 @@ async fn scroll(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
                 amount: Some(notches),
                 ..ActionParams::default()
             };
-            tb.acting(observe, move |s| {
-                Box::pin(async move { Ok(action_output(&s.action(&id, "scroll", &params).await?)) })
-            })
+            let bounds = visual::bounds_of(tb, &id);
+            tb.pointing(
+                bounds.map(visual::centre),
+                bounds,
+                false,
+                None,
+                async move |tb: &mut Toolbox| {
+                    tb.acting(observe, move |s| {
+                        Box::pin(async move {
+                            Ok(action_output(&s.action(&id, "scroll", &params).await?))
+                        })
+                    })
+                    .await
+                },
+            )
             .await
         }
         (Some(_), Some(_)) => fail("scroll: give element_id or x,y, not both"),
@@ -500,7 +535,10 @@ async fn scroll(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
                 amount: notches,
                 modifiers,
             };
-            gesture(tb, g, observe).await
+            tb.pointing(at, None, false, None, async move |tb: &mut Toolbox| {
+                gesture(tb, g, observe).await
+            })
+            .await
         }
     }
 }
@@ -550,7 +588,9 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
         "screenshot_out_file",
         "max_depth",
         "detail",
+        "marks",
     ])?;
+    let marks = args.bool("marks")?.unwrap_or(false);
     let mut req = tb.request(args)?;
     let mode = tb.config().capture_mode;
     let wanted = args.str("window")?;
@@ -629,23 +669,35 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
     } else {
         ShotTarget::Window(window_title)
     };
-    let shot = session.screenshot(&target).await?;
-    let note = format!(
-        "screenshot {}x{} px at {},{} (screen pixels)",
-        shot.width, shot.height, shot.x, shot.y
-    );
+    let (png, mut note, marked) = if marks {
+        let (png, value, line) = visual::marked_shot(tb, &target).await?;
+        let image = &value["image"];
+        let note = format!(
+            "screenshot {}x{} px at {},{} (screen pixels); {line}",
+            image["width"], image["height"], image["x"], image["y"]
+        );
+        (png, note, Some(value))
+    } else {
+        let shot = session.screenshot(&target).await?;
+        let note = format!(
+            "screenshot {}x{} px at {},{} (screen pixels)",
+            shot.width, shot.height, shot.x, shot.y
+        );
+        (shot.png, note, None)
+    };
+    out.structured = marked;
     match out_file {
         Some(path) => {
-            std::fs::write(&path, &shot.png).map_err(|e| {
+            std::fs::write(&path, &png).map_err(|e| {
                 ToolError(format!(
                     "get_window_state: cannot write {path}: {e}; give a writable path"
                 ))
             })?;
-            out.blocks
-                .push(Block::Text(format!("{note} written to {path}")));
+            note.push_str(&format!(" written to {path}"));
+            out.blocks.push(Block::Text(note));
         }
         None => {
-            out.blocks.push(Block::Png(shot.png));
+            out.blocks.push(Block::Png(png));
             out.blocks.push(Block::Text(note));
         }
     }

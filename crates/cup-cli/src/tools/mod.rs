@@ -10,6 +10,7 @@ mod cup_tools;
 mod driver_tools;
 pub mod recording;
 pub mod results;
+pub mod visual;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -90,6 +91,13 @@ pub struct Toolbox {
     config: config::Config,
     /// Why the config file could not be read at this call, if it could not.
     config_problem: Option<String>,
+    /// The agent cursor, once drawn or asked about.
+    cursor: Option<std::sync::Arc<cup::visual::AgentCursor>>,
+    /// One call in a process of its own (`cup call`): no cursor unless
+    /// asked.
+    one_shot: bool,
+    /// `--agent-cursor`: draw the cursor whatever the settings say.
+    cursor_asked: bool,
 }
 
 impl std::fmt::Debug for Toolbox {
@@ -113,7 +121,17 @@ impl Toolbox {
             recording: None,
             config: config::Config::default(),
             config_problem: None,
+            cursor: None,
+            one_shot: false,
+            cursor_asked: false,
         }
+    }
+
+    /// Marks this toolbox as a one-shot `cup call`: the agent cursor is off
+    /// unless `agent_cursor` asks for it.
+    pub fn set_one_shot(&mut self, agent_cursor: bool) {
+        self.one_shot = true;
+        self.cursor_asked = agent_cursor;
     }
 
     /// The settings in effect.
@@ -306,8 +324,18 @@ impl Toolbox {
             "set_config" => {
                 let (set, out) = config::set_tool(args)?;
                 self.config = set;
+                if self.config.agent_cursor.enabled == Some(false) {
+                    if let Some(c) = self.cursor.clone() {
+                        c.hide().await?;
+                    }
+                }
                 Ok(out)
             }
+            "get_agent_cursor_state"
+            | "set_agent_cursor_enabled"
+            | "set_agent_cursor_motion"
+            | "set_agent_cursor_style"
+            | "highlight" => visual::call(self, tool, args).await,
             _ => driver_tools::call(self, tool, args).await,
         }
     }
