@@ -652,7 +652,10 @@ impl Adapter for LinuxAdapter {
         Ok(made)
     }
 
-    async fn screenshot_rgb(&self, target: &ShotTarget) -> Result<cup::image::RgbShot, AdapterError> {
+    async fn screenshot_rgb(
+        &self,
+        target: &ShotTarget,
+    ) -> Result<cup::image::RgbShot, AdapterError> {
         let region = self.shot_region(target).await?;
         let px = self
             .grabber()

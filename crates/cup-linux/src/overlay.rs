@@ -25,8 +25,8 @@ use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::shape::{self, ConnectionExt as _};
 use x11rb::protocol::xproto::{
     self, ChangeWindowAttributesAux, ClipOrdering, ColormapAlloc, ConfigureWindowAux,
-    ConnectionExt as _, CreateWindowAux, ImageFormat, ImageOrder, PropMode, StackMode,
-    VisualClass, WindowClass,
+    ConnectionExt as _, CreateWindowAux, ImageFormat, ImageOrder, PropMode, StackMode, VisualClass,
+    WindowClass,
 };
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
@@ -60,7 +60,11 @@ pub struct X11Overlay {
 impl X11Overlay {
     /// Connects to `display` (under the deadline); `scale` sizes the
     /// pictures, `attended` says whether a person watches this display.
-    pub async fn open(display: &str, scale: f64, attended: bool) -> Result<X11Overlay, AdapterError> {
+    pub async fn open(
+        display: &str,
+        scale: f64,
+        attended: bool,
+    ) -> Result<X11Overlay, AdapterError> {
         let (tx, rx) = mpsc::channel::<Cmd>();
         let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
         let broken = Arc::new(AtomicBool::new(false));
@@ -185,7 +189,9 @@ impl Format {
     /// blend; opaque where they cannot).
     fn pixel(&self, rgba: [u8; 4]) -> u32 {
         if self.alpha == 0 {
-            return channel(self.red, rgba[0]) | channel(self.green, rgba[1]) | channel(self.blue, rgba[2]);
+            return channel(self.red, rgba[0])
+                | channel(self.green, rgba[1])
+                | channel(self.blue, rgba[2]);
         }
         let a = u32::from(rgba[3]);
         let pre = |c: u8| ((u32::from(c) * a + 127) / 255) as u8;
@@ -434,7 +440,14 @@ impl Windows {
             .ok_or_else(|| "no overlay window".to_owned())
     }
 
-    fn raise_and_map(&mut self, layer: Layer, x: i64, y: i64, w: u32, h: u32) -> Result<(), String> {
+    fn raise_and_map(
+        &mut self,
+        layer: Layer,
+        x: i64,
+        y: i64,
+        w: u32,
+        h: u32,
+    ) -> Result<(), String> {
         let conn = &self.conn;
         let lw = self
             .layers
@@ -468,8 +481,14 @@ impl Windows {
         if shown != Some(s.key) {
             let conn = &self.conn;
             let pixmap = conn.generate_id().map_err(err)?;
-            conn.create_pixmap(format.depth, pixmap, root, s.width.max(1) as u16, s.height.max(1) as u16)
-                .map_err(err)?;
+            conn.create_pixmap(
+                format.depth,
+                pixmap,
+                root,
+                s.width.max(1) as u16,
+                s.height.max(1) as u16,
+            )
+            .map_err(err)?;
             let gc = conn.generate_id().map_err(err)?;
             conn.create_gc(gc, pixmap, &xproto::CreateGCAux::new())
                 .map_err(err)?;
@@ -530,7 +549,13 @@ impl Windows {
         self.conn.flush().map_err(err)
     }
 
-    fn frame(&mut self, layer: Layer, r: Rect, colour: [u8; 3], thickness: u32) -> Result<(), String> {
+    fn frame(
+        &mut self,
+        layer: Layer,
+        r: Rect,
+        colour: [u8; 3],
+        thickness: u32,
+    ) -> Result<(), String> {
         let pixel = self.format.pixel([colour[0], colour[1], colour[2], 255]);
         let id = self.window(layer)?.id;
         let (w, h) = (
@@ -538,16 +563,42 @@ impl Windows {
             u32::try_from(r.h).unwrap_or(u32::MAX).clamp(1, 30_000),
         );
         let t = thickness.clamp(1, w.min(h).max(1)) as u16;
-        let (w16, h16) = (w.min(u32::from(u16::MAX)) as u16, h.min(u32::from(u16::MAX)) as u16);
+        let (w16, h16) = (
+            w.min(u32::from(u16::MAX)) as u16,
+            h.min(u32::from(u16::MAX)) as u16,
+        );
         let bands = [
-            xproto::Rectangle { x: 0, y: 0, width: w16, height: t },
-            xproto::Rectangle { x: 0, y: (h16 - t.min(h16)) as i16, width: w16, height: t },
-            xproto::Rectangle { x: 0, y: 0, width: t, height: h16 },
-            xproto::Rectangle { x: (w16 - t.min(w16)) as i16, y: 0, width: t, height: h16 },
+            xproto::Rectangle {
+                x: 0,
+                y: 0,
+                width: w16,
+                height: t,
+            },
+            xproto::Rectangle {
+                x: 0,
+                y: (h16 - t.min(h16)) as i16,
+                width: w16,
+                height: t,
+            },
+            xproto::Rectangle {
+                x: 0,
+                y: 0,
+                width: t,
+                height: h16,
+            },
+            xproto::Rectangle {
+                x: (w16 - t.min(w16)) as i16,
+                y: 0,
+                width: t,
+                height: h16,
+            },
         ];
         let conn = &self.conn;
-        conn.change_window_attributes(id, &ChangeWindowAttributesAux::new().background_pixel(pixel))
-            .map_err(err)?;
+        conn.change_window_attributes(
+            id,
+            &ChangeWindowAttributesAux::new().background_pixel(pixel),
+        )
+        .map_err(err)?;
         conn.shape_rectangles(
             shape::SO::SET,
             shape::SK::BOUNDING,

@@ -250,7 +250,10 @@ pub trait Adapter: Send + Sync {
     /// A screenshot's pixels before encoding (to draw on: set-of-marks).
     /// The default decodes [`Adapter::screenshot`]'s PNG; adapters that
     /// have the pixels first give them as they are.
-    async fn screenshot_rgb(&self, target: &ShotTarget) -> Result<crate::image::RgbShot, AdapterError> {
+    async fn screenshot_rgb(
+        &self,
+        target: &ShotTarget,
+    ) -> Result<crate::image::RgbShot, AdapterError> {
         let shot = self.screenshot(target).await?;
         let (rgb, width, height) = crate::image::rgb_from_png(&shot.png)
             .map_err(|e| AdapterError::Platform(format!("the screenshot does not decode: {e}")))?;

@@ -327,9 +327,7 @@ async fn action(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> 
         verb.trim(),
         "click" | "doubleclick" | "rightclick" | "scroll" | "longpress"
     );
-    let focus = pointer
-        .then(|| super::visual::bounds_of(tb, &id))
-        .flatten();
+    let focus = pointer.then(|| super::visual::bounds_of(tb, &id)).flatten();
     let clicked = pointer && verb.trim() != "scroll";
     tb.pointing(
         focus.map(super::visual::centre),

@@ -53,9 +53,13 @@ pub(super) async fn call(
                 .point(args, "x", "y")?
                 .ok_or_else(|| ToolError("move_cursor: missing `x` and `y`".into()))?;
             let observe = args.bool("observe")?.unwrap_or(false);
-            tb.pointing(Some(to), None, false, None, async move |tb: &mut Toolbox| {
-                gesture(tb, Gesture::Move { to }, observe).await
-            })
+            tb.pointing(
+                Some(to),
+                None,
+                false,
+                None,
+                async move |tb: &mut Toolbox| gesture(tb, Gesture::Move { to }, observe).await,
+            )
             .await
         }
         "get_cursor_position" => {
@@ -375,9 +379,13 @@ async fn click(
         count,
         modifiers,
     };
-    tb.pointing(Some(at), focus, true, None, async move |tb: &mut Toolbox| {
-        gesture(tb, g, observe).await
-    })
+    tb.pointing(
+        Some(at),
+        focus,
+        true,
+        None,
+        async move |tb: &mut Toolbox| gesture(tb, g, observe).await,
+    )
     .await
 }
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use cup::marks::{self, Canvas, Mark};
+use cup::marks::{self, Mark};
 use cup::visual::{motion, AgentCursor, CursorSettings};
 use cup::{Point, ShotTarget};
 use cup_protocol::{Action, Rect, State};
@@ -89,55 +89,9 @@ impl Toolbox {
         }
     }
 
-    /// Before a pointer action at `to`: when the cursor is on, it glides
-    /// there (a focus rectangle around `focus`). A drawing problem never
-    /// stops the action: it comes back as a note for the result.
-    pub(super) async fn cursor_before(&mut self, to: Point, focus: Option<Rect>) -> Option<String> {
-        if !self.cursor_on().await.on {
-            return None;
-        }
-        let settings = self.config.agent_cursor.clone();
-        let cursor = match self.agent_cursor().await {
-            Ok(c) => c,
-            Err(e) => return Some(format!("# agent cursor not drawn: {}", e.0)),
-        };
-        let start = if cursor.position().await.is_none() {
-            match self.session() {
-                Ok(s) => s.cursor().await.ok(),
-                Err(_) => None,
-            }
-        } else {
-            None
-        };
-        match cursor.glide(&settings, start, to, focus).await {
-            Ok(()) => None,
-            Err(e) => Some(format!("# agent cursor not drawn: {e}")),
-        }
-    }
-
-    /// After a pointer action: the ripple and dwell of a click, then the
-    /// idle hide; `end` moves the cursor first (the end of a drag).
-    pub(super) async fn cursor_after(&mut self, clicked: bool, end: Option<Point>) -> Option<String> {
-        let cursor = self.cursor.clone()?;
-        if !cursor.visible().await {
-            return None;
-        }
-        let settings = self.config.agent_cursor.clone();
-        if let Some(end) = end {
-            if let Err(e) = cursor.place(&settings, end).await {
-                return Some(format!("# agent cursor: {e}"));
-            }
-        }
-        cursor
-            .after(&settings, clicked)
-            .await
-            .err()
-            .map(|e| format!("# agent cursor: {e}"))
-    }
-
-    /// Runs a pointer action with the cursor around it: glide to `to`, the
-    /// action, then ripple/dwell/idle; notes of drawing problems are
-    /// appended to the result.
+    /// Runs a pointer action at `to` with the agent cursor around it when
+    /// it is on ([`cup::visual::cursor::pointing`]); notes of drawing
+    /// problems are appended to the result.
     pub(super) async fn pointing<F>(
         &mut self,
         to: Option<Point>,
@@ -149,14 +103,42 @@ impl Toolbox {
     where
         F: AsyncFnOnce(&mut Toolbox) -> Result<Output, ToolError>,
     {
+        let Some(to) = to else {
+            return act(self).await;
+        };
         let mut notes = Vec::new();
-        if let Some(to) = to {
-            notes.extend(self.cursor_before(to, focus).await);
-        }
-        let result = act(self).await;
-        if to.is_some() {
-            notes.extend(self.cursor_after(clicked, end).await);
-        }
+        let cursor = if self.cursor_on().await.on {
+            match self.agent_cursor().await {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    notes.push(format!("# agent cursor not drawn: {}", e.0));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        // A first flight starts at the real pointer.
+        let start = match &cursor {
+            Some(c) if c.position().await.is_none() => match self.session() {
+                Ok(s) => s.cursor().await.ok(),
+                Err(_) => None,
+            },
+            _ => None,
+        };
+        let settings = self.config.agent_cursor.clone();
+        let (result, drawn) = cup::visual::cursor::pointing(
+            cursor.as_deref(),
+            &settings,
+            start,
+            to,
+            focus,
+            clicked,
+            end,
+            act(self),
+        )
+        .await;
+        notes.extend(drawn);
         let mut out = result?;
         out.blocks.extend(notes.into_iter().map(Block::Text));
         Ok(out)
@@ -179,7 +161,11 @@ pub(super) fn centre(r: Rect) -> Point {
     Point::new(r.x + half(r.w), r.y + half(r.h))
 }
 
-pub(super) async fn call(tb: &mut Toolbox, tool: &str, args: &Args<'_>) -> Result<Output, ToolError> {
+pub(super) async fn call(
+    tb: &mut Toolbox,
+    tool: &str,
+    args: &Args<'_>,
+) -> Result<Output, ToolError> {
     match tool {
         "get_agent_cursor_state" => {
             args.only(&[])?;
@@ -188,7 +174,9 @@ pub(super) async fn call(tb: &mut Toolbox, tool: &str, args: &Args<'_>) -> Resul
         "set_agent_cursor_enabled" => {
             args.only(&["enabled"])?;
             let on = args.bool("enabled")?.ok_or_else(|| {
-                ToolError("set_agent_cursor_enabled: missing `enabled`, e.g. {\"enabled\": false}".into())
+                ToolError(
+                    "set_agent_cursor_enabled: missing `enabled`, e.g. {\"enabled\": false}".into(),
+                )
             })?;
             let saved = save(tb, args.tool(), |c| {
                 c.agent_cursor.enabled = Some(on);
@@ -333,22 +321,27 @@ async fn state(tb: &mut Toolbox) -> Output {
 
 async fn highlight(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     args.only(&["element_id", "x", "y", "w", "h", "duration_ms", "color"])?;
-    let rect = match (args.str("element_id")?, super::cup_tools::region(args, ["x", "y", "w", "h"])?) {
+    let rect = match (
+        args.str("element_id")?,
+        super::cup_tools::region(args, ["x", "y", "w", "h"])?,
+    ) {
         (Some(_), Some(_)) => return fail("highlight: give element_id or x,y,w,h, not both"),
         (None, None) => {
-            return fail("highlight: give element_id (from the last snapshot) or x, y, w, h (screen pixels)")
+            return fail(
+                "highlight: give element_id (from the last snapshot) or x, y, w, h (screen pixels)",
+            )
         }
         (None, Some(r)) => r,
         (Some(id), None) => {
             if tb.session()?.last().is_none() {
-                return fail("highlight: no snapshot yet; take one first, then give one of its ids");
+                return fail(
+                    "highlight: no snapshot yet; take one first, then give one of its ids",
+                );
             }
-            let exists = tb.session()?.last().is_some_and(|l| {
-                l.envelope
-                    .tree
-                    .iter()
-                    .any(|r| r.iter().any(|n| n.id == id))
-            });
+            let exists = tb
+                .session()?
+                .last()
+                .is_some_and(|l| l.envelope.tree.iter().any(|r| r.iter().any(|n| n.id == id)));
             if !exists {
                 return fail(format!(
                     "highlight: element {id:?} is not in the last snapshot; take a new snapshot and use its ids"
@@ -382,7 +375,8 @@ async fn highlight(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErro
         "highlighted {},{} {}x{} for {ms} ms",
         rect.x, rect.y, rect.w, rect.h
     ));
-    out.structured = Some(json!({"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h, "duration_ms": ms}));
+    out.structured =
+        Some(json!({"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h, "duration_ms": ms}));
     Ok(out)
 }
 
@@ -413,36 +407,27 @@ pub async fn marked(
     if session.last().is_none() {
         session.snapshot(base).await?;
     }
-    let mut shot = session.adapter().screenshot_rgb(target).await?;
-    let scale = session.adapter().screen().await.map(|s| s.scale).unwrap_or(1.0);
-    let image = Rect::new(shot.x, shot.y, u64::from(shot.width), u64::from(shot.height));
+    let scale = session
+        .adapter()
+        .screen()
+        .await
+        .map(|s| s.scale)
+        .unwrap_or(1.0);
     let mut list = Vec::new();
     if let Some(last) = session.last() {
         for root in &last.envelope.tree {
             for n in root.iter() {
-                let Some(b) = n.bounds.filter(|_| markable(n)) else {
-                    continue;
-                };
-                if b.intersect(&image).is_empty() {
-                    continue;
+                if let Some(b) = n.bounds.filter(|_| markable(n)) {
+                    list.push(Mark {
+                        id: n.id.clone(),
+                        rect: b,
+                    });
                 }
-                list.push(Mark {
-                    id: n.id.clone(),
-                    rect: Rect::new(b.x - shot.x, b.y - shot.y, b.w, b.h),
-                });
             }
         }
     }
-    let drawn = {
-        let mut canvas = Canvas {
-            rgb: &mut shot.rgb,
-            width: shot.width,
-            height: shot.height,
-        };
-        marks::draw(&mut canvas, &list, scale)
-    };
-    let png = cup::image::png_from_rgb(&shot.rgb, shot.width, shot.height)
-        .map_err(|e| ToolError(format!("screenshot: {e}")))?;
+    let marks::MarkedShot { png, image, drawn } =
+        marks::screenshot(session.adapter(), target, &list, scale).await?;
     let ids: Vec<&str> = drawn.placed.iter().map(|p| p.id.as_str()).collect();
     let mut line = format!("marks: {} ({})", ids.len(), ids.join(" "));
     if !drawn.unplaced.is_empty() {
@@ -452,7 +437,7 @@ pub async fn marked(
         ));
     }
     let value = json!({
-        "image": {"x": shot.x, "y": shot.y, "width": shot.width, "height": shot.height},
+        "image": {"x": image.x, "y": image.y, "width": image.w, "height": image.h},
         "marks": serde_json::to_value(&drawn.placed).unwrap_or_default(),
         "unplaced": drawn.unplaced,
     });

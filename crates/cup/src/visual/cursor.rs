@@ -99,7 +99,8 @@ impl AgentCursor {
     /// Where the cursor is (after its last flight), if it has been shown.
     pub async fn position(&self) -> Option<Point> {
         let st = self.state.lock().await;
-        st.at.map(|p| Point::new(p.x.round() as i64, p.y.round() as i64))
+        st.at
+            .map(|p| Point::new(p.x.round() as i64, p.y.round() as i64))
     }
 
     /// Whether it is on screen.
@@ -108,7 +109,12 @@ impl AgentCursor {
     }
 
     /// The picture turned by `angle`, from the cache.
-    fn picture(st: &mut State, settings: &CursorSettings, scale: f64, angle: f64) -> Result<Arc<Sprite>, AdapterError> {
+    fn picture(
+        st: &mut State,
+        settings: &CursorSettings,
+        scale: f64,
+        angle: f64,
+    ) -> Result<Arc<Sprite>, AdapterError> {
         let style_key = format!("{:?}@{scale}", settings.style);
         if st.base.as_ref().is_none_or(|(k, _)| *k != style_key) {
             let size = if settings.style.image_path.is_empty() {
@@ -116,10 +122,7 @@ impl AgentCursor {
             } else {
                 IMAGE_SIZE
             } * scale;
-            let base = settings
-                .style
-                .sprite(size)
-                .map_err(AdapterError::Invalid)?;
+            let base = settings.style.sprite(size).map_err(AdapterError::Invalid)?;
             st.base = Some((style_key, Arc::new(base)));
             st.turned.clear();
         }
@@ -175,9 +178,19 @@ impl AgentCursor {
         if let Some(r) = focus {
             let colour = settings.style.bloom().map_err(AdapterError::Invalid)?;
             let pad = (3.0 * scale).round() as i64;
-            let grown = Rect::new(r.x - pad, r.y - pad, r.w + 2 * pad as u64, r.h + 2 * pad as u64);
+            let grown = Rect::new(
+                r.x - pad,
+                r.y - pad,
+                r.w + 2 * pad as u64,
+                r.h + 2 * pad as u64,
+            );
             self.overlay
-                .frame(Layer::Focus, grown, colour, (2.0 * scale).round().max(1.0) as u32)
+                .frame(
+                    Layer::Focus,
+                    grown,
+                    colour,
+                    (2.0 * scale).round().max(1.0) as u32,
+                )
                 .await?;
         }
         let path = Path::new(from, target, &m);
@@ -207,12 +220,17 @@ impl AgentCursor {
                 _ => 0.0,
             };
             let spring = m.spring;
-            st.spring.step(tilt, spring, now.duration_since(last).as_secs_f64());
+            st.spring
+                .step(tilt, spring, now.duration_since(last).as_secs_f64());
             last = now;
             let angle = st.spring.angle;
             let pic = Self::picture(&mut st, settings, scale, angle)?;
             self.overlay
-                .show(Layer::Cursor, pic, Point::new(p.x.round() as i64, p.y.round() as i64))
+                .show(
+                    Layer::Cursor,
+                    pic,
+                    Point::new(p.x.round() as i64, p.y.round() as i64),
+                )
                 .await?;
             st.visible = true;
             st.at = Some(p);
@@ -229,12 +247,18 @@ impl AgentCursor {
     /// After the action: the ripple (for a click), the rotation settling,
     /// the dwell (for a click), then the focus rectangle goes and the idle
     /// hide is armed.
-    pub async fn after(&self, settings: &CursorSettings, clicked: bool) -> Result<(), AdapterError> {
+    pub async fn after(
+        &self,
+        settings: &CursorSettings,
+        clicked: bool,
+    ) -> Result<(), AdapterError> {
         let scale = self.overlay.scale();
         let m = settings.motion;
         let colour = settings.style.bloom().map_err(AdapterError::Invalid)?;
         let mut st = self.state.lock().await;
-        let at = st.at.map(|p| Point::new(p.x.round() as i64, p.y.round() as i64));
+        let at = st
+            .at
+            .map(|p| Point::new(p.x.round() as i64, p.y.round() as i64));
         let hold = if clicked {
             RIPPLE.max(Duration::from_secs_f64(m.dwell_after_click_ms / 1000.0))
         } else {
@@ -246,7 +270,8 @@ impl AgentCursor {
         while let Some(at) = at {
             let now = Instant::now();
             let elapsed = now.duration_since(started);
-            st.spring.step(0.0, m.spring, now.duration_since(last).as_secs_f64());
+            st.spring
+                .step(0.0, m.spring, now.duration_since(last).as_secs_f64());
             last = now;
             let angle = st.spring.angle;
             let pic = Self::picture(&mut st, settings, scale, angle)?;
@@ -343,6 +368,44 @@ impl AgentCursor {
     }
 }
 
+/// Runs the pointer action `act` with the cursor around it, as every front
+/// end does: with a cursor (on), it glides to `to` (framing `focus`),
+/// `act` runs, then the ripple and dwell of a click (`clicked`) and the
+/// idle hide, after a jump to `end` (a drag's last point); without one
+/// (off), `act` runs alone. A drawing problem never stops the action: it
+/// comes back as a note.
+#[allow(clippy::too_many_arguments)]
+pub async fn pointing<T>(
+    cursor: Option<&AgentCursor>,
+    settings: &CursorSettings,
+    start: Option<Point>,
+    to: Point,
+    focus: Option<Rect>,
+    clicked: bool,
+    end: Option<Point>,
+    act: impl std::future::Future<Output = T>,
+) -> (T, Vec<String>) {
+    let Some(cursor) = cursor else {
+        return (act.await, Vec::new());
+    };
+    let mut notes = Vec::new();
+    if let Err(e) = cursor.glide(settings, start, to, focus).await {
+        notes.push(format!("# agent cursor not drawn: {e}"));
+    }
+    let out = act.await;
+    if cursor.visible().await {
+        if let Some(end) = end {
+            if let Err(e) = cursor.place(settings, end).await {
+                notes.push(format!("# agent cursor: {e}"));
+            }
+        }
+        if let Err(e) = cursor.after(settings, clicked).await {
+            notes.push(format!("# agent cursor: {e}"));
+        }
+    }
+    (out, notes)
+}
+
 async fn hide_all(overlay: &dyn Overlay) -> Result<(), AdapterError> {
     let mut first = None;
     for layer in Layer::ALL {
@@ -373,9 +436,19 @@ mod tests {
             }
             Ok(())
         }
-        async fn frame(&self, layer: Layer, r: Rect, _c: [u8; 3], _t: u32) -> Result<(), AdapterError> {
+        async fn frame(
+            &self,
+            layer: Layer,
+            r: Rect,
+            _c: [u8; 3],
+            _t: u32,
+        ) -> Result<(), AdapterError> {
             if let Ok(mut c) = self.calls.lock() {
-                c.push((Instant::now(), format!("frame {} {r:?}", layer.name()), None));
+                c.push((
+                    Instant::now(),
+                    format!("frame {} {r:?}", layer.name()),
+                    None,
+                ));
             }
             Ok(())
         }
@@ -410,15 +483,33 @@ mod tests {
         let s = settings(300.0, 200.0, 150.0);
         let started = Instant::now();
         cursor
-            .glide(&s, Some(Point::new(100, 400)), Point::new(500, 400), Some(Rect::new(480, 390, 40, 20)))
+            .glide(
+                &s,
+                Some(Point::new(100, 400)),
+                Point::new(500, 400),
+                Some(Rect::new(480, 390, 40, 20)),
+            )
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         let glided = started.elapsed();
-        assert!(glided >= Duration::from_millis(300) && glided < Duration::from_secs(3), "{glided:?}");
+        assert!(
+            glided >= Duration::from_millis(300) && glided < Duration::from_secs(3),
+            "{glided:?}"
+        );
         let path = Path::new(Pt::new(100.0, 400.0), Pt::new(500.0, 400.0), &s.motion);
         let calls = rec.calls.lock().map(|c| c.clone()).unwrap_or_default();
-        assert!(calls[0].1.starts_with("frame focus Rect { x: 477, y: 387, w: 46, h: 26"), "{:?}", calls[0]);
-        let shown: Vec<Point> = calls.iter().filter(|c| c.1 == "show cursor").filter_map(|c| c.2).collect();
+        assert!(
+            calls[0]
+                .1
+                .starts_with("frame focus Rect { x: 477, y: 387, w: 46, h: 26"),
+            "{:?}",
+            calls[0]
+        );
+        let shown: Vec<Point> = calls
+            .iter()
+            .filter(|c| c.1 == "show cursor")
+            .filter_map(|c| c.2)
+            .collect();
         assert!(shown.len() >= 10, "{} frames", shown.len());
         for p in &shown {
             let (_, d) = path.nearest(Pt::new(p.x as f64, p.y as f64));
@@ -430,8 +521,15 @@ mod tests {
         assert_eq!(cursor.position().await, Some(Point::new(500, 400)));
 
         let t = Instant::now();
-        cursor.after(&s, true).await.unwrap_or_else(|e| panic!("{e}"));
-        assert!(t.elapsed() >= Duration::from_millis(320), "{:?}", t.elapsed());
+        cursor
+            .after(&s, true)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            t.elapsed() >= Duration::from_millis(320),
+            "{:?}",
+            t.elapsed()
+        );
         let calls = rec.calls.lock().map(|c| c.clone()).unwrap_or_default();
         assert!(calls.iter().any(|c| c.1 == "show ripple"));
         assert!(calls.iter().any(|c| c.1 == "hide focus"));

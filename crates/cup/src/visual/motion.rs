@@ -81,7 +81,9 @@ impl Motion {
             ));
         };
         if !value.is_finite() || value < lo || value > hi {
-            return Err(format!("{name} must be a number from {lo} to {hi}, got {value}"));
+            return Err(format!(
+                "{name} must be a number from {lo} to {hi}, got {value}"
+            ));
         }
         let slot = match name {
             "start_handle" => &mut self.start_handle,
@@ -265,13 +267,13 @@ mod tests {
         // A flight to the right bows upwards: 3/4 of arc_size * length at
         // the middle when symmetric.
         let mid = p.at(0.5);
-        assert!((mid.y - (500.0 - 0.75 * 0.25 * 400.0)).abs() < 1e-9, "{mid:?}");
+        assert!(
+            (mid.y - (500.0 - 0.75 * 0.25 * 400.0)).abs() < 1e-9,
+            "{mid:?}"
+        );
         assert!((mid.x - 300.0).abs() < 1e-9);
         // No arc: a straight line.
-        let flat = Motion {
-            arc_size: 0.0,
-            ..m
-        };
+        let flat = Motion { arc_size: 0.0, ..m };
         let s = Path::new(Pt::new(0.0, 0.0), Pt::new(0.0, 300.0), &flat);
         for i in 0..=10 {
             assert!(s.at(f64::from(i) / 10.0).x.abs() < 1e-9);
@@ -374,7 +376,10 @@ mod tests {
         assert!(m.set("arc_flow", 1.5).is_err());
         assert!(m.set("glide_duration_ms", f64::NAN).is_err());
         let e = m.set("speed", 1.0).err().unwrap_or_default();
-        assert!(e.contains("unknown motion knob") && e.contains("arc_size"), "{e}");
+        assert!(
+            e.contains("unknown motion knob") && e.contains("arc_size"),
+            "{e}"
+        );
         assert_eq!(m, Motion::default());
         m.set("arc_size", 0.5).ok();
         assert_eq!(m.arc_size, 0.5);

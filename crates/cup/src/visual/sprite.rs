@@ -103,7 +103,10 @@ const ARROW: [(f64, f64); 7] = [
 /// Direction from the tail to the tip of the arrow at rest, radians.
 pub fn arrow_axis() -> f64 {
     // From the middle of the tail (between the two tail points) to the tip.
-    let tail = ((ARROW[3].0 + ARROW[4].0) / 2.0, (ARROW[3].1 + ARROW[4].1) / 2.0);
+    let tail = (
+        (ARROW[3].0 + ARROW[4].0) / 2.0,
+        (ARROW[3].1 + ARROW[4].1) / 2.0,
+    );
     (-tail.1).atan2(-tail.0)
 }
 
@@ -168,9 +171,8 @@ fn over(bottom: [u8; 4], top: [u8; 3], alpha: f64) -> [u8; 4] {
     if out_a <= 0.0 {
         return [0; 4];
     }
-    let ch = |t: u8, b: u8| {
-        ((f64::from(t) * a + f64::from(b) * ba * (1.0 - a)) / out_a).round() as u8
-    };
+    let ch =
+        |t: u8, b: u8| ((f64::from(t) * a + f64::from(b) * ba * (1.0 - a)) / out_a).round() as u8;
     [
         ch(top[0], bottom[0]),
         ch(top[1], bottom[1]),
@@ -187,7 +189,10 @@ pub fn arrow(size: f64, stops: &[[u8; 3]], bloom: [u8; 3]) -> Sprite {
     let halo = 4.0 * k.max(1.0);
     let rim = 1.3 * k.max(1.0);
     let pad = (halo + 1.0).ceil();
-    let poly: Vec<(f64, f64)> = ARROW.iter().map(|&(x, y)| (x * k + pad, y * k + pad)).collect();
+    let poly: Vec<(f64, f64)> = ARROW
+        .iter()
+        .map(|&(x, y)| (x * k + pad, y * k + pad))
+        .collect();
     let w = (12.0 * k + 2.0 * pad).ceil() as u32;
     let h = (18.6 * k + 2.0 * pad).ceil() as u32;
     let tip = (pad, pad);
@@ -278,10 +283,26 @@ pub fn rotate(s: &Sprite, angle: f64) -> Sprite {
             (dx * cos - dy * sin, dx * sin + dy * cos)
         })
         .collect();
-    let min_x = turned.iter().map(|p| p.0).fold(f64::INFINITY, f64::min).floor();
-    let min_y = turned.iter().map(|p| p.1).fold(f64::INFINITY, f64::min).floor();
-    let max_x = turned.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max).ceil();
-    let max_y = turned.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max).ceil();
+    let min_x = turned
+        .iter()
+        .map(|p| p.0)
+        .fold(f64::INFINITY, f64::min)
+        .floor();
+    let min_y = turned
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::INFINITY, f64::min)
+        .floor();
+    let max_x = turned
+        .iter()
+        .map(|p| p.0)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .ceil();
+    let max_y = turned
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .ceil();
     let (w, h) = ((max_x - min_x) as u32, (max_y - min_y) as u32);
     let mut rgba = vec![0u8; (w * h * 4) as usize];
     for y in 0..h {
@@ -370,9 +391,15 @@ mod tests {
         let s = arrow(20.0, &[[255, 0, 0], [0, 0, 255]], [0, 255, 0]);
         // Just inside the tip: reddish fill; near the tail: bluish.
         let near_tip = s.pixel(s.hot_x + 1, s.hot_y + 3);
-        assert!(near_tip[3] > 200 && near_tip[0] > near_tip[2], "{near_tip:?}");
+        assert!(
+            near_tip[3] > 200 && near_tip[0] > near_tip[2],
+            "{near_tip:?}"
+        );
         let near_tail = s.pixel(s.hot_x + 7, s.hot_y + 16);
-        assert!(near_tail[3] > 200 && near_tail[2] > near_tail[0], "{near_tail:?}");
+        assert!(
+            near_tail[3] > 200 && near_tail[2] > near_tail[0],
+            "{near_tail:?}"
+        );
         // The rim is white and opaque, left of the tip's edge.
         let rim = s.pixel(s.hot_x - 1, s.hot_y + 8);
         assert!(rim[3] > 200 && rim[0] > 240 && rim[1] > 240, "{rim:?}");
@@ -410,7 +437,10 @@ mod tests {
         let g = fitted(&[255, 0, 0, 255, 0, 0, 0, 0], 2, 1, 1);
         assert_eq!(g.pixel(0, 0)[3], 128);
         assert_eq!(g.runs(128), vec![(0, 0, 1)]);
-        assert_ne!(ring(10.0, 3.0, [1, 2, 3], 1.0).key, ring(11.0, 3.0, [1, 2, 3], 1.0).key);
+        assert_ne!(
+            ring(10.0, 3.0, [1, 2, 3], 1.0).key,
+            ring(11.0, 3.0, [1, 2, 3], 1.0).key
+        );
         assert_eq!(gradient(&[[0, 0, 0], [200, 100, 50]], 0.5), [100, 50, 25]);
     }
 }

@@ -138,13 +138,7 @@ pub fn load_image(path: &str, size: u32) -> Result<Sprite, String> {
             }
         }
     }
-    Ok(Sprite::new(
-        w,
-        h,
-        rgba,
-        i64::from(w / 2),
-        i64::from(h / 2),
-    ))
+    Ok(Sprite::new(w, h, rgba, i64::from(w / 2), i64::from(h / 2)))
 }
 
 /// Decodes a PNG to straight RGBA.
@@ -191,7 +185,11 @@ mod tests {
             gradient_colors: vec!["#f00".into(), "red".into()],
             ..Style::default()
         };
-        assert!(s.check().err().unwrap_or_default().starts_with("gradient_colors:"));
+        assert!(s
+            .check()
+            .err()
+            .unwrap_or_default()
+            .starts_with("gradient_colors:"));
         assert_eq!(Style::default().stops(), Ok(DEFAULT_GRADIENT.to_vec()));
     }
 
@@ -200,8 +198,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cup-style-{}", std::process::id()));
         std::fs::create_dir_all(&dir).ok();
         // A 2x2 PNG, green.
-        let png_bytes = crate::image::png_from_bgra(&[0, 255, 0, 255].repeat(4), 2, 2)
-            .unwrap_or_default();
+        let png_bytes =
+            crate::image::png_from_bgra(&[0, 255, 0, 255].repeat(4), 2, 2).unwrap_or_default();
         let png_path = dir.join("c.png");
         std::fs::write(&png_path, &png_bytes).ok();
         let s = load_image(&png_path.to_string_lossy(), 16);
@@ -219,9 +217,13 @@ mod tests {
         assert_eq!(s.pixel(10, 20), [255, 0, 0, 255]);
         let junk = dir.join("c.bin");
         std::fs::write(&junk, [0u8, 1, 2, 3]).ok();
-        let e = load_image(&junk.to_string_lossy(), 16).err().unwrap_or_default();
+        let e = load_image(&junk.to_string_lossy(), 16)
+            .err()
+            .unwrap_or_default();
         assert!(e.contains("not a readable PNG or SVG"), "{e}");
-        let e = load_image("/nonexistent/x.png", 16).err().unwrap_or_default();
+        let e = load_image("/nonexistent/x.png", 16)
+            .err()
+            .unwrap_or_default();
         assert!(e.contains("cannot read"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -212,4 +212,5 @@ mod desktop;
 mod frames;
 mod http;
 mod recording;
+mod visual;
 mod web;
