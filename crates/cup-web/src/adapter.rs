@@ -32,6 +32,8 @@ pub struct WebAdapter {
     record: std::sync::atomic::AtomicBool,
     /// The native facts of the last capture, when recorded.
     native: std::sync::Mutex<Option<serde_json::Value>>,
+    /// The visual layer's page overlay (made on first use).
+    overlay: Mutex<Option<Arc<crate::overlay::WebOverlay>>>,
 }
 
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
@@ -50,6 +52,7 @@ impl WebAdapter {
             pointer: std::sync::Mutex::new(HashMap::new()),
             record: std::sync::atomic::AtomicBool::new(false),
             native: std::sync::Mutex::new(None),
+            overlay: Mutex::new(None),
         }
     }
 
@@ -503,6 +506,22 @@ impl Adapter for WebAdapter {
     ) -> Result<ActionResult, AdapterError> {
         let (browser, page) = self.foreground_page().await?;
         crate::act::press(&browser, &page, combo).await
+    }
+
+    /// The page overlay: drawn in the foreground page (it follows the
+    /// foreground as it changes), made on first use, the same one after.
+    async fn overlay(&self) -> Result<Arc<dyn cup::visual::Overlay>, AdapterError> {
+        let mut slot = self.overlay.lock().await;
+        if let Some(o) = slot.as_ref() {
+            return Ok(o.clone());
+        }
+        let (browser, page) = self.foreground_page().await?;
+        blocked_by_dialog(&browser, &page).await?;
+        let made = Arc::new(
+            crate::overlay::WebOverlay::open(self.endpoint.clone(), browser, &page).await?,
+        );
+        *slot = Some(made.clone());
+        Ok(made)
     }
 
     async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {

@@ -16,6 +16,7 @@ pub mod endpoint;
 pub mod keys;
 pub mod layout;
 pub mod mapping;
+pub mod overlay;
 pub mod screenshot;
 pub mod script;
 

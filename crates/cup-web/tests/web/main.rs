@@ -7,3 +7,4 @@ mod support;
 
 mod actions;
 mod capture;
+mod overlay;

@@ -41,7 +41,7 @@ impl Layer {
 }
 
 /// A platform's overlay. Coordinates are the adapter's screen pixels (the
-/// web: the viewport's CSS pixels).
+/// web: the viewport's device pixels, as its bounds and screenshots).
 #[async_trait]
 pub trait Overlay: Send + Sync + std::fmt::Debug {
     /// Shows `sprite` on `layer` with its hotspot at `at`, above every
