@@ -519,3 +519,163 @@ pub(super) fn marks_on(c: &mut Client, dir: &std::path::Path, what: &str) {
         "{snap}"
     );
 }
+
+#[test]
+fn web_agent_cursor_and_marks_in_headless_chromium() {
+    let dir = std::env::temp_dir().join(format!("cup-mcp-visual-web-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let page = dir.join("page.html");
+    std::fs::write(
+        &page,
+        r##"<!doctype html><title>Form</title><body style="margin:0;background:#fff">
+<button id=b style="position:absolute;left:100px;top:150px;width:140px;height:40px" onclick="document.title='Pressed'">Press</button>
+<label style="position:absolute;left:400px;top:160px"><input type=checkbox> Remember</label>
+<a href="#x" style="position:absolute;left:600px;top:160px">More</a>
+<input aria-label=Name style="position:absolute;left:100px;top:300px">
+<select aria-label=Size style="position:absolute;left:400px;top:300px"><option>S<option>M</select>
+</body>"##,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let state = dir.join("browser.json");
+    let url = format!("file://{}", path_str(&page));
+    let started = cup(
+        &[
+            "browser",
+            "start",
+            "--headless",
+            &url,
+            "--state",
+            path_str(&state),
+        ],
+        &[],
+    );
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    struct Stop(PathBuf);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = cup(&["browser", "stop", "--state", path_str(&self.0)], &[]);
+            if let Some(d) = self.0.parent() {
+                let _ = std::fs::remove_dir_all(d);
+            }
+        }
+    }
+    let _stop = Stop(state.clone());
+    let mut env = exports(&text(&started.stdout));
+    env.push((
+        "CUP_CONFIG".into(),
+        path_str(&dir.join("config.json")).to_owned(),
+    ));
+    let mut c = Client::start(&stdio_args(&["mcp"]), &env);
+
+    let mut snap = String::new();
+    for _ in 0..50 {
+        snap = ok_text(&c.call("snapshot", json!({})), "snapshot");
+        if snap.contains("Press") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // A headless browser has nobody watching: off unless set.
+    let st = c.call("get_agent_cursor_state", json!({}));
+    assert_eq!(st["structured"]["enabled"], json!(false), "{st}");
+    let press = id_of(&snap, &["btn \"Press\""]);
+    let target = bounds_in(line_of(&snap, &press)).unwrap_or_else(|| panic!("no bounds: {snap}"));
+    let (tx, ty) = centre(target);
+
+    ok_text(
+        &c.call("set_agent_cursor_motion", json!({"glide_duration_ms": 3000, "arc_size": 0.4, "dwell_after_click_ms": 200, "idle_hide_ms": 1500})),
+        "set_agent_cursor_motion",
+    );
+    ok_text(
+        &c.call(
+            "set_agent_cursor_style",
+            json!({"gradient_colors": ["#FF00FF"], "bloom_color": "#00FFFF"}),
+        ),
+        "set_agent_cursor_style",
+    );
+    ok_text(
+        &c.call("set_agent_cursor_enabled", json!({"enabled": true})),
+        "enable",
+    );
+    // Place it (the browser reports no pointer: it appears there), and let
+    // it hide.
+    ok_text(
+        &c.call("move_cursor", json!({"x": 700, "y": 500})),
+        "move_cursor",
+    );
+    std::thread::sleep(Duration::from_millis(1800));
+    assert!(
+        centroid(&grab(&env, &dir.join("before.png")), is_magenta).is_none(),
+        "not hidden after idle"
+    );
+
+    let m = Motion {
+        glide_duration_ms: 3000.0,
+        arc_size: 0.4,
+        ..Motion::default()
+    };
+    let path = Path::new(Pt::new(700.0, 500.0), Pt::new(tx as f64, ty as f64), &m);
+    let chord = Path::new(
+        Pt::new(700.0, 500.0),
+        Pt::new(tx as f64, ty as f64),
+        &Motion { arc_size: 0.0, ..m },
+    );
+    let (answer, shots) = call_grabbing(
+        &mut c,
+        &env,
+        &dir,
+        "click",
+        json!({"element_id": press, "observe": true}),
+    );
+    let answer_text = ok_text(&answer, "click Press with the cursor");
+    assert_eq!(
+        answer["structured"]["effect"],
+        json!("confirmed"),
+        "{answer_text}"
+    );
+    assert!(answer_text.contains("Pressed"), "{answer_text}");
+    let mut seen = Vec::new();
+    for s in &shots {
+        let Some((x, y, _)) = centroid(s, is_magenta) else {
+            continue;
+        };
+        let (t, d) = path.nearest(Pt::new(x, y));
+        assert!(
+            d < 24.0,
+            "cursor at {x:.0},{y:.0} is {d:.0} px off the Bézier (t {t:.2})"
+        );
+        seen.push((t, chord.nearest(Pt::new(x, y)).1));
+    }
+    let mut ts: Vec<f64> = seen.iter().map(|s| s.0).collect();
+    ts.sort_by(f64::total_cmp);
+    ts.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+    assert!(
+        ts.len() >= 3,
+        "the cursor was seen at {} points in {} screenshots: {seen:?}",
+        ts.len(),
+        shots.len()
+    );
+    assert!(
+        seen.iter().any(|s| s.1 > 60.0),
+        "no point of the flight off the straight line: {seen:?}"
+    );
+    std::thread::sleep(Duration::from_millis(2000));
+    assert!(
+        centroid(&grab(&env, &dir.join("idle.png")), is_magenta).is_none(),
+        "still shown after idle_hide_ms"
+    );
+
+    // Off: nothing drawn during a click.
+    ok_text(
+        &c.call("set_agent_cursor_enabled", json!({"enabled": false})),
+        "disable",
+    );
+    let (answer, shots) = call_grabbing(&mut c, &env, &dir, "click", json!({"x": tx, "y": ty}));
+    ok_text(&answer, "click while off");
+    assert!(
+        shots.iter().all(|s| centroid(s, is_magenta).is_none()),
+        "drawn while off"
+    );
+
+    marks_on(&mut c, &dir, "web page");
+}
