@@ -279,8 +279,7 @@ fn centre_of(tb: &mut Toolbox, tool: &str, id: &str) -> Result<Point, ToolError>
             "{tool}: {id} has no bounds (not rendered); scroll it into view and snapshot again"
         ))
     })?;
-    let half = |v: u64| i64::try_from(v / 2).unwrap_or(0);
-    Ok(Point::new(b.x + half(b.w), b.y + half(b.h)))
+    Ok(visual::centre(b))
 }
 
 /// Whether element `id` of the last snapshot lists `verb`, or takes it

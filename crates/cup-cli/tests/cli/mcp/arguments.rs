@@ -16,6 +16,7 @@ fn bad_arguments(schema: &Value) -> Vec<Value> {
                 Some("boolean") => json!("yes"),
                 Some("array") => json!(5),
                 Some("object") => json!("x"),
+                Some("number") => json!("fast"),
                 _ => json!(123),
             };
             out.push(json!({ key: wrong }));

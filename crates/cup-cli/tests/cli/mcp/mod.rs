@@ -187,6 +187,43 @@ fn desktop(name: &str) -> (crate::common::StateFile, Vec<(String, String)>, u32)
     (state, env, pid)
 }
 
+/// Stops a browser started by [`headless_page`] and removes its folder.
+struct Browser(PathBuf);
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = cup(&["browser", "stop", "--state", path_str(&self.0)], &[]);
+        if let Some(d) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// A headless Chromium (`cup browser start --headless`) showing `html`
+/// from a file in a folder of its own named after `name`: the guard that
+/// stops it, its environment, and the folder.
+fn headless_page(name: &str, html: &str) -> (Browser, Vec<(String, String)>, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let page = dir.join("page.html");
+    std::fs::write(&page, html).unwrap_or_else(|e| panic!("{e}"));
+    let state = dir.join("browser.json");
+    let url = format!("file://{}", path_str(&page));
+    let started = cup(
+        &[
+            "browser",
+            "start",
+            "--headless",
+            &url,
+            "--state",
+            path_str(&state),
+        ],
+        &[],
+    );
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    (Browser(state), exports(&text(&started.stdout)), dir)
+}
+
 fn stdio_args(extra: &[&str]) -> Vec<String> {
     let mut args = vec![
         "stdio".to_owned(),

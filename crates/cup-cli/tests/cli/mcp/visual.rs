@@ -194,6 +194,50 @@ fn bad_arguments(c: &mut Client) {
     );
 }
 
+/// Checks the screenshots taken during a flight from `from` to `to` with
+/// the test's motion (3 s, arc 0.4): the magenta arrow is on the Bézier in
+/// each, seen at 3 or more points of it, at least one well off the
+/// straight line.
+fn assert_flight(shots: &[(Vec<u8>, u32, u32)], from: (i64, i64), to: (i64, i64)) {
+    let m = Motion {
+        glide_duration_ms: 3000.0,
+        arc_size: 0.4,
+        ..Motion::default()
+    };
+    let (a, b) = (
+        Pt::new(from.0 as f64, from.1 as f64),
+        Pt::new(to.0 as f64, to.1 as f64),
+    );
+    let path = Path::new(a, b, &m);
+    let chord = Path::new(a, b, &Motion { arc_size: 0.0, ..m });
+    let mut seen: Vec<(f64, f64)> = Vec::new();
+    for s in shots {
+        let Some((x, y, _)) = centroid(s, is_magenta) else {
+            continue;
+        };
+        // The arrow's pixels lie around its tip, within its size.
+        let (t, d) = path.nearest(Pt::new(x, y));
+        assert!(
+            d < 24.0,
+            "cursor at {x:.0},{y:.0} is {d:.0} px off the Bézier (t {t:.2})"
+        );
+        seen.push((t, chord.nearest(Pt::new(x, y)).1));
+    }
+    let mut ts: Vec<f64> = seen.iter().map(|s| s.0).collect();
+    ts.sort_by(f64::total_cmp);
+    ts.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+    assert!(
+        ts.len() >= 3,
+        "the cursor was seen at {} points of its path in {} screenshots: {seen:?}",
+        ts.len(),
+        shots.len()
+    );
+    assert!(
+        seen.iter().any(|s| s.1 > 60.0),
+        "no point of the flight was off the straight line: {seen:?}"
+    );
+}
+
 /// The foreground window line of list_windows.
 fn foreground(c: &mut Client) -> String {
     let listed = ok_text(&c.call("list_windows", json!({})), "list_windows");
@@ -277,17 +321,6 @@ fn desktop_agent_cursor_highlight_and_marks() {
 
     // An element click (AT-SPI action): the cursor flies from 900,900 to
     // the element; screenshots during the flight show it on the curve.
-    let m = Motion {
-        glide_duration_ms: 3000.0,
-        arc_size: 0.4,
-        ..Motion::default()
-    };
-    let path = Path::new(Pt::new(900.0, 900.0), Pt::new(cx as f64, cy as f64), &m);
-    let chord = Path::new(
-        Pt::new(900.0, 900.0),
-        Pt::new(cx as f64, cy as f64),
-        &Motion { arc_size: 0.0, ..m },
-    );
     let (answer, shots) = call_grabbing(&mut c, &env, &dir, "click", json!({"element_id": check}));
     ok_text(&answer, "element click with the cursor");
     assert_eq!(
@@ -295,35 +328,7 @@ fn desktop_agent_cursor_highlight_and_marks() {
         json!("confirmed"),
         "{answer}"
     );
-    let mut seen: Vec<(f64, f64)> = Vec::new();
-    for s in &shots {
-        let Some((x, y, _)) = centroid(s, is_magenta) else {
-            continue;
-        };
-        // The arrow's pixels lie around its tip, within its size.
-        let (t, d) = path.nearest(Pt::new(x, y));
-        assert!(
-            d < 24.0,
-            "cursor at {x:.0},{y:.0} is {d:.0} px off the Bézier (t {t:.2})"
-        );
-        seen.push((t, chord.nearest(Pt::new(x, y)).1));
-    }
-    let distinct: Vec<f64> = {
-        let mut ts: Vec<f64> = seen.iter().map(|s| s.0).collect();
-        ts.sort_by(f64::total_cmp);
-        ts.dedup_by(|a, b| (*a - *b).abs() < 0.05);
-        ts
-    };
-    assert!(
-        distinct.len() >= 3,
-        "the cursor was seen at {} points of its path in {} screenshots: {seen:?}",
-        distinct.len(),
-        shots.len()
-    );
-    assert!(
-        seen.iter().any(|s| s.1 > 60.0),
-        "no point of the flight was off the straight line: {seen:?}"
-    );
+    assert_flight(&shots, (900, 900), (cx, cy));
     // Drawn only: the pointer and the focused window did not move.
     assert_eq!(pointer(&mut c), pointer_before);
     assert_eq!(foreground(&mut c), focus_before);
@@ -522,11 +527,8 @@ pub(super) fn marks_on(c: &mut Client, dir: &std::path::Path, what: &str) {
 
 #[test]
 fn web_agent_cursor_and_marks_in_headless_chromium() {
-    let dir = std::env::temp_dir().join(format!("cup-mcp-visual-web-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let page = dir.join("page.html");
-    std::fs::write(
-        &page,
+    let (_browser, mut env, dir) = headless_page(
+        "cup-mcp-visual-web",
         r##"<!doctype html><title>Form</title><body style="margin:0;background:#fff">
 <button id=b style="position:absolute;left:100px;top:150px;width:140px;height:40px" onclick="document.title='Pressed'">Press</button>
 <label style="position:absolute;left:400px;top:160px"><input type=checkbox> Remember</label>
@@ -534,33 +536,7 @@ fn web_agent_cursor_and_marks_in_headless_chromium() {
 <input aria-label=Name style="position:absolute;left:100px;top:300px">
 <select aria-label=Size style="position:absolute;left:400px;top:300px"><option>S<option>M</select>
 </body>"##,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let state = dir.join("browser.json");
-    let url = format!("file://{}", path_str(&page));
-    let started = cup(
-        &[
-            "browser",
-            "start",
-            "--headless",
-            &url,
-            "--state",
-            path_str(&state),
-        ],
-        &[],
     );
-    assert!(started.status.success(), "{}", text(&started.stderr));
-    struct Stop(PathBuf);
-    impl Drop for Stop {
-        fn drop(&mut self) {
-            let _ = cup(&["browser", "stop", "--state", path_str(&self.0)], &[]);
-            if let Some(d) = self.0.parent() {
-                let _ = std::fs::remove_dir_all(d);
-            }
-        }
-    }
-    let _stop = Stop(state.clone());
-    let mut env = exports(&text(&started.stdout));
     env.push((
         "CUP_CONFIG".into(),
         path_str(&dir.join("config.json")).to_owned(),
@@ -609,17 +585,6 @@ fn web_agent_cursor_and_marks_in_headless_chromium() {
         "not hidden after idle"
     );
 
-    let m = Motion {
-        glide_duration_ms: 3000.0,
-        arc_size: 0.4,
-        ..Motion::default()
-    };
-    let path = Path::new(Pt::new(700.0, 500.0), Pt::new(tx as f64, ty as f64), &m);
-    let chord = Path::new(
-        Pt::new(700.0, 500.0),
-        Pt::new(tx as f64, ty as f64),
-        &Motion { arc_size: 0.0, ..m },
-    );
     let (answer, shots) = call_grabbing(
         &mut c,
         &env,
@@ -634,31 +599,7 @@ fn web_agent_cursor_and_marks_in_headless_chromium() {
         "{answer_text}"
     );
     assert!(answer_text.contains("Pressed"), "{answer_text}");
-    let mut seen = Vec::new();
-    for s in &shots {
-        let Some((x, y, _)) = centroid(s, is_magenta) else {
-            continue;
-        };
-        let (t, d) = path.nearest(Pt::new(x, y));
-        assert!(
-            d < 24.0,
-            "cursor at {x:.0},{y:.0} is {d:.0} px off the Bézier (t {t:.2})"
-        );
-        seen.push((t, chord.nearest(Pt::new(x, y)).1));
-    }
-    let mut ts: Vec<f64> = seen.iter().map(|s| s.0).collect();
-    ts.sort_by(f64::total_cmp);
-    ts.dedup_by(|a, b| (*a - *b).abs() < 0.05);
-    assert!(
-        ts.len() >= 3,
-        "the cursor was seen at {} points in {} screenshots: {seen:?}",
-        ts.len(),
-        shots.len()
-    );
-    assert!(
-        seen.iter().any(|s| s.1 > 60.0),
-        "no point of the flight off the straight line: {seen:?}"
-    );
+    assert_flight(&shots, (700, 500), (tx, ty));
     std::thread::sleep(Duration::from_millis(2000));
     assert!(
         centroid(&grab(&env, &dir.join("idle.png")), is_magenta).is_none(),

@@ -4,41 +4,12 @@ use super::*;
 
 #[test]
 fn stdio_web_page_snapshot_action_snapshot_and_screenshot() {
-    let dir = std::env::temp_dir().join(format!("cup-mcp-web-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let page = dir.join("page.html");
-    std::fs::write(
-        &page,
+    let (_browser, env, _dir) = headless_page(
+        "cup-mcp-web",
         r#"<!doctype html><title>Shop</title><h1>Checkout</h1>
 <label><input type=checkbox> Gift wrap</label>
 <button onclick="document.title='Sent!'">Send</button>"#,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let state = dir.join("browser.json");
-    let url = format!("file://{}", path_str(&page));
-    let started = cup(
-        &[
-            "browser",
-            "start",
-            "--headless",
-            &url,
-            "--state",
-            path_str(&state),
-        ],
-        &[],
     );
-    assert!(started.status.success(), "{}", text(&started.stderr));
-    struct Stop(PathBuf);
-    impl Drop for Stop {
-        fn drop(&mut self) {
-            let _ = cup(&["browser", "stop", "--state", path_str(&self.0)], &[]);
-            if let Some(d) = self.0.parent() {
-                let _ = std::fs::remove_dir_all(d);
-            }
-        }
-    }
-    let _stop = Stop(state.clone());
-    let env = exports(&text(&started.stdout));
     let mut c = Client::start(&stdio_args(&["mcp"]), &env);
 
     let mut snap = String::new();
