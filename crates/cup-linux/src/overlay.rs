@@ -382,8 +382,7 @@ impl Windows {
             let mut aux = CreateWindowAux::new()
                 .override_redirect(1)
                 .border_pixel(0)
-                .background_pixel(0)
-                .save_under(1);
+                .background_pixel(0);
             if self.argb {
                 aux = aux.colormap(self.colormap);
             }
