@@ -12,7 +12,6 @@ mod mcp;
 mod output;
 mod platform;
 mod state_file;
-mod tools;
 
 use std::process::ExitCode;
 

@@ -118,3 +118,11 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         .build()
         .map_err(|e| Failure::usage(format!("cannot start the async runtime: {e}")))
 }
+
+/// The tools over the session `make` creates, page scripting going to the
+/// browser of the options or environment.
+pub fn toolbox(profile: cup_tools::Profile, make: cup_tools::SessionMaker) -> cup_tools::Toolbox {
+    let mut tb = cup_tools::Toolbox::new(profile, make);
+    tb.set_endpoint(Box::new(|| endpoint().map_err(|f| f.message)));
+    tb
+}

@@ -20,7 +20,7 @@ fn failed(e: impl std::fmt::Display) -> Failure {
     }
 }
 
-use crate::tools::results::describe;
+use cup_tools::results::describe;
 
 fn print_result(result: &ActionResult, json: bool) -> Result<ExitCode, Failure> {
     if json {

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::cli::CallArgs;
 use crate::commands::Failure;
-use crate::tools::{Block, Profile, Toolbox};
 use crate::{last, output};
+use cup_tools::{Block, Profile};
 
 /// Runs `cup call`.
 pub fn run(args: &CallArgs) -> Result<ExitCode, Failure> {
@@ -67,7 +67,7 @@ fn call(
         None => None,
         Some(text) => Some(crate::input::parse_json("arguments", text)?),
     };
-    let mut toolbox = Toolbox::new(
+    let mut toolbox = crate::platform::toolbox(
         Profile::All,
         Box::new(|| {
             let mut session = crate::platform::adapter()

@@ -9,7 +9,7 @@ use cup::Session;
 use crate::cli::McpArgs;
 use crate::commands::Failure;
 use crate::mcp;
-use crate::tools::{Profile, SessionMaker, Toolbox};
+use cup_tools::{Profile, SessionMaker};
 
 /// A maker of sessions on the target of the command line (no I/O until a
 /// tool needs the session).
@@ -25,7 +25,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode, Failure> {
     let profile = Profile::parse(&args.tools).map_err(Failure::usage)?;
     if args.list {
         let mut text = String::new();
-        for t in crate::tools::catalog::offered(profile) {
+        for t in cup_tools::catalog::offered(profile) {
             text.push_str(&format!("{:<20} {}\n", t.name, t.description));
         }
         crate::output::print(&text)?;
@@ -35,7 +35,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode, Failure> {
     match &args.http {
         None => runtime
             .block_on(mcp::serve_stdio(
-                Toolbox::new(profile, session_maker()),
+                crate::platform::toolbox(profile, session_maker()),
                 profile,
             ))
             .map_err(Failure::usage)?,

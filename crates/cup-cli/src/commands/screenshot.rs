@@ -48,13 +48,13 @@ pub fn run(args: &ScreenshotArgs) -> Result<ExitCode, Failure> {
         if let Ok(snap) = crate::last::load() {
             session.restore(snap);
         }
-        let base = crate::tools::config::load(&crate::tools::config::path())
+        let base = cup_tools::config::load(&cup_tools::config::path())
             .ok()
             .flatten()
             .unwrap_or_default()
             .request();
         let (png, _, line) = runtime
-            .block_on(crate::tools::visual::marked(&mut session, &base, &target))
+            .block_on(cup_tools::visual::marked(&mut session, &base, &target))
             .map_err(|e| Failure {
                 code: 1,
                 message: e.0,

@@ -20,7 +20,7 @@ use tower_service::Service as _;
 
 use super::stdio::{self, ErrorAnswer};
 use super::CupServer;
-use crate::tools::{Profile, SessionMaker, Toolbox};
+use cup_tools::{Profile, SessionMaker};
 
 /// Bytes of randomness in a generated token.
 const TOKEN_BYTES: usize = 24;
@@ -183,7 +183,13 @@ pub async fn serve(
         config = config.disable_allowed_hosts();
     }
     let max_body = config.max_request_body_bytes;
-    let factory = move || Ok(CupServer::new(Toolbox::new(profile, make()), profile, true));
+    let factory = move || {
+        Ok(CupServer::new(
+            crate::platform::toolbox(profile, make()),
+            profile,
+            true,
+        ))
+    };
     let service =
         StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
     let token: Arc<str> = token.into();

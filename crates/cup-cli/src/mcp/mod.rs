@@ -1,4 +1,4 @@
-//! The MCP server: the [`crate::tools`] over the official Rust MCP SDK
+//! The MCP server: the [`cup_tools`] over the official Rust MCP SDK
 //! (rmcp), on stdio or streamable HTTP ([`http`]). One [`CupServer`] per
 //! client: each has its own session (snapshot, ids, zoom). Nothing touches
 //! the desktop or the browser before the first tool call, so `initialize`
@@ -20,7 +20,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio::sync::Mutex;
 
-use crate::tools::{Block, Output, Profile, Toolbox};
+use cup_tools::{Block, Output, Profile, Toolbox};
 
 /// What the server tells the agent once (shared conventions live here,
 /// not in every tool description).
@@ -39,7 +39,7 @@ pub struct CupServer {
 
 /// The tool list of `profile` as MCP tools.
 pub fn mcp_tools(profile: Profile) -> Vec<Tool> {
-    crate::tools::catalog::offered(profile)
+    cup_tools::catalog::offered(profile)
         .into_iter()
         .map(|spec| {
             let mut tool = Tool::new(spec.name, spec.description, spec.schema);

@@ -77,12 +77,18 @@ impl Output {
 /// Makes the session on first use (no adapter work before the first call).
 pub type SessionMaker = Box<dyn Fn() -> Result<Session, String> + Send + Sync>;
 
+/// Says where the browser for page scripting is (`page` with an `action`),
+/// when it is first needed.
+pub type EndpointMaker = Box<dyn Fn() -> Result<cup_web::Endpoint, String> + Send + Sync>;
+
 /// A session with the tools over it: one per MCP client.
 pub struct Toolbox {
     profile: Profile,
     make: SessionMaker,
     session: Option<Session>,
     web: Option<cup_web::WebAdapter>,
+    /// Where that browser is.
+    endpoint: EndpointMaker,
     /// Top-left of the last zoom image on the screen.
     zoom: Option<Point>,
     /// Where acting calls are recorded (`set_recording`), if they are.
@@ -117,6 +123,7 @@ impl Toolbox {
             make,
             session: None,
             web: None,
+            endpoint: Box::new(cup_web::Endpoint::from_env),
             zoom: None,
             recording: None,
             config: config::Config::default(),
@@ -125,6 +132,12 @@ impl Toolbox {
             one_shot: false,
             cursor_asked: false,
         }
+    }
+
+    /// Where the browser for page scripting is (default: the environment,
+    /// `$CUP_CDP_URL` / `$CUP_CDP_HOST` / `$CUP_CDP_PORT`).
+    pub fn set_endpoint(&mut self, endpoint: EndpointMaker) {
+        self.endpoint = endpoint;
     }
 
     /// Marks this toolbox as a one-shot `cup call`: the agent cursor is off
@@ -208,7 +221,7 @@ impl Toolbox {
     /// environment).
     fn web(&mut self) -> Result<&cup_web::WebAdapter, ToolError> {
         if self.web.is_none() {
-            let endpoint = crate::platform::endpoint().map_err(|f| ToolError(f.message))?;
+            let endpoint = (self.endpoint)().map_err(ToolError)?;
             self.web = Some(cup_web::WebAdapter::new(endpoint));
         }
         self.web
@@ -293,7 +306,7 @@ impl Toolbox {
     }
 
     /// [`Toolbox::call`], boxed (a replay calls tools from a tool).
-    pub(super) fn call_boxed<'s>(
+    pub(crate) fn call_boxed<'s>(
         &'s mut self,
         name: &'s str,
         args: Option<Value>,

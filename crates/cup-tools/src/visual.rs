@@ -397,7 +397,8 @@ pub(super) async fn marked_shot(
     marked(tb.session()?, &base, target).await
 }
 
-/// [`marked_shot`] on a session: `base` is the snapshot taken when the
+/// A set-of-marks screenshot of `target` on a session (what `marks: true`
+/// gives): `base` is the snapshot taken when the
 /// session has none.
 pub async fn marked(
     session: &mut cup::Session,

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::{
     element_ids, iso8601, locate_all, look, write_turn, Locator, Look, Recorded, Turn, CLICKS,
 };
-use crate::tools::{Args, Block, Output, Toolbox};
+use crate::{Args, Block, Output, Toolbox};
 
 /// A call being recorded.
 pub struct Pending {

@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{find, read_trajectory, Recorded, Turn};
-use crate::tools::args::{self, Args, ToolError};
-use crate::tools::{Block, Output, Toolbox};
+use crate::args::{self, Args, ToolError};
+use crate::{Block, Output, Toolbox};
 
 /// Longest pause between replayed turns.
 const MAX_DELAY_MS: i64 = 60_000;

@@ -339,6 +339,7 @@ pub fn state(dir: Option<&Path>) -> Output {
 }
 
 /// What the recorder saw after a call.
+#[derive(Debug)]
 pub struct Look {
     /// Compact text of the foreground window.
     pub text: Option<String>,
