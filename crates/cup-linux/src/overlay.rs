@@ -235,6 +235,8 @@ struct Windows {
     colormap: u32,
     argb: bool,
     layers: HashMap<Layer, LayerWindow>,
+    /// The graphics context of every picture upload (made with the first).
+    gc: Option<u32>,
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -346,6 +348,7 @@ impl Windows {
             colormap,
             argb,
             layers: HashMap::new(),
+            gc: None,
         })
     }
 
@@ -488,9 +491,17 @@ impl Windows {
                 s.height.max(1) as u16,
             )
             .map_err(err)?;
-            let gc = conn.generate_id().map_err(err)?;
-            conn.create_gc(gc, pixmap, &xproto::CreateGCAux::new())
-                .map_err(err)?;
+            let gc = match self.gc {
+                Some(gc) => gc,
+                None => {
+                    // Good for every pixmap of this depth and screen.
+                    let gc = conn.generate_id().map_err(err)?;
+                    conn.create_gc(gc, pixmap, &xproto::CreateGCAux::new())
+                        .map_err(err)?;
+                    self.gc = Some(gc);
+                    gc
+                }
+            };
             conn.put_image(
                 ImageFormat::Z_PIXMAP,
                 pixmap,
@@ -504,7 +515,6 @@ impl Windows {
                 &format.image(s),
             )
             .map_err(err)?;
-            conn.free_gc(gc).map_err(err)?;
             conn.change_window_attributes(
                 id,
                 &ChangeWindowAttributesAux::new().background_pixmap(pixmap),

@@ -221,19 +221,8 @@ impl PixelLayout {
 
 /// Encodes RGB pixels as PNG (fast compression).
 pub fn encode_png(pixels: &Pixels) -> Result<Png, ShotError> {
-    let mut bytes = Vec::with_capacity(pixels.rgb.len() / 8);
-    {
-        let mut enc = png::Encoder::new(&mut bytes, pixels.width, pixels.height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        let mut w = enc
-            .write_header()
-            .map_err(|e| ShotError::Png(e.to_string()))?;
-        w.write_image_data(&pixels.rgb)
-            .map_err(|e| ShotError::Png(e.to_string()))?;
-        w.finish().map_err(|e| ShotError::Png(e.to_string()))?;
-    }
+    let bytes = cup::image::png_from_rgb(&pixels.rgb, pixels.width, pixels.height)
+        .map_err(ShotError::Png)?;
     Ok(Png {
         bytes,
         width: pixels.width,

@@ -84,6 +84,7 @@ impl Default for Config {
 }
 
 /// A settable key and the values it takes.
+#[derive(Clone, Copy)]
 enum Kind {
     Choice(&'static [&'static str]),
     Int(u64, u64),
@@ -107,13 +108,8 @@ const KEYS: &[(&str, Kind)] = &[
 
 /// Every key `set_config` takes: [`KEYS`] and the cursor's motion knobs.
 fn kind_of(key: &str) -> Option<Kind> {
-    if let Some((_, kind)) = KEYS.iter().find(|(k, _)| *k == key) {
-        return Some(match kind {
-            Kind::Choice(c) => Kind::Choice(c),
-            Kind::Int(a, b) => Kind::Int(*a, *b),
-            Kind::OnOffAuto => Kind::OnOffAuto,
-            Kind::Num(a, b) => Kind::Num(*a, *b),
-        });
+    if let Some(&(_, kind)) = KEYS.iter().find(|(k, _)| *k == key) {
+        return Some(kind);
     }
     let knob = key.strip_prefix("agent_cursor.motion.")?;
     motion::KNOBS

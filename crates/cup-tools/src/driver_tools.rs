@@ -260,26 +260,7 @@ async fn press(tb: &mut Toolbox, args: &Args<'_>, combo: String) -> Result<Outpu
 
 /// The centre of element `id` of the last snapshot.
 fn centre_of(tb: &mut Toolbox, tool: &str, id: &str) -> Result<Point, ToolError> {
-    let session = tb.session()?;
-    let last = session
-        .last()
-        .ok_or_else(|| ToolError(format!("{tool}: no snapshot yet; take one first")))?;
-    let node = last
-        .envelope
-        .tree
-        .iter()
-        .find_map(|r| r.iter().find(|n| n.id == id))
-        .ok_or_else(|| {
-            ToolError(format!(
-                "{tool}: element {id:?} is not in the last snapshot; take a new snapshot and use its ids"
-            ))
-        })?;
-    let b = node.bounds.ok_or_else(|| {
-        ToolError(format!(
-            "{tool}: {id} has no bounds (not rendered); scroll it into view and snapshot again"
-        ))
-    })?;
-    Ok(visual::centre(b))
+    visual::bounds_in_last(tb, tool, id).map(visual::centre)
 }
 
 /// Whether element `id` of the last snapshot lists `verb`, or takes it
@@ -288,12 +269,7 @@ fn element_offers(tb: &mut Toolbox, id: &str, verb: &str) -> bool {
     let Some(last) = tb.session().ok().and_then(|s| s.last()) else {
         return true; // let the action say what is wrong
     };
-    let Some(node) = last
-        .envelope
-        .tree
-        .iter()
-        .find_map(|r| r.iter().find(|n| n.id == id))
-    else {
+    let Some(node) = last.node(id) else {
         return true;
     };
     let Some(action) = cup_protocol::Action::from_name(verb) else {

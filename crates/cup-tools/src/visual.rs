@@ -147,12 +147,26 @@ impl Toolbox {
 
 /// The bounds of element `id` in the last snapshot, if it has them.
 pub(super) fn bounds_of(tb: &mut Toolbox, id: &str) -> Option<Rect> {
-    let last = tb.session().ok()?.last()?;
-    last.envelope
-        .tree
-        .iter()
-        .find_map(|r| r.iter().find(|n| n.id == id))
-        .and_then(|n| n.bounds)
+    tb.session().ok()?.last()?.node(id)?.bounds
+}
+
+/// The bounds of element `id` in the last snapshot; errors of `tool` say
+/// what is missing (a snapshot, the id, the bounds) and what to do.
+pub(super) fn bounds_in_last(tb: &mut Toolbox, tool: &str, id: &str) -> Result<Rect, ToolError> {
+    let last = tb
+        .session()?
+        .last()
+        .ok_or_else(|| ToolError(format!("{tool}: no snapshot yet; take one first")))?;
+    let node = last.node(id).ok_or_else(|| {
+        ToolError(format!(
+            "{tool}: element {id:?} is not in the last snapshot; take a new snapshot and use its ids"
+        ))
+    })?;
+    node.bounds.ok_or_else(|| {
+        ToolError(format!(
+            "{tool}: {id} has no bounds (not rendered); scroll it into view and snapshot again"
+        ))
+    })
 }
 
 /// The centre of a rectangle.
@@ -321,39 +335,18 @@ async fn state(tb: &mut Toolbox) -> Output {
 
 async fn highlight(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     args.only(&["element_id", "x", "y", "w", "h", "duration_ms", "color"])?;
-    let rect = match (
-        args.str("element_id")?,
-        super::cup_tools::region(args, ["x", "y", "w", "h"])?,
-    ) {
-        (Some(_), Some(_)) => return fail("highlight: give element_id or x,y,w,h, not both"),
-        (None, None) => {
-            return fail(
+    let rect =
+        match (
+            args.str("element_id")?,
+            super::cup_tools::region(args, ["x", "y", "w", "h"])?,
+        ) {
+            (Some(_), Some(_)) => return fail("highlight: give element_id or x,y,w,h, not both"),
+            (None, None) => return fail(
                 "highlight: give element_id (from the last snapshot) or x, y, w, h (screen pixels)",
-            )
-        }
-        (None, Some(r)) => r,
-        (Some(id), None) => {
-            if tb.session()?.last().is_none() {
-                return fail(
-                    "highlight: no snapshot yet; take one first, then give one of its ids",
-                );
-            }
-            let exists = tb
-                .session()?
-                .last()
-                .is_some_and(|l| l.envelope.tree.iter().any(|r| r.iter().any(|n| n.id == id)));
-            if !exists {
-                return fail(format!(
-                    "highlight: element {id:?} is not in the last snapshot; take a new snapshot and use its ids"
-                ));
-            }
-            bounds_of(tb, &id).ok_or_else(|| {
-                ToolError(format!(
-                    "highlight: {id} has no bounds (not rendered); scroll it into view and snapshot again"
-                ))
-            })?
-        }
-    };
+            ),
+            (None, Some(r)) => r,
+            (Some(id), None) => bounds_in_last(tb, "highlight", &id)?,
+        };
     let ms = args
         .int("duration_ms", 1, MAX_HIGHLIGHT_MS)?
         .unwrap_or(DEFAULT_HIGHLIGHT_MS);

@@ -7,21 +7,11 @@ pub fn png_from_bgra(bgra: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
     if bgra.len() < n * 4 {
         return Err(format!("{} bytes for {w}x{h} pixels", bgra.len()));
     }
-    let mut rgb = Vec::with_capacity(n * 3);
-    for px in bgra[..n * 4].chunks_exact(4) {
-        rgb.extend_from_slice(&[px[2], px[1], px[0]]);
-    }
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
-    let mut writer = enc.write_header().map_err(|e| format!("PNG header: {e}"))?;
-    writer
-        .write_image_data(&rgb)
-        .map_err(|e| format!("PNG data: {e}"))?;
-    writer.finish().map_err(|e| format!("PNG end: {e}"))?;
-    Ok(out)
+    let rgb: Vec<u8> = bgra[..n * 4]
+        .chunks_exact(4)
+        .flat_map(|px| [px[2], px[1], px[0]])
+        .collect();
+    png_from_rgb(&rgb, w, h)
 }
 
 /// A screenshot's pixels before encoding: RGB, 3 bytes a pixel, rows top
@@ -73,12 +63,41 @@ pub fn png_from_rgb(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
 
 /// Decodes a PNG to RGB pixels (alpha dropped, grey widened).
 pub fn rgb_from_png(bytes: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
-    let (rgba, w, h) = crate::visual::style::decode_png(bytes)?;
+    let (rgba, w, h) = rgba_from_png(bytes)?;
     let rgb = rgba
         .chunks_exact(4)
         .flat_map(|p| [p[0], p[1], p[2]])
         .collect();
     Ok((rgb, w, h))
+}
+
+/// Decodes a PNG to straight RGBA (any colour type; 16-bit channels cut
+/// to 8).
+pub fn rgba_from_png(bytes: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
+    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().map_err(|e| e.to_string())?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| "the image is too large".to_owned())?;
+    let mut buf = vec![0; size];
+    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+    let (w, h) = (info.width, info.height);
+    let n = (w as usize) * (h as usize);
+    let rgba = match info.color_type {
+        png::ColorType::Rgba => buf[..n * 4].to_vec(),
+        png::ColorType::Rgb => buf[..n * 3]
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => buf[..n * 2]
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Grayscale => buf[..n].iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => return Err("an indexed PNG the decoder did not expand".into()),
+    };
+    Ok((rgba, w, h))
 }
 
 #[cfg(test)]

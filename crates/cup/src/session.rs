@@ -51,6 +51,16 @@ pub struct Snapshot {
     pub text: String,
 }
 
+impl Snapshot {
+    /// The node with id `id`, in any of the captured windows.
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.envelope
+            .tree
+            .iter()
+            .find_map(|r| r.iter().find(|n| n.id == id))
+    }
+}
+
 /// Errors of the session. Each message says what to do next.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

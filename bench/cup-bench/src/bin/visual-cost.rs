@@ -66,20 +66,28 @@ async fn check_button(session: &mut Session) -> anyhow::Result<(String, Rect)> {
         .context("no enabled check button in gtk3-widget-factory")
 }
 
-/// One timed click of the kind `how`.
+/// How a click is made.
+enum How<'a> {
+    /// `session.action` alone.
+    Plain,
+    /// Through the cursor's wrapper, drawn by `cursor` if any (`None`:
+    /// off) with `settings`.
+    Wrapped(Option<&'a AgentCursor>, &'a CursorSettings),
+}
+
+/// One timed click made `how`.
 async fn click(
     session: &mut Session,
-    cursor: Option<&AgentCursor>,
-    settings: &CursorSettings,
+    how: &How<'_>,
     id: &str,
     at: Rect,
 ) -> anyhow::Result<(f64, String)> {
     let centre = Point::new(at.x + (at.w / 2) as i64, at.y + (at.h / 2) as i64);
     let params = ActionParams::default();
     let t = Instant::now();
-    let result = match (cursor, settings.enabled) {
-        (None, None) => session.action(id, "click", &params).await,
-        (cursor, _) => {
+    let result = match *how {
+        How::Plain => session.action(id, "click", &params).await,
+        How::Wrapped(cursor, settings) => {
             let (r, notes) = pointing(
                 cursor,
                 settings,
@@ -128,7 +136,6 @@ async fn measure(sandbox: &Sandbox, runs: usize) -> anyhow::Result<bool> {
         enabled: Some(false),
         ..CursorSettings::default()
     };
-    let plain = CursorSettings::default();
     let on = CursorSettings {
         enabled: Some(true),
         motion: Motion {
@@ -150,8 +157,8 @@ async fn measure(sandbox: &Sandbox, runs: usize) -> anyhow::Result<bool> {
     let (mut t_plain, mut t_off, mut t_on) = (Vec::new(), Vec::new(), Vec::new());
     let mut effects = Vec::new();
     for round in 0..=runs {
-        let (a, e1) = click(&mut session, None, &plain, &id, bounds).await?;
-        let (b, e2) = click(&mut session, None, &off, &id, bounds).await?;
+        let (a, e1) = click(&mut session, &How::Plain, &id, bounds).await?;
+        let (b, e2) = click(&mut session, &How::Wrapped(None, &off), &id, bounds).await?;
         if round > 0 {
             t_plain.push(a);
             t_off.push(b);
@@ -159,7 +166,7 @@ async fn measure(sandbox: &Sandbox, runs: usize) -> anyhow::Result<bool> {
         }
     }
     for round in 0..=runs {
-        let (c, e) = click(&mut session, Some(&cursor), &on, &id, bounds).await?;
+        let (c, e) = click(&mut session, &How::Wrapped(Some(&cursor), &on), &id, bounds).await?;
         if round > 0 {
             t_on.push(c);
             effects.push(e);

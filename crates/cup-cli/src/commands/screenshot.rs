@@ -44,7 +44,8 @@ pub fn run(args: &ScreenshotArgs) -> Result<ExitCode, Failure> {
     };
     let mut session = Session::new(crate::platform::adapter()?);
     let runtime = crate::platform::runtime()?;
-    if args.marks {
+    // The PNG, and what to say about it.
+    let (png, line) = if args.marks {
         if let Ok(snap) = crate::last::load() {
             session.restore(snap);
         }
@@ -59,43 +60,34 @@ pub fn run(args: &ScreenshotArgs) -> Result<ExitCode, Failure> {
                 code: 1,
                 message: e.0,
             })?;
-        if args.output.as_os_str() == "-" {
-            std::io::stdout().lock().write_all(&png)?;
-        } else {
-            std::fs::write(&args.output, &png).map_err(|e| {
-                Failure::usage(format!(
-                    "cannot write {}: {e}; choose a writable path with -o",
-                    args.output.display()
-                ))
-            })?;
-            crate::output::print(&format!("{}: {line}\n", args.output.display()))?;
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let shot = runtime
-        .block_on(session.screenshot(&target))
-        .map_err(|e| Failure {
-            code: 1,
-            message: e.to_string(),
-        })?;
-    if args.output.as_os_str() == "-" {
-        std::io::stdout().lock().write_all(&shot.png)?;
+        (png, line)
     } else {
-        std::fs::write(&args.output, &shot.png).map_err(|e| {
-            Failure::usage(format!(
-                "cannot write {}: {e}; choose a writable path with -o",
-                args.output.display()
-            ))
-        })?;
-        crate::output::print(&format!(
-            "{}: {}x{} at {},{} ({} bytes)\n",
-            args.output.display(),
+        let shot = runtime
+            .block_on(session.screenshot(&target))
+            .map_err(|e| Failure {
+                code: 1,
+                message: e.to_string(),
+            })?;
+        let line = format!(
+            "{}x{} at {},{} ({} bytes)",
             shot.width,
             shot.height,
             shot.x,
             shot.y,
             shot.png.len()
-        ))?;
+        );
+        (shot.png, line)
+    };
+    if args.output.as_os_str() == "-" {
+        std::io::stdout().lock().write_all(&png)?;
+    } else {
+        std::fs::write(&args.output, &png).map_err(|e| {
+            Failure::usage(format!(
+                "cannot write {}: {e}; choose a writable path with -o",
+                args.output.display()
+            ))
+        })?;
+        crate::output::print(&format!("{}: {line}\n", args.output.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }

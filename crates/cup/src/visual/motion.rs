@@ -57,15 +57,20 @@ pub const KNOBS: [(&str, f64, f64); 8] = [
 impl Motion {
     /// The knob `name`, if there is one.
     pub fn get(&self, name: &str) -> Option<f64> {
+        let mut copy = *self;
+        copy.slot(name).map(|v| *v)
+    }
+
+    fn slot(&mut self, name: &str) -> Option<&mut f64> {
         Some(match name {
-            "start_handle" => self.start_handle,
-            "end_handle" => self.end_handle,
-            "arc_size" => self.arc_size,
-            "arc_flow" => self.arc_flow,
-            "spring" => self.spring,
-            "glide_duration_ms" => self.glide_duration_ms,
-            "dwell_after_click_ms" => self.dwell_after_click_ms,
-            "idle_hide_ms" => self.idle_hide_ms,
+            "start_handle" => &mut self.start_handle,
+            "end_handle" => &mut self.end_handle,
+            "arc_size" => &mut self.arc_size,
+            "arc_flow" => &mut self.arc_flow,
+            "spring" => &mut self.spring,
+            "glide_duration_ms" => &mut self.glide_duration_ms,
+            "dwell_after_click_ms" => &mut self.dwell_after_click_ms,
+            "idle_hide_ms" => &mut self.idle_hide_ms,
             _ => return None,
         })
     }
@@ -85,17 +90,9 @@ impl Motion {
                 "{name} must be a number from {lo} to {hi}, got {value}"
             ));
         }
-        let slot = match name {
-            "start_handle" => &mut self.start_handle,
-            "end_handle" => &mut self.end_handle,
-            "arc_size" => &mut self.arc_size,
-            "arc_flow" => &mut self.arc_flow,
-            "spring" => &mut self.spring,
-            "glide_duration_ms" => &mut self.glide_duration_ms,
-            "dwell_after_click_ms" => &mut self.dwell_after_click_ms,
-            _ => &mut self.idle_hide_ms,
-        };
-        *slot = value;
+        if let Some(slot) = self.slot(name) {
+            *slot = value;
+        }
         Ok(())
     }
 

@@ -105,7 +105,7 @@ pub fn load_image(path: &str, size: u32) -> Result<Sprite, String> {
         )
     };
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        let (rgba, w, h) = decode_png(&bytes).map_err(|e| bad(&e))?;
+        let (rgba, w, h) = crate::image::rgba_from_png(&bytes).map_err(|e| bad(&e))?;
         return Ok(sprite::fitted(&rgba, w, h, size));
     }
     let text_like = bytes.iter().take(512).any(|&b| b == b'<');
@@ -139,34 +139,6 @@ pub fn load_image(path: &str, size: u32) -> Result<Sprite, String> {
         }
     }
     Ok(Sprite::new(w, h, rgba, i64::from(w / 2), i64::from(h / 2)))
-}
-
-/// Decodes a PNG to straight RGBA.
-pub fn decode_png(bytes: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
-    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().map_err(|e| e.to_string())?;
-    let size = reader
-        .output_buffer_size()
-        .ok_or_else(|| "the image is too large".to_owned())?;
-    let mut buf = vec![0; size];
-    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
-    let (w, h) = (info.width, info.height);
-    let n = (w as usize) * (h as usize);
-    let rgba = match info.color_type {
-        png::ColorType::Rgba => buf[..n * 4].to_vec(),
-        png::ColorType::Rgb => buf[..n * 3]
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => buf[..n * 2]
-            .chunks_exact(2)
-            .flat_map(|p| [p[0], p[0], p[0], p[1]])
-            .collect(),
-        png::ColorType::Grayscale => buf[..n].iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => return Err("an indexed PNG the decoder did not expand".into()),
-    };
-    Ok((rgba, w, h))
 }
 
 #[cfg(test)]

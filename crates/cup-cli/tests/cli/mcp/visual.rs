@@ -98,100 +98,85 @@ fn one_line_error(c: &mut Client, tool: &str, args: Value, has: &str) {
 }
 
 fn bad_arguments(c: &mut Client) {
-    one_line_error(
-        c,
-        "set_agent_cursor_enabled",
-        json!({}),
-        "missing `enabled`",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_enabled",
-        json!({"enabled": "yes"}),
-        "true or false",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_enabled",
-        json!({"enabled": true, "on": 1}),
-        "unknown argument",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_motion",
-        json!({"spring": 2}),
-        "spring must be a number from 0.3 to 1",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_motion",
-        json!({"arc_flow": -1.5}),
-        "arc_flow",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_motion",
-        json!({"glide_duration_ms": "slow"}),
-        "number",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_motion",
-        json!({"speed": 1}),
-        "unknown argument",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_style",
-        json!({"bloom_color": "red"}),
-        "#RRGGBB",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_style",
-        json!({"gradient_colors": ["#fff", 3]}),
-        "list of strings",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_style",
-        json!({"gradient_colors": ["#12"]}),
-        "#RRGGBB",
-    );
-    one_line_error(
-        c,
-        "set_agent_cursor_style",
-        json!({"image_path": "/nonexistent/cursor.png"}),
-        "cannot read",
-    );
-    one_line_error(
-        c,
-        "get_agent_cursor_state",
-        json!({"x": 1}),
-        "unknown argument",
-    );
-    one_line_error(c, "highlight", json!({}), "give element_id");
-    one_line_error(c, "highlight", json!({"x": 1, "y": 2}), "give all of");
-    one_line_error(
-        c,
-        "highlight",
-        json!({"x": 1, "y": 2, "w": 3, "h": 4, "duration_ms": 99_999}),
-        "from 1 to 10000",
-    );
-    one_line_error(c, "highlight", json!({"element_id": "e99999"}), "snapshot");
-    one_line_error(
-        c,
-        "highlight",
-        json!({"x": 1, "y": 2, "w": 3, "h": 4, "color": "blue"}),
-        "#RRGGBB",
-    );
-    one_line_error(c, "screenshot", json!({"marks": "yes"}), "true or false");
-    one_line_error(
-        c,
-        "set_config",
-        json!({"key": "agent_cursor.motion.spring", "value": 9}),
-        "from 0.3 to 1",
-    );
+    for (tool, args, has) in [
+        ("set_agent_cursor_enabled", json!({}), "missing `enabled`"),
+        (
+            "set_agent_cursor_enabled",
+            json!({"enabled": "yes"}),
+            "true or false",
+        ),
+        (
+            "set_agent_cursor_enabled",
+            json!({"enabled": true, "on": 1}),
+            "unknown argument",
+        ),
+        (
+            "set_agent_cursor_motion",
+            json!({"spring": 2}),
+            "spring must be a number from 0.3 to 1",
+        ),
+        (
+            "set_agent_cursor_motion",
+            json!({"arc_flow": -1.5}),
+            "arc_flow",
+        ),
+        (
+            "set_agent_cursor_motion",
+            json!({"glide_duration_ms": "slow"}),
+            "number",
+        ),
+        (
+            "set_agent_cursor_motion",
+            json!({"speed": 1}),
+            "unknown argument",
+        ),
+        (
+            "set_agent_cursor_style",
+            json!({"bloom_color": "red"}),
+            "#RRGGBB",
+        ),
+        (
+            "set_agent_cursor_style",
+            json!({"gradient_colors": ["#fff", 3]}),
+            "list of strings",
+        ),
+        (
+            "set_agent_cursor_style",
+            json!({"gradient_colors": ["#12"]}),
+            "#RRGGBB",
+        ),
+        (
+            "set_agent_cursor_style",
+            json!({"image_path": "/nonexistent/cursor.png"}),
+            "cannot read",
+        ),
+        (
+            "get_agent_cursor_state",
+            json!({"x": 1}),
+            "unknown argument",
+        ),
+        ("highlight", json!({}), "give element_id"),
+        ("highlight", json!({"x": 1, "y": 2}), "give all of"),
+        (
+            "highlight",
+            json!({"x": 1, "y": 2, "w": 3, "h": 4, "duration_ms": 99_999}),
+            "from 1 to 10000",
+        ),
+        ("highlight", json!({"element_id": "e99999"}), "snapshot"),
+        (
+            "highlight",
+            json!({"x": 1, "y": 2, "w": 3, "h": 4, "color": "blue"}),
+            "#RRGGBB",
+        ),
+        ("screenshot", json!({"marks": "yes"}), "true or false"),
+        (
+            "set_config",
+            json!({"key": "agent_cursor.motion.spring", "value": 9}),
+            "from 0.3 to 1",
+        ),
+    ] {
+        one_line_error(c, tool, args, has);
+    }
 }
 
 /// Checks the screenshots taken during a flight from `from` to `to` with
