@@ -10,6 +10,11 @@
 #     its Linux adapter imports.
 #  3. The Cua Driver 0.37.0 wheel (pip download, no install), unzipped; its
 #     Linux binary is cua_driver/bin/cua-driver.
+#  4. Playwright MCP 0.0.83 from npm (web bench).
+#  5. xa11y 0.15.4 (PyPI wheel) in a venv of its own, for `python-capture`.
+#  6. cup's own Python package (cup-rs) from the newest target/wheels/cup_rs-*.whl
+#     in a venv of its own, reinstalled when the wheel is newer, for
+#     `python-capture`.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -115,4 +120,60 @@ else
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --silent --no-audit --no-fund \
         --prefix "$PW_DIR" "@playwright/mcp@$PW_VERSION" >/dev/null
 fi
-step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture)"
+
+# 5. xa11y (a Rust accessibility library's Python wheel: abi3, manylinux2014)
+#    in a venv of its own, from the same /usr/bin/python3 as the SDK's. At run
+#    time on Linux it needs only a D-Bus session with the AT-SPI bus
+#    (org.a11y.Bus, at-spi2-core: the sandbox starts it); it talks D-Bus in
+#    Rust (zbus) and ships its one C library (libxkbcommon) inside the wheel,
+#    so no gi and no --system-site-packages.
+XA11Y="xa11y==0.15.4"
+XA11Y_VENV="$PEERS/xa11y-venv"
+if [[ ! -x "$XA11Y_VENV/bin/python" ]]; then
+    step "creating venv $XA11Y_VENV (/usr/bin/python3)"
+    /usr/bin/python3 -m venv "$XA11Y_VENV"
+fi
+if "$XA11Y_VENV/bin/python" - "$XA11Y" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+name, _, ver = sys.argv[1].partition("==")
+if version(name) != ver:
+    sys.exit(1)
+import xa11y  # noqa: F401
+PY
+then
+    step "xa11y present: $XA11Y in $XA11Y_VENV"
+else
+    step "pip install $XA11Y into $XA11Y_VENV"
+    "$XA11Y_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$XA11Y"
+fi
+
+# 6. cup's Python package (distribution cup-rs, import name cup) from the
+#    newest wheel that bindings/python/build-wheel.sh --release made, in a
+#    venv of its own (no system site-packages: it needs no gi). A stamp file
+#    in the venv names the wheel installed; a newer or other wheel is
+#    installed over it.
+CUPRS_VENV="$PEERS/cup-rs-venv"
+CUPRS_STAMP="$CUPRS_VENV/.cup-rs-wheel"
+cuprs_wheel=$(ls -t "$ROOT"/target/wheels/cup_rs-*.whl 2>/dev/null | head -n1 || true)
+if [[ -z "$cuprs_wheel" ]]; then
+    step "no target/wheels/cup_rs-*.whl: run bindings/python/build-wheel.sh --release, then this script again (python-capture shows cup as FAILED until then)"
+else
+    if [[ ! -x "$CUPRS_VENV/bin/python" ]]; then
+        step "creating venv $CUPRS_VENV (/usr/bin/python3)"
+        /usr/bin/python3 -m venv "$CUPRS_VENV"
+    fi
+    if [[ -f "$CUPRS_STAMP" && "$(cat "$CUPRS_STAMP")" == "$cuprs_wheel" && ! "$cuprs_wheel" -nt "$CUPRS_STAMP" ]]; then
+        step "cup-rs present: $(basename "$cuprs_wheel") in $CUPRS_VENV"
+    else
+        step "pip install $(basename "$cuprs_wheel") into $CUPRS_VENV"
+        rm -f "$CUPRS_STAMP"
+        if "$CUPRS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+            --force-reinstall "$cuprs_wheel"; then
+            printf '%s\n' "$cuprs_wheel" >"$CUPRS_STAMP"
+        else
+            step "warning: $(basename "$cuprs_wheel") did not install into $CUPRS_VENV (built for another Python than $(/usr/bin/python3 --version)?); going on"
+        fi
+    fi
+fi
+step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture, python-capture)"

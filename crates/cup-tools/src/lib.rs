@@ -10,6 +10,7 @@ mod cup_tools;
 mod driver_tools;
 pub mod recording;
 pub mod results;
+pub mod target;
 pub mod visual;
 
 use std::future::Future;
@@ -22,6 +23,7 @@ use serde_json::{json, Value};
 
 pub use args::{Args, ToolError};
 pub use catalog::{Profile, ToolSpec};
+pub use target::Target;
 
 /// Longest a tool call may take; past it the call fails (the server keeps
 /// serving).

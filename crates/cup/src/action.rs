@@ -203,6 +203,25 @@ impl ActionResult {
         }
     }
 
+    /// The result of an app launch: a success only once its window is
+    /// seen (a launch whose window never appeared is not reported as done).
+    pub fn launched(launched: &crate::Launched) -> Self {
+        ActionResult {
+            success: launched.window.is_some(),
+            message: format!("{} launched (pid {})", launched.name, launched.pid),
+            error: launched
+                .window
+                .is_none()
+                .then(|| "no window appeared in time; take a snapshot to check".to_owned()),
+            effect: if launched.window.is_some() {
+                Effect::Confirmed
+            } else {
+                Effect::NoChange
+            },
+            changes: Vec::new(),
+        }
+    }
+
     /// A failure before anything was done.
     pub fn failed(error: impl Into<String>) -> Self {
         ActionResult {

@@ -27,10 +27,10 @@ const POINTER_VERBS: [Action; 4] = [
 #[non_exhaustive]
 pub enum ActionError {
     /// Not one of the 15 CUP verbs.
-    #[error("unknown action '{0}'; valid: {valid}", valid = valid_actions())]
+    #[error("Unknown action '{0}'; valid: {valid}", valid = valid_actions())]
     UnknownAction(String),
     /// The id is not in the latest snapshot.
-    #[error("element '{id}' is not in the current snapshot ({count} elements, ids e0..e{last}); take a new snapshot and use its ids")]
+    #[error("element '{id}' not found in the current snapshot ({count} elements, ids e0..e{last}); take a new snapshot and use its ids")]
     UnknownId {
         /// The id asked for.
         id: String,
@@ -39,6 +39,9 @@ pub enum ActionError {
         /// Highest id number.
         last: usize,
     },
+    /// An element action before any snapshot.
+    #[error("element '{0}' not found: there is no snapshot yet; take a snapshot and use its ids")]
+    NoSnapshot(String),
     /// The element does not offer this verb.
     #[error("{id} ({role} \"{name}\") does not support {action}; it supports: {supported}")]
     Unsupported {
@@ -75,9 +78,11 @@ impl Session {
         action: &str,
         params: &ActionParams,
     ) -> Result<ActionResult, SessionError> {
-        let verb = Action::from_name(action.trim())
-            .ok_or_else(|| ActionError::UnknownAction(action.to_owned()))?;
-        let last = self.last.as_ref().ok_or(SessionError::NoSnapshot)?;
+        let verb = check_request(action, params)?;
+        let last = self
+            .last
+            .as_ref()
+            .ok_or_else(|| ActionError::NoSnapshot(id.to_owned()))?;
         let (window, node) = find_node(&last.envelope.tree, id).ok_or_else(|| {
             let count = last.envelope.node_count();
             ActionError::UnknownId {
@@ -86,7 +91,6 @@ impl Session {
                 last: count.saturating_sub(1),
             }
         })?;
-        check_params(verb, params)?;
         check_supported(id, node, verb)?;
         let native = last.refs.get(id).cloned().unwrap_or_default();
         let target = Target {
@@ -281,20 +285,7 @@ impl Session {
                     .or_else(|| text("app"))
                     .ok_or_else(|| ActionError::BadParams("open_app needs \"name\"".into()))?;
                 let launched = self.open_app(&name).await?;
-                Ok(ActionResult {
-                    success: launched.window.is_some(),
-                    message: format!("{} launched (pid {})", launched.name, launched.pid),
-                    error: launched
-                        .window
-                        .is_none()
-                        .then(|| "no window appeared in time; take a snapshot to check".to_owned()),
-                    effect: if launched.window.is_some() {
-                        Effect::Confirmed
-                    } else {
-                        Effect::NoChange
-                    },
-                    changes: Vec::new(),
-                })
+                Ok(ActionResult::launched(&launched))
             }
             "find" | "find_elements" => {
                 let state = text("state")
@@ -388,13 +379,29 @@ fn find_node<'a>(tree: &'a [Node], id: &str) -> Option<(&'a Node, &'a Node)> {
         .find_map(|root| root.iter().find(|n| n.id == id).map(|n| (root, n)))
 }
 
+/// Checks an element action's verb name and parameters, before any element
+/// is looked up (the checks every front end makes first, in this order).
+///
+/// # Errors
+///
+/// [`ActionError::UnknownAction`] for a name that is not a CUP verb,
+/// [`ActionError::BadParams`] for a missing `value` or `direction`.
+pub fn check_request(action: &str, params: &ActionParams) -> Result<Action, ActionError> {
+    let verb = Action::from_name(action.trim())
+        .ok_or_else(|| ActionError::UnknownAction(action.to_owned()))?;
+    check_params(verb, params)?;
+    Ok(verb)
+}
+
 fn check_params(verb: Action, params: &ActionParams) -> Result<(), ActionError> {
     match verb {
-        Action::Type | Action::SetValue if params.value.is_none() => Err(ActionError::BadParams(
-            format!("action '{verb}' needs a value (the text to put in the element)"),
-        )),
+        Action::Type | Action::SetValue if params.value.is_none() => {
+            Err(ActionError::BadParams(format!(
+                "action '{verb}' requires a 'value' parameter (the text to put in the element)"
+            )))
+        }
         Action::Scroll if params.direction.is_none() => Err(ActionError::BadParams(
-            "action 'scroll' needs a direction: up, down, left or right".into(),
+            "action 'scroll' requires 'direction': up, down, left or right".into(),
         )),
         _ => Ok(()),
     }
@@ -496,7 +503,7 @@ mod tests {
     fn unknown_action_lists_the_verbs() {
         let e = ActionError::UnknownAction("press_button".into()).to_string();
         assert!(
-            e.starts_with("unknown action 'press_button'; valid: click, collapse,"),
+            e.starts_with("Unknown action 'press_button'; valid: click, collapse,"),
             "{e}"
         );
     }

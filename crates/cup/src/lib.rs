@@ -25,7 +25,7 @@ pub use adapter::{
     Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check, Launched, Monitor, Partial,
     ScreenInfo, Shot, ShotTarget, WindowHandle,
 };
-pub use execute::ActionError;
+pub use execute::{check_request, ActionError};
 pub use input::{Button, Gesture, Point};
 pub use observe::SnapshotDiff;
 pub use session::{Session, SessionError, Snapshot, SnapshotRequest};

@@ -271,8 +271,8 @@ fn a_desktop_named_for_another_os_is_refused_with_advice() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
-        err.contains(&format!("--platform {other}: this cup runs on"))
-            && err.contains("--platform desktop"),
+        err.contains(&format!("platform '{other}': this cup runs on"))
+            && err.contains("use desktop"),
         "{err}"
     );
 }

@@ -128,11 +128,11 @@ async fn disabled_button_reports_no_change_and_bad_requests_say_why() {
     let e = err(session
         .action("e99999", "click", &ActionParams::default())
         .await);
-    assert!(e.contains("not in the current snapshot"), "{e}");
+    assert!(e.contains("not found in the current snapshot"), "{e}");
     let e = err(session
         .action(&disabled, "jump", &ActionParams::default())
         .await);
-    assert!(e.starts_with("unknown action 'jump'"), "{e}");
+    assert!(e.starts_with("Unknown action 'jump'"), "{e}");
     let label = first(&snap, |n| n.role == Role::Text && n.actions.is_empty())
         .id
         .clone();
@@ -143,13 +143,13 @@ async fn disabled_button_reports_no_change_and_bad_requests_say_why() {
     let e = err(session
         .action(&disabled, "type", &ActionParams::default())
         .await);
-    assert!(e.contains("needs a value"), "{e}");
+    assert!(e.contains("requires a 'value' parameter"), "{e}");
     let scroll = ActionParams {
         direction: None,
         ..ActionParams::default()
     };
     let e = err(session.action(&disabled, "scroll", &scroll).await);
-    assert!(e.contains("needs a direction"), "{e}");
+    assert!(e.contains("requires 'direction'"), "{e}");
     let _ = Direction::Down;
 }
 

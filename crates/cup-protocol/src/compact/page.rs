@@ -68,7 +68,7 @@ pub struct Page {
 pub enum PageError {
     /// No node has this id.
     #[error(
-        "element '{0}' is not in the current snapshot; take a new snapshot and use an id from it"
+        "element '{0}' not found in the current snapshot; take a new snapshot and use an id from it"
     )]
     NotFound(String),
     /// The node has nothing to page through.

@@ -221,7 +221,7 @@ fn page_errors_say_what_to_do() {
     let e = page(&env, "e99", &PageRequest::default(), None).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "element 'e99' is not in the current snapshot; take a new snapshot and use an id from it"
+        "element 'e99' not found in the current snapshot; take a new snapshot and use an id from it"
     );
     let e = page(&env, "e3", &PageRequest::default(), None).unwrap_err();
     assert!(e.to_string().contains("no child items"), "{e}");

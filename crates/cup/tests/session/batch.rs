@@ -193,7 +193,7 @@ async fn malformed_steps_say_what_is_wrong() {
         ),
         (
             json!({"action": "frobnicate", "element_id": "e4"}),
-            "step 1: unknown action 'frobnicate'",
+            "step 1: Unknown action 'frobnicate'",
         ),
     ] {
         let results = session.batch(std::slice::from_ref(&step)).await;

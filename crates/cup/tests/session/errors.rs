@@ -99,7 +99,7 @@ async fn actions_the_session_can_refuse_never_reach_the_adapter() {
     let none = ActionParams::default();
     assert_eq!(
         session.action("e4", "click", &none).await.err(),
-        Some(SessionError::NoSnapshot)
+        Some(SessionError::Action(ActionError::NoSnapshot("e4".into())))
     );
 
     let (adapter2, mut session2) = snapped().await;
@@ -117,11 +117,11 @@ async fn actions_the_session_can_refuse_never_reach_the_adapter() {
     ));
     assert!(matches!(
         err(session2.action("e1", "type", &none).await),
-        ActionError::BadParams(m) if m.contains("needs a value")
+        ActionError::BadParams(m) if m.contains("requires a 'value' parameter")
     ));
     assert!(matches!(
         err(session2.action("e17", "scroll", &none).await),
-        ActionError::BadParams(m) if m.contains("needs a direction")
+        ActionError::BadParams(m) if m.contains("requires 'direction'")
     ));
     assert_eq!(
         err(session2.action("e99", "click", &none).await),

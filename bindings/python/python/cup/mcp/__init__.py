@@ -1,0 +1,1 @@
+"""cup's MCP server: ``python -m cup.mcp`` runs ``cup mcp`` (stdio)."""

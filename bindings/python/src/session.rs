@@ -1,0 +1,345 @@
+//! `cup._native.Session`: one cup Session (adapter, latest snapshot, ids)
+//! behind a lock, so one object can be used from several Python threads;
+//! calls from two threads run one after the other.
+
+use std::future::Future;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use cup::{ActionParams, ActionResult, CaptureLimits, ShotTarget, SnapshotRequest};
+use cup_protocol::compact::{Detail, PageRequest, MAX_OUTPUT_CHARS};
+use cup_protocol::search::FindQuery;
+use cup_protocol::{Direction, Rect, Scope, State};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use tokio::sync::Mutex;
+
+use crate::engine::Engine;
+use crate::errors;
+use crate::to_json;
+
+/// A session on this machine's desktop or on a browser.
+#[pyclass(module = "cup._native", name = "Session", frozen)]
+pub struct Session {
+    engine: Engine,
+    inner: Arc<Mutex<cup::Session>>,
+    platform: &'static str,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("platform", &self.platform)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Parses a word of a closed set, or says which words there are.
+pub fn word<T: FromStr>(what: &str, v: &str, expected: &str) -> PyResult<T> {
+    v.trim()
+        .parse()
+        .map_err(|_| errors::value(format!("{what} {v:?}: use one of {expected}")))
+}
+
+/// A scroll direction.
+pub fn direction(v: Option<&str>) -> PyResult<Option<Direction>> {
+    v.map(|d| {
+        d.trim().parse().map_err(|_| {
+            errors::value(format!(
+                "action 'scroll' requires 'direction': up, down, left or right, got {d:?}"
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// A CUP state name.
+pub fn state(v: Option<&str>) -> PyResult<Option<State>> {
+    v.map(|s| {
+        State::from_name(s.trim()).ok_or_else(|| {
+            errors::value(format!(
+                "state {s:?} is not a CUP state; use one of {}",
+                State::ALL
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+    })
+    .transpose()
+}
+
+impl Session {
+    /// Runs `f` with the session locked, on the I/O thread.
+    fn with<T, F, Fut>(&self, py: Python<'_>, f: F) -> PyResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(Arc<Mutex<cup::Session>>) -> Fut,
+        Fut: Future<Output = PyResult<T>> + Send + 'static,
+    {
+        let fut = f(self.inner.clone());
+        self.engine.run(py, fut)?
+    }
+}
+
+#[pymethods]
+impl Session {
+    /// A session on `platform`: `None`/`"desktop"` (this machine), this
+    /// machine's OS name, or `"web"` (a Chromium over CDP at `cdp_url`, or
+    /// `cdp_host`:`cdp_port`, else `$CUP_CDP_URL` / `$CUP_CDP_HOST` /
+    /// `$CUP_CDP_PORT`). Nothing is connected until the first call.
+    #[new]
+    #[pyo3(signature = (platform=None, cdp_url=None, cdp_host=None, cdp_port=None))]
+    fn new(
+        platform: Option<String>,
+        cdp_url: Option<String>,
+        cdp_host: Option<String>,
+        cdp_port: Option<u16>,
+    ) -> PyResult<Self> {
+        let target = cup_tools::Target {
+            platform,
+            cdp_port,
+            cdp_host,
+            cdp_url,
+        };
+        let adapter = target.adapter().map_err(errors::CupError::new_err)?;
+        Ok(Session {
+            engine: Engine::start()?,
+            inner: Arc::new(Mutex::new(cup::Session::new(adapter))),
+            platform: target.platform_name(),
+        })
+    }
+
+    /// `linux`, `windows`, `macos` or `web`.
+    #[getter]
+    fn platform_name(&self) -> &'static str {
+        self.platform
+    }
+
+    /// Captures and keeps a snapshot; returns its compact text, or the
+    /// envelope as JSON when `compact` is false.
+    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn snapshot(
+        &self,
+        py: Python<'_>,
+        scope: &str,
+        app: Option<String>,
+        max_depth: usize,
+        compact: bool,
+        detail: &str,
+        max_chars: Option<usize>,
+        max_nodes: Option<usize>,
+        timeout_ms: Option<u64>,
+    ) -> PyResult<String> {
+        let scope: Scope = word("scope", scope, "overview, foreground, desktop, full")?;
+        let detail: Detail = word("detail", detail, "compact (or standard), full, minimal")?;
+        let mut limits = CaptureLimits {
+            max_depth,
+            ..CaptureLimits::default()
+        };
+        if let Some(n) = max_nodes {
+            limits.max_nodes = n;
+        }
+        if let Some(ms) = timeout_ms {
+            limits.deadline = std::time::Duration::from_millis(ms);
+        }
+        let req = SnapshotRequest {
+            scope,
+            app,
+            detail,
+            max_chars: max_chars.unwrap_or(MAX_OUTPUT_CHARS),
+            limits,
+        };
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            let snap = s.snapshot(&req).await.map_err(errors::session)?;
+            if compact {
+                Ok(snap.text.clone())
+            } else {
+                to_json(&snap.envelope)
+            }
+        })
+    }
+
+    /// Whether a snapshot was taken.
+    fn has_snapshot(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |inner| async move {
+            Ok(inner.lock().await.last().is_some())
+        })
+    }
+
+    /// The latest snapshot's envelope as JSON, if any.
+    fn last_envelope(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.with(py, |inner| async move {
+            let s = inner.lock().await;
+            s.last().map(|l| to_json(&l.envelope)).transpose()
+        })
+    }
+
+    /// Performs a CUP action on an element of the latest snapshot; the
+    /// result (with the observed effect) as JSON.
+    #[pyo3(signature = (element_id, action, value=None, direction=None, amount=None))]
+    fn action(
+        &self,
+        py: Python<'_>,
+        element_id: String,
+        action: String,
+        value: Option<String>,
+        direction: Option<String>,
+        amount: Option<u32>,
+    ) -> PyResult<String> {
+        let params = ActionParams {
+            value,
+            direction: self::direction(direction.as_deref())?,
+            amount,
+        };
+        cup::check_request(&action, &params).map_err(|e| errors::value(e.to_string()))?;
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            let r = s
+                .action(&element_id, &action, &params)
+                .await
+                .map_err(errors::session)?;
+            to_json(&r)
+        })
+    }
+
+    /// Presses a key combo; the result as JSON.
+    fn press(&self, py: Python<'_>, keys: String) -> PyResult<String> {
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            let r = s.press(&keys).await.map_err(errors::session)?;
+            to_json(&r)
+        })
+    }
+
+    /// Opens an app by (fuzzy) name and waits for its window; the result
+    /// as JSON (a success only once the window is seen).
+    fn open_app(&self, py: Python<'_>, name: String) -> PyResult<String> {
+        if name.trim().is_empty() {
+            return Err(errors::value(
+                "App name must not be empty; give the name of an installed app, e.g. open_app(\"calculator\")",
+            ));
+        }
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            let launched = s.open_app(&name).await.map_err(errors::session)?;
+            to_json(&ActionResult::launched(&launched))
+        })
+    }
+
+    /// Searches the latest snapshot; matching nodes (without children)
+    /// as JSON, best first.
+    #[pyo3(signature = (query=None, role=None, name=None, state=None, limit=5))]
+    fn find(
+        &self,
+        py: Python<'_>,
+        query: Option<String>,
+        role: Option<String>,
+        name: Option<String>,
+        state: Option<String>,
+        limit: usize,
+    ) -> PyResult<String> {
+        let q = FindQuery {
+            query,
+            role,
+            name,
+            state: self::state(state.as_deref())?,
+            limit,
+        };
+        self.with(py, |inner| async move {
+            let s = inner.lock().await;
+            let nodes = s.find(&q).map_err(errors::session)?;
+            to_json(&nodes)
+        })
+    }
+
+    /// Runs batch steps (a JSON array) and returns their results as JSON.
+    fn batch(&self, py: Python<'_>, steps: &str) -> PyResult<String> {
+        let steps: Vec<serde_json::Value> = serde_json::from_str(steps)
+            .map_err(|e| errors::value(format!("batch: the steps must be a list of dicts: {e}")))?;
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            let results = s.batch(&steps).await;
+            to_json(&results)
+        })
+    }
+
+    /// A PNG of the whole screen, or of `region` (x, y, w, h).
+    #[pyo3(signature = (region=None))]
+    fn screenshot<'py>(
+        &self,
+        py: Python<'py>,
+        region: Option<(i64, i64, i64, i64)>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let target = match region {
+            None => ShotTarget::Screen,
+            Some((x, y, w, h)) => {
+                if w <= 0 || h <= 0 {
+                    return Err(errors::value(format!(
+                        "region {w}x{h}: width and height must be positive"
+                    )));
+                }
+                ShotTarget::Region(Rect::new(x, y, w.unsigned_abs(), h.unsigned_abs()))
+            }
+        };
+        let png = self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            Ok(s.screenshot(&target).await.map_err(errors::session)?.png)
+        })?;
+        Ok(PyBytes::new(py, &png))
+    }
+
+    /// More items of a clipped container of the latest snapshot.
+    #[pyo3(signature = (element_id, direction=None, offset=None, limit=None))]
+    fn page(
+        &self,
+        py: Python<'_>,
+        element_id: String,
+        direction: Option<String>,
+        offset: Option<usize>,
+        limit: Option<usize>,
+    ) -> PyResult<String> {
+        let req = PageRequest {
+            direction: direction
+                .as_deref()
+                .map(|d| word("direction", d, "up, down, left, right"))
+                .transpose()?,
+            offset,
+            limit,
+            ..PageRequest::default()
+        };
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            s.page(&element_id, &req).map_err(errors::session)
+        })
+    }
+
+    /// Screen width, height and scale.
+    fn screen_info(&self, py: Python<'_>) -> PyResult<(i64, i64, f64)> {
+        self.with(py, |inner| async move {
+            let s = inner.lock().await;
+            let i = s
+                .adapter()
+                .screen()
+                .await
+                .map_err(|e| errors::session(e.into()))?;
+            Ok((i.width, i.height, i.scale))
+        })
+    }
+
+    /// The top-level windows (title, pid, foreground, bounds) as JSON.
+    fn windows(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |inner| async move {
+            let s = inner.lock().await;
+            let w = s
+                .adapter()
+                .windows()
+                .await
+                .map_err(|e| errors::session(e.into()))?;
+            to_json(&w.into_iter().map(|w| w.info).collect::<Vec<_>>())
+        })
+    }
+}
