@@ -93,6 +93,10 @@ phase "cup.exe for x86_64-pc-windows-gnu (mingw-w64), with clippy's lints"
 cargo build --locked -p cup-cli --target x86_64-pc-windows-gnu
 phase "cargo test"
 cargo test --workspace --locked
+# The Python package: the wheel in a fresh venv, its pytest suite, and the
+# reference SDK's own suite run against it.
+phase "Python package (wheel, fresh venv, pytest, the reference SDK's suite)"
+scripts/python-tests.sh
 # The API docs build without a warning (broken or private links). The
 # binary is documented apart: its name is the facade library's.
 phase "cargo doc (rustdoc warnings are errors)"

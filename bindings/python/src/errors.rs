@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 pyo3::create_exception!(
-    _native,
+    cup,
     CupError,
     PyRuntimeError,
     "The platform could not do what was asked (the app did not answer, the display is gone, ...); the message says what to do next."

@@ -142,6 +142,28 @@ fn parse_query(query: &str) -> (Option<String>, Vec<String>) {
     search::parse_query(query)
 }
 
+/// How well a name (and description, value, placeholder) matches query
+/// tokens, 0 to 1; 1 with no tokens (no name filter).
+#[pyfunction]
+#[pyo3(signature = (query_tokens, name, description="", value="", placeholder=""))]
+fn score_name(
+    query_tokens: Vec<String>,
+    name: &str,
+    description: &str,
+    value: &str,
+    placeholder: &str,
+) -> f64 {
+    if query_tokens.is_empty() {
+        return 1.0;
+    }
+    let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    let mut node = Node::new("e0", cup_protocol::Role::Generic, name);
+    node.description = some(description);
+    node.value = some(value);
+    node.attributes.placeholder = some(placeholder);
+    search::score::name_match(&query_tokens, &search::tokenize(name), &node).raw
+}
+
 /// A key combo as (modifiers, keys), canonical names.
 #[pyfunction]
 fn parse_combo(combo: &str) -> PyResult<(Vec<String>, Vec<String>)> {
@@ -190,6 +212,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_roles, m)?)?;
     m.add_function(wrap_pyfunction!(parse_query, m)?)?;
+    m.add_function(wrap_pyfunction!(score_name, m)?)?;
     m.add_function(wrap_pyfunction!(parse_combo, m)?)?;
     m.add_function(wrap_pyfunction!(check_action, m)?)?;
     m.add_function(wrap_pyfunction!(validate_envelope, m)?)?;

@@ -705,11 +705,17 @@ fn calls(rows: &[Row], cold_runs: usize) -> String {
             row.read.describe()
         );
     }
+    let processes = if cold_runs == 1 {
+        "process"
+    } else {
+        "processes"
+    };
     let _ = writeln!(
         out,
         "\nimport+1st: in a fresh child, time.perf_counter from just before `import` to the first \
-         read's return (median of {cold_runs} processes, after every tool's warm runs); process: \
-         that child's whole wall time, spawn to exit, as the bench saw it. Parts (medians):"
+         read's return (median of {cold_runs} fresh {processes}, after every tool's warm runs); \
+         process: that child's whole wall time, spawn to exit, as the bench saw it. Parts \
+         (medians):"
     );
     for row in rows.iter().filter(|r| r.cold.iter().any(Result::is_ok)) {
         let part = |key: &'static str| row.cold_median(move |c| c.f64(key));

@@ -129,3 +129,7 @@ def format_line(node: Dict[str, Any]) -> str:
 def validate_envelope(envelope: Dict[str, Any]) -> List[str]:
     """Every violation of the CUP JSON Schema, as ``path: message`` lines."""
     return _native.validate_envelope(json.dumps(envelope))
+
+
+# The reference SDK's private name, for programs (and its tests) that use it.
+_format_line = format_line

@@ -14,7 +14,14 @@ from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from cup import _native
 
-__all__ = ["SearchResult", "search_tree", "resolve_roles", "tokenize", "parse_query"]
+__all__ = [
+    "SearchResult",
+    "search_tree",
+    "resolve_roles",
+    "tokenize",
+    "parse_query",
+    "score_name",
+]
 
 
 @dataclass
@@ -58,3 +65,24 @@ def tokenize(text: str) -> List[str]:
 def parse_query(query: str) -> Tuple[Optional[str], List[str]]:
     """A free-form query as (role phrase, name tokens)."""
     return _native.parse_query(query)
+
+
+def score_name(
+    query_tokens: List[str],
+    node_name: str,
+    node_description: str = "",
+    node_value: str = "",
+    placeholder: str = "",
+) -> float:
+    """How well a node's name (and description, value, placeholder) match
+    query tokens, 0 to 1 (1 when there are no tokens)."""
+    return _native.score_name(
+        list(query_tokens), node_name, node_description, node_value, placeholder
+    )
+
+
+# The reference SDK's private names, for programs (and its tests) that use
+# them.
+_tokenize = tokenize
+_parse_query = parse_query
+_score_name = score_name
