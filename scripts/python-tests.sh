@@ -29,7 +29,7 @@ wheel=$(ls target/wheels/cup_rs-*.whl)
 echo "python-tests: fresh venv $WORK/venv with $(basename "$wheel")"
 rm -rf "$WORK/venv"
 "$PY" -m venv "$WORK/venv"
-"$WORK/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel" "${PINS[@]}" mcp==1.27.0
+"$WORK/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel" "${PINS[@]}" mcp==1.27.0 mypy==2.4.1
 
 echo "python-tests: pytest bindings/python/tests"
 (cd bindings/python && "$WORK/venv/bin/python" -m pytest -q -p no:cacheprovider -rs tests)
