@@ -9,9 +9,12 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PROFILE=dev
 OUT=debug
+STRIP=()
 for arg in "$@"; do
     case "$arg" in
-        --release) PROFILE=release; OUT=release ;;
+        # The release profile keeps line tables (for profiling); the wheel
+        # does not need them.
+        --release) PROFILE=release; OUT=release; STRIP=(--strip) ;;
         *) echo "build-wheel.sh: unknown option $arg (use --release or nothing)" >&2; exit 2 ;;
     esac
 done
@@ -28,7 +31,10 @@ cargo build --locked --profile "$PROFILE" -p cup-cli --bin cup
 mkdir -p "$HERE/wheel-data/scripts"
 cp "$ROOT/target/$OUT/cup" "$HERE/wheel-data/scripts/cup"
 chmod 755 "$HERE/wheel-data/scripts/cup"
+if ((${#STRIP[@]})); then
+    strip --strip-debug "$HERE/wheel-data/scripts/cup"
+fi
 rm -f "$ROOT"/target/wheels/cup_rs-*.whl
 "$TOOLS/bin/maturin" build --locked --profile "$PROFILE" --manifest-path "$HERE/Cargo.toml" \
-    --out "$ROOT/target/wheels" --compatibility linux --quiet
+    --out "$ROOT/target/wheels" --compatibility linux --quiet ${STRIP[@]+"${STRIP[@]}"}
 ls "$ROOT"/target/wheels/cup_rs-*.whl

@@ -60,8 +60,12 @@ def test_snapshot_act_snapshot(desktop):
     assert cup.format.validate_envelope(env) == []
     assert s._last_raw_tree == env["tree"]
 
-    # Put it back (so reruns see the same start).
-    assert s.action(id_of(after, 'chk "checkbutton"'), "toggle").effect == "confirmed"
+    # Put it back (so reruns see the same start), through the reference's
+    # lower-level executor this time: problems are results, not exceptions.
+    exe = cup.ActionExecutor(s._adapter)
+    assert exe.action(id_of(after, 'chk "checkbutton"'), "toggle").effect == "confirmed"
+    missing = exe.action("e99999", "click")
+    assert not missing.success and "not found in the current snapshot" in missing.error
 
 
 def test_find_press_screenshot_batch(desktop):

@@ -117,11 +117,17 @@ impl Tool {
                 )
             })?;
             if let Some(newer) = newer_wheel(&stamp) {
-                notes.push(format!(
-                    "{} is newer than the installed {}: run bench/peers/setup.sh to measure it",
-                    newer.display(),
-                    installed.trim()
-                ));
+                let newer = newer.display().to_string();
+                notes.push(if newer == installed.trim() {
+                    format!(
+                        "{newer} was rebuilt after setup.sh installed it: run bench/peers/setup.sh to measure the new build"
+                    )
+                } else {
+                    format!(
+                        "{newer} is newer than the installed {}: run bench/peers/setup.sh to measure it",
+                        installed.trim()
+                    )
+                });
             }
         }
         Ok((python, notes))
@@ -480,7 +486,7 @@ fn measure(
         if python.is_ok() {
             settle(*tool, "warm runs");
         }
-        for (_, read) in SPECS.iter().filter(|(t, _)| t == tool) {
+        for (i, (_, read)) in SPECS.iter().filter(|(t, _)| t == tool).enumerate() {
             let (warm, notes) = match &python {
                 Err(e) => (Err(e.clone()), Vec::new()),
                 Ok((python, notes)) => {
@@ -491,7 +497,9 @@ fn measure(
                     );
                     let what = format!("{} {}", tool.label(), read.short());
                     let cmd = command(sandbox, python, *read, &["--runs", &runs]);
-                    (rt.block_on(run_child(&what, cmd)), notes.clone())
+                    // The tool's remarks once, on its first row.
+                    let notes = if i == 0 { notes.clone() } else { Vec::new() };
+                    (rt.block_on(run_child(&what, cmd)), notes)
                 }
             };
             rows.push(Row {
@@ -703,6 +711,16 @@ fn calls(rows: &[Row], cold_runs: usize) -> String {
             row.tool.label(),
             row.read.short(),
             row.read.describe()
+        );
+    }
+    if rows.iter().any(|r| r.tool == Tool::Cup && r.warm.is_ok()) {
+        let stamp = Tool::Cup.venv().join(".cup-rs-wheel");
+        let wheel = std::fs::read_to_string(&stamp).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  cup's wheel: {} (the newest target/wheels/cup_rs-*.whl when setup.sh ran; \
+             build-wheel.sh --release makes the optimized one these figures are for)",
+            wheel.trim()
         );
     }
     let processes = if cold_runs == 1 {

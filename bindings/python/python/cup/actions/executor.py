@@ -98,10 +98,13 @@ class ActionExecutor:
     def __init__(self, adapter: Any) -> None:
         self._adapter = adapter
         self._refs: Dict[str, Any] = {}
+        self._refs_set = False
 
     def set_refs(self, refs: Dict[str, Any]) -> None:
-        """The ids of the latest capture (replaces the previous ones)."""
+        """Limits actions to these ids (replaces the previous ones). Without
+        it, the ids are those of the adapter's latest snapshot."""
         self._refs = dict(refs)
+        self._refs_set = True
 
     def _session(self) -> Any:
         native = getattr(self._adapter, "_native", None)
@@ -126,7 +129,8 @@ class ActionExecutor:
             from cup import _native
 
             _native.check_action(action, params.get("value"), params.get("direction"))
-            if element_id not in self._refs:
+            known_here = self._refs_set or getattr(self._adapter, "_native", None) is None
+            if known_here and element_id not in self._refs:
                 raise ValueError(
                     f"element '{element_id}' not found in the current snapshot; take a new snapshot and use its ids"
                 )
