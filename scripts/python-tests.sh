@@ -29,10 +29,10 @@ wheel=$(ls target/wheels/cup_rs-*.whl)
 echo "python-tests: fresh venv $WORK/venv with $(basename "$wheel")"
 rm -rf "$WORK/venv"
 "$PY" -m venv "$WORK/venv"
-"$WORK/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel" "${PINS[@]}" mcp==1.27.0 mypy==2.4.1
+"$WORK/venv/bin/pip" install --quiet --disable-pip-version-check "$wheel" "${PINS[@]}" mcp==1.27.0 mypy==2.4.1 uv==0.13.8
 
 echo "python-tests: pytest bindings/python/tests"
-(cd bindings/python && "$WORK/venv/bin/python" -m pytest -q -p no:cacheprovider -rs tests)
+(cd bindings/python && CUP_RS_WHEEL="$ROOT/$wheel" "$WORK/venv/bin/python" -m pytest -q -p no:cacheprovider -rs tests)
 
 echo "python-tests: the reference SDK's own suite"
 sdist="$WORK/computeruseprotocol-0.1.0.tar.gz"

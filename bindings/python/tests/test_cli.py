@@ -57,3 +57,33 @@ def test_python_m_cup_mcp_is_the_same_server(desktop):
                 assert init.serverInfo.name == "cup"
 
     asyncio.run(main())
+
+
+def test_uvx_launch_of_cup_mcp_from_the_wheel(desktop, tmp_path):
+    """What an MCP client's config runs with no Rust toolchain:
+    `uvx --from <wheel> cup mcp` (offline: the wheel needs nothing else)."""
+    import shutil
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    wheel = os.environ.get("CUP_RS_WHEEL")
+    assert wheel, "CUP_RS_WHEEL (the built wheel's path) is not set; run scripts/python-tests.sh"
+    uvx = shutil.which("uvx", path=os.path.dirname(sys.executable))
+    assert uvx, "uvx missing from the test venv (pip install uv)"
+    env = dict(os.environ, UV_CACHE_DIR=str(tmp_path / "uv-cache"))
+
+    async def main():
+        params = StdioServerParameters(
+            command=uvx,
+            args=["--offline", "--no-config", "--from", wheel, "cup", "mcp"],
+            env=env,
+        )
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as client:
+                init = await client.initialize()
+                assert init.serverInfo.name == "cup"
+                snap = await client.call_tool("snapshot", {})
+                assert not snap.isError and snap.content[0].text.startswith("# CUP 0.1.0 | linux |")
+
+    asyncio.run(main())
