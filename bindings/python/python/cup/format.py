@@ -4,10 +4,12 @@
 own implementation (the Rust ``cup-protocol`` crate, the one behind the
 ``cup`` binary), so Python and the CLI print the same bytes. Where cup
 differs from the reference SDK on purpose it follows cup's
-``docs/compact-format.md``: hint lines name ``page``, names are cut to 80
-characters *including* the ellipsis, backslashes in values are escaped,
-numbers print without a trailing ``.0``, nodes must be valid CUP (an
-unknown role is a ``ValueError``, not passed through).
+``docs/compact-format.md``: hint lines name the ``page`` call of each
+direction with its count, backslashes in values are escaped and control
+characters become spaces, numbers print shortest (``0..100.5``), an empty
+placeholder prints nothing, an untitled window is ``(untitled)``. Nodes must
+be valid CUP (an unknown role is a ``ValueError``, not passed through), and
+``prune_tree`` never adds the schema-invalid ``_clipped`` key.
 """
 
 from __future__ import annotations
