@@ -181,27 +181,38 @@ pub fn table(rows: &[Row]) -> String {
             }
         }
     }
-    let mut widths = header.map(str::len);
-    for row in &cells {
-        for (w, c) in widths.iter_mut().zip(row) {
+    markdown(&header, &cells, 3, &footnotes)
+}
+
+/// A Markdown table: `header`, then `cells` (columns from `first_numeric`
+/// on right-aligned), then the footnotes after a blank line.
+pub fn markdown<R: AsRef<[String]>>(
+    header: &[&str],
+    cells: &[R],
+    first_numeric: usize,
+    footnotes: &[String],
+) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in cells {
+        for (w, c) in widths.iter_mut().zip(row.as_ref()) {
             *w = (*w).max(c.chars().count());
         }
     }
-    let numeric = |i: usize| i >= 3;
+    let numeric = |i: usize| i >= first_numeric;
     let line = |cols: &[String]| {
         let mut out = String::from("|");
-        for (i, (c, w)) in cols.iter().zip(widths).enumerate() {
-            let pad = w.saturating_sub(c.chars().count());
+        for (i, (c, w)) in cols.iter().zip(&widths).enumerate() {
+            let pad = " ".repeat(w.saturating_sub(c.chars().count()));
             if numeric(i) {
-                let _ = write!(out, " {}{c} |", " ".repeat(pad));
+                let _ = write!(out, " {pad}{c} |");
             } else {
-                let _ = write!(out, " {c}{} |", " ".repeat(pad));
+                let _ = write!(out, " {c}{pad} |");
             }
         }
         out.push('\n');
         out
     };
-    let mut out = line(&header.map(str::to_owned));
+    let mut out = line(&header.iter().map(|h| (*h).to_owned()).collect::<Vec<_>>());
     out.push('|');
     for (i, w) in widths.iter().enumerate() {
         if numeric(i) {
@@ -211,13 +222,13 @@ pub fn table(rows: &[Row]) -> String {
         }
     }
     out.push('\n');
-    for row in &cells {
-        out.push_str(&line(row));
+    for row in cells {
+        out.push_str(&line(row.as_ref()));
     }
     if !footnotes.is_empty() {
         out.push('\n');
         for f in footnotes {
-            out.push_str(&f);
+            out.push_str(f);
             out.push('\n');
         }
     }

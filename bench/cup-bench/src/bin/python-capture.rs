@@ -18,8 +18,8 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::{ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use cup_bench::measurement::Measurement;
@@ -323,54 +323,25 @@ impl Child {
     }
 }
 
-/// The last non-empty lines of a child's stderr, on one line.
-fn tail(stderr: &[u8], lines: usize) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    all[all.len().saturating_sub(lines)..].join(" | ")
-}
-
 /// Runs one measuring child to completion and parses the JSON object it
 /// printed as its last stdout line.
 async fn run_child(what: &str, command: std::process::Command) -> Result<Child, String> {
-    let mut command = tokio::process::Command::from(command);
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let started = Instant::now();
-    let child = command
-        .spawn()
-        .map_err(|e| format!("{what} did not start: {e}"))?;
-    let output = tokio::time::timeout(CHILD_TIMEOUT, child.wait_with_output())
-        .await
-        .map_err(|_| format!("{what} did not finish within {} s", CHILD_TIMEOUT.as_secs()))?
-        .map_err(|e| format!("{what}: {e}"))?;
-    let wall_ms = started.elapsed().as_secs_f64() * 1e3;
-    if !output.status.success() {
-        return Err(format!(
-            "{what} failed ({}): {}",
-            output.status,
-            tail(&output.stderr, 2)
-        ));
-    }
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let line = stdout
+    let ran = cup_bench::peers::run_child(what, command, CHILD_TIMEOUT).await?;
+    let line = ran
+        .stdout
         .lines()
         .rev()
         .find(|l| !l.trim().is_empty())
-        .ok_or_else(|| {
-            format!(
-                "{what} printed nothing; stderr: {}",
-                tail(&output.stderr, 2)
-            )
-        })?;
+        .ok_or_else(|| format!("{what} printed nothing; stderr: {}", ran.stderr_tail))?;
     let extra: serde_json::Value =
         serde_json::from_str(line).map_err(|e| format!("{what}: its output is not JSON ({e})"))?;
     let m = serde_json::from_value(extra.clone())
         .map_err(|e| format!("{what}: its output is not a measurement ({e})"))?;
-    Ok(Child { m, extra, wall_ms })
+    Ok(Child {
+        m,
+        extra,
+        wall_ms: ran.wall_ms,
+    })
 }
 
 /// One read, measured (or why not).
@@ -649,48 +620,7 @@ fn table(rows: &[Row]) -> String {
             }
         }
     }
-    let mut widths = header.map(str::len);
-    for row in &cells {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let numeric = |i: usize| i >= 3;
-    let line = |cols: &[String]| {
-        let mut out = String::from("|");
-        for (i, (c, w)) in cols.iter().zip(widths).enumerate() {
-            let pad = " ".repeat(w.saturating_sub(c.chars().count()));
-            if numeric(i) {
-                let _ = write!(out, " {pad}{c} |");
-            } else {
-                let _ = write!(out, " {c}{pad} |");
-            }
-        }
-        out.push('\n');
-        out
-    };
-    let mut out = line(&header.map(str::to_owned));
-    out.push('|');
-    for (i, w) in widths.iter().enumerate() {
-        let dashes = "-".repeat(w + 1);
-        if numeric(i) {
-            let _ = write!(out, "{dashes}:|");
-        } else {
-            let _ = write!(out, "{dashes}-|");
-        }
-    }
-    out.push('\n');
-    for row in &cells {
-        out.push_str(&line(row));
-    }
-    if !footnotes.is_empty() {
-        out.push('\n');
-        for f in footnotes {
-            out.push_str(&f);
-            out.push('\n');
-        }
-    }
-    out
+    report::markdown(&header, &cells, 3, &footnotes)
 }
 
 /// What each call is, the package versions, and the fresh processes'

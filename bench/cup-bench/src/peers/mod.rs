@@ -18,19 +18,31 @@ pub(crate) fn tail(stderr: &[u8], lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join(" | ")
 }
 
-/// Runs a measuring child to completion (killed after `timeout`) and parses
-/// the measurement it prints as its last stdout line.
-pub async fn run_json(
+/// What a finished child printed.
+#[derive(Debug)]
+pub struct Ran {
+    /// Its stdout.
+    pub stdout: String,
+    /// The last lines of its stderr, on one line.
+    pub stderr_tail: String,
+    /// Its wall time, spawn to exit, as seen from here.
+    pub wall_ms: f64,
+}
+
+/// Runs a child to completion (killed after `timeout`); an error if it
+/// does not start, time out or exit with success.
+pub async fn run_child(
     what: &str,
     command: std::process::Command,
     timeout: Duration,
-) -> Result<Measurement, String> {
+) -> Result<Ran, String> {
     let mut command = tokio::process::Command::from(command);
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    let started = std::time::Instant::now();
     let child = command
         .spawn()
         .map_err(|e| format!("{what} did not start: {e}"))?;
@@ -38,14 +50,26 @@ pub async fn run_json(
         .await
         .map_err(|_| format!("{what} did not finish within {} s", timeout.as_secs()))?
         .map_err(|e| format!("{what}: {e}"))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let wall_ms = started.elapsed().as_secs_f64() * 1e3;
+    let stderr_tail = tail(&output.stderr, 3);
     if !output.status.success() {
-        return Err(format!(
-            "{what} failed ({}): {}",
-            output.status,
-            tail(&output.stderr, 3)
-        ));
+        return Err(format!("{what} failed ({}): {stderr_tail}", output.status));
     }
-    measurement::parse_last_line(&stdout)
-        .map_err(|e| format!("{what}: {e}; stderr: {}", tail(&output.stderr, 3)))
+    Ok(Ran {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr_tail,
+        wall_ms,
+    })
+}
+
+/// Runs a measuring child to completion (killed after `timeout`) and parses
+/// the measurement it prints as its last stdout line.
+pub async fn run_json(
+    what: &str,
+    command: std::process::Command,
+    timeout: Duration,
+) -> Result<Measurement, String> {
+    let ran = run_child(what, command, timeout).await?;
+    measurement::parse_last_line(&ran.stdout)
+        .map_err(|e| format!("{what}: {e}; stderr: {}", ran.stderr_tail))
 }
