@@ -17,7 +17,7 @@ fn parse<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> PyResult<T> 
 }
 
 fn detail(v: &str) -> PyResult<Detail> {
-    word("detail", v, "compact (or standard), full, minimal")
+    word("detail", v, "compact (or standard), full, minimal, page")
 }
 
 /// A pruned subtree as plain nodes.

@@ -314,7 +314,7 @@ pub struct SnapshotArgs {
     /// With --scope full: only windows whose title contains this.
     #[arg(long)]
     pub app: Option<String>,
-    /// Pruning: compact (alias standard), full or minimal.
+    /// Pruning: compact (alias standard), full, minimal, or page (the whole page: nothing clipped to the viewport).
     #[arg(long, default_value = "compact")]
     pub detail: String,
     /// Deepest level captured (root = 0).
@@ -349,7 +349,7 @@ pub struct InputArg {
 pub struct RenderArgs {
     /// Envelope JSON file, or - for standard input.
     pub file: PathBuf,
-    /// Pruning: compact (alias standard), full or minimal.
+    /// Pruning: compact (alias standard), full, minimal, or page (the whole page: nothing clipped to the viewport).
     #[arg(long, default_value = "compact")]
     pub detail: String,
     /// Cap on the output in characters, notice included (0 = no cap).

@@ -146,8 +146,8 @@ fn observe() -> Value {
 
 fn detail() -> Value {
     one_of(
-        &["compact", "standard", "full", "minimal"],
-        "pruning (default compact)",
+        &["compact", "standard", "full", "minimal", "page"],
+        "pruning (default compact; page: the whole page, nothing clipped to the viewport)",
     )
 }
 

@@ -98,7 +98,7 @@ const KEYS: &[(&str, Kind)] = &[
     ("capture_mode", Kind::Choice(&["som", "ax", "vision"])),
     (
         "snapshot.detail",
-        Kind::Choice(&["compact", "full", "minimal"]),
+        Kind::Choice(&["compact", "full", "minimal", "page"]),
     ),
     ("snapshot.deadline_ms", Kind::Int(100, 60_000)),
     ("snapshot.max_nodes", Kind::Int(1, 1_000_000)),

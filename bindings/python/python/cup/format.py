@@ -20,8 +20,9 @@ from typing import Any, Dict, List, Literal, Optional
 
 from cup import _native
 
-Detail = Literal["compact", "full", "minimal", "standard"]
-"""How much of the tree the compact text keeps (``standard`` = ``compact``)."""
+Detail = Literal["compact", "full", "minimal", "standard", "page"]
+"""How much of the tree the compact text keeps (``standard`` = ``compact``;
+``page``: the compact rules with nothing clipped to the viewport)."""
 
 MAX_OUTPUT_CHARS = 40_000
 """Default character cap of the compact text (0 = no cap)."""

@@ -28,6 +28,11 @@ pub enum Detail {
     Full,
     /// Only nodes with a meaningful action and their ancestors.
     Minimal,
+    /// The whole page: the compact rules without the viewport's (nothing
+    /// is clipped by the screen or a scroll container, offscreen items are
+    /// kept). What a reader of the whole document gets, and the same
+    /// content other tools' whole-page snapshots hold.
+    Page,
 }
 
 impl Detail {
@@ -37,6 +42,7 @@ impl Detail {
             Detail::Compact => "compact",
             Detail::Full => "full",
             Detail::Minimal => "minimal",
+            Detail::Page => "page",
         }
     }
 }
@@ -54,10 +60,11 @@ impl std::str::FromStr for Detail {
             "compact" | "standard" => Ok(Detail::Compact),
             "full" => Ok(Detail::Full),
             "minimal" => Ok(Detail::Minimal),
+            "page" => Ok(Detail::Page),
             _ => Err(crate::vocab::UnknownWord {
                 kind: "detail level",
                 value: s.to_owned(),
-                expected: "compact (alias standard), full, minimal".to_owned(),
+                expected: "compact (alias standard), full, minimal, page".to_owned(),
             }),
         }
     }
@@ -139,7 +146,35 @@ pub fn prune(roots: &[Node], detail: Detail, screen: Option<Rect>) -> Vec<Pruned
             });
             out
         }
+        Detail::Page => {
+            let mut out = Vec::new();
+            walk_items(None, roots, roots.len(), Viewport::Ignored, &mut |child, _| {
+                out.push(prune_page(child));
+            });
+            out
+        }
     }
+}
+
+/// Whether the viewport's rules apply (clipping, dropping offscreen items).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Viewport {
+    Applied,
+    Ignored,
+}
+
+/// Prunes a kept node with the compact rules but no viewport
+/// ([`Detail::Page`]).
+fn prune_page(node: &Node) -> Pruned<'_> {
+    let mut children = Vec::new();
+    walk_items(
+        Some(node),
+        &node.children,
+        node.children.len(),
+        Viewport::Ignored,
+        &mut |child, _| children.push(prune_page(child)),
+    );
+    collapse(node, children, Clipped::default())
 }
 
 fn keep_all(node: &Node) -> Pruned<'_> {
@@ -166,7 +201,7 @@ pub fn is_hoisted(node: &Node) -> bool {
         && !node.has_meaningful_action()
 }
 
-fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize) -> bool {
+fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Viewport) -> bool {
     match node.role {
         Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status => {
             return true
@@ -176,7 +211,9 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize) -> bool {
         _ => {}
     }
     node.bounds.is_some_and(|b| b.is_empty())
-        || (node.has_state(State::Offscreen) && !node.has_meaningful_action())
+        || (viewport == Viewport::Applied
+            && node.has_state(State::Offscreen)
+            && !node.has_meaningful_action())
 }
 
 fn is_structural(role: Role) -> bool {
@@ -229,21 +266,22 @@ pub fn for_each_item<'a>(
     children: &'a [Node],
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
-    walk_items(parent, children, children.len(), visit);
+    walk_items(parent, children, children.len(), Viewport::Applied, visit);
 }
 
 fn walk_items<'a>(
     parent: Option<&'a Node>,
     children: &'a [Node],
     siblings: usize,
+    viewport: Viewport,
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
     for child in children {
         if is_hoisted(child) {
             // The promoted children keep the container as their parent; the
             // sibling count of the redundant-text rule is the wrapper's.
-            walk_items(parent, &child.children, child.children.len(), visit);
-        } else if !is_skipped(child, parent, siblings) {
+            walk_items(parent, &child.children, child.children.len(), viewport, visit);
+        } else if !is_skipped(child, parent, siblings, viewport) {
             visit(child, parent);
         }
     }
@@ -263,6 +301,12 @@ pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
             None => children.push(prune_kept(child, inner)),
         }
     });
+    collapse(node, children, clipped)
+}
+
+/// The kept node with its kept children, or its only child in its place
+/// when it is an unnamed structural wrapper with nothing hidden.
+fn collapse<'a>(node: &'a Node, mut children: Vec<Pruned<'a>>, clipped: Clipped) -> Pruned<'a> {
     if children.len() == 1
         && clipped.total() == 0
         && node.name.is_empty()
