@@ -26,6 +26,10 @@ pub struct Measurement {
     /// Remarks for the report (truncated walks, ...).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// CPU time of each timed run in the measuring process, in
+    /// milliseconds (cup only; empty where not measured).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_ms: Vec<f64>,
     /// The envelope behind `text` (cup only), so another serializer can be
     /// run on the same tree.
     #[serde(default, skip_serializing_if = "Option::is_none")]

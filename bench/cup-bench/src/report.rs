@@ -98,6 +98,11 @@ fn find<'a>(rows: &'a [Row], app: &AppSpec, tool: Tool, scope: Scope) -> Option<
         .find(|r| r.app.key == app.key && r.tool == tool && r.scope == scope)
 }
 
+/// Median CPU time per run, where the tool's process was measured.
+pub fn cpu_cell(m: &Measurement) -> String {
+    summarize(&m.cpu_ms).map_or("-".to_owned(), |s| format!("{:.1}", s.median))
+}
+
 /// The table (Markdown), and below it every failure with its reason and
 /// the notes of the measurements.
 pub fn table(rows: &[Row]) -> String {
@@ -107,12 +112,13 @@ pub fn table(rows: &[Row]) -> String {
         "tool",
         "min ms",
         "median ms",
+        "cpu ms",
         "nodes",
         "shown",
         "tokens",
         "peer/cup",
     ];
-    let mut cells: Vec<[String; 9]> = Vec::new();
+    let mut cells: Vec<[String; 10]> = Vec::new();
     let mut footnotes: Vec<String> = Vec::new();
     for row in rows {
         let scope = row.scope.to_string();
@@ -137,6 +143,7 @@ pub fn table(rows: &[Row]) -> String {
                     s,
                     t,
                     mark,
+                    "-".into(),
                     "-".into(),
                     "-".into(),
                     "-".into(),
@@ -173,6 +180,7 @@ pub fn table(rows: &[Row]) -> String {
                     t,
                     min,
                     summary.map_or("-".to_owned(), |s| format!("{:.1}", s.median)),
+                    cpu_cell(m),
                     nodes_cell(m),
                     row.shown().map_or("-".to_owned(), |n| n.to_string()),
                     row.tokens().map_or("?".to_owned(), |n| n.to_string()),

@@ -157,6 +157,9 @@ pub struct CupRun {
     pub m: Measurement,
     /// Nodes with bounds / all nodes (last run).
     pub with_bounds: (usize, usize),
+    /// The last run's whole page as compact text (`detail` page, no
+    /// character cap): the same content as the peers' whole-page texts.
+    pub page_text: String,
 }
 
 /// cup in this process: a session on the web adapter, 1 warm-up, `runs`
@@ -189,17 +192,32 @@ pub async fn measure_cup(port: u16, runs: usize) -> Result<CupRun, String> {
         ..Measurement::default()
     };
     let mut with_bounds = (0, 0);
+    let mut page_text = String::new();
     for _ in 0..runs.max(1) {
+        let cpu = crate::cpu::Clock::start();
         let t = Instant::now();
         let snap = session.snapshot(&req).await.map_err(|e| e.to_string())?;
         m.times_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        m.cpu_ms.extend(cpu.stop());
+        page_text = cup_protocol::compact::render(
+            &snap.envelope,
+            &cup_protocol::compact::RenderOptions {
+                detail: cup_protocol::compact::Detail::Page,
+                max_chars: 0,
+                ..cup_protocol::compact::RenderOptions::default()
+            },
+        );
         m.nodes_per_run
             .push(u64::try_from(snap.envelope.node_count()).ok());
         m.text.clone_from(&snap.text);
         let all: Vec<_> = snap.envelope.tree.iter().flat_map(|r| r.iter()).collect();
         with_bounds = (all.iter().filter(|n| n.bounds.is_some()).count(), all.len());
     }
-    Ok(CupRun { m, with_bounds })
+    Ok(CupRun {
+        m,
+        with_bounds,
+        page_text,
+    })
 }
 
 /// The Python SDK's web adapter on the browser at `port`.

@@ -134,7 +134,11 @@ impl Session {
         timeout_ms: Option<u64>,
     ) -> PyResult<String> {
         let scope: Scope = word("scope", scope, "overview, foreground, desktop, full")?;
-        let detail: Detail = word("detail", detail, "compact (or standard), full, minimal, page")?;
+        let detail: Detail = word(
+            "detail",
+            detail,
+            "compact (or standard), full, minimal, page",
+        )?;
         let mut limits = CaptureLimits {
             max_depth,
             ..CaptureLimits::default()

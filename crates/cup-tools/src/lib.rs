@@ -439,7 +439,10 @@ fn snapshot_request(base: SnapshotRequest, args: &Args<'_>) -> Result<SnapshotRe
     if let Some(d) = args.int("max_depth", 0, 999)? {
         req.limits.max_depth = usize::try_from(d).unwrap_or(999);
     }
-    if let Some(detail) = args.choice("detail", &["compact", "standard", "full", "minimal", "page"])? {
+    if let Some(detail) = args.choice(
+        "detail",
+        &["compact", "standard", "full", "minimal", "page"],
+    )? {
         req.detail = detail
             .parse()
             .map_err(|e: cup_protocol::UnknownWord| ToolError(e.to_string()))?;

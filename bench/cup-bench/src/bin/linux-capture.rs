@@ -270,7 +270,7 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
     println!(
         "Linux capture, {} timed runs after 1 warm-up per tool; each app on its own private desktop \
          (Xvfb 1920x1080, no window manager). cup and the Python SDK in process, Cua over MCP stdio \
-         (screenshot off). Tokens: o200k_base of the text returned on the last run.",
+         (screenshot off). cpu ms: CPU time (user + system, every thread) of cup's measuring process per capture, median. Tokens: o200k_base of the text returned on the last run.",
         options.runs
     );
     println!();

@@ -79,13 +79,16 @@ pub async fn measure(
     let mut text = String::new();
     let mut notes = Vec::new();
     let mut envelope = None;
+    let mut cpu_ms = Vec::with_capacity(runs);
     for run in 1..=runs.max(1) {
+        let cpu = crate::cpu::Clock::start();
         let t = Instant::now();
         let snapshot = session
             .snapshot(&request)
             .await
             .map_err(|e| format!("snapshot {run}: {e}"))?;
         times_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        cpu_ms.extend(cpu.stop());
         nodes_per_run.push(Some(node_count(snapshot)));
         for note in &snapshot.notes {
             if !notes.contains(note) {
@@ -105,6 +108,7 @@ pub async fn measure(
         init_ms: Some(init_ms),
         counts_elements: false,
         notes,
+        cpu_ms,
         envelope,
     })
 }

@@ -148,9 +148,15 @@ pub fn prune(roots: &[Node], detail: Detail, screen: Option<Rect>) -> Vec<Pruned
         }
         Detail::Page => {
             let mut out = Vec::new();
-            walk_items(None, roots, roots.len(), Viewport::Ignored, &mut |child, _| {
-                out.push(prune_page(child));
-            });
+            walk_items(
+                None,
+                roots,
+                roots.len(),
+                Viewport::Ignored,
+                &mut |child, _| {
+                    out.push(prune_page(child));
+                },
+            );
             out
         }
     }
@@ -280,7 +286,13 @@ fn walk_items<'a>(
         if is_hoisted(child) {
             // The promoted children keep the container as their parent; the
             // sibling count of the redundant-text rule is the wrapper's.
-            walk_items(parent, &child.children, child.children.len(), viewport, visit);
+            walk_items(
+                parent,
+                &child.children,
+                child.children.len(),
+                viewport,
+                visit,
+            );
         } else if !is_skipped(child, parent, siblings, viewport) {
             visit(child, parent);
         }

@@ -334,27 +334,36 @@ fn multibyte_text_is_cut_by_characters() {
 #[test]
 fn page_detail_keeps_what_the_viewport_hides_and_nothing_else() {
     let tree = json!([{"id": "e0", "role": "document", "name": "Doc", "bounds": {"x": 0, "y": 0, "w": 1000, "h": 800},
-        "children": [
-            {"id": "e1", "role": "generic", "name": "", "children": [
-                {"id": "e2", "role": "heading", "name": "Top", "bounds": {"x": 0, "y": 10, "w": 200, "h": 20}}]},
-            {"id": "e3", "role": "list", "name": "Scroller", "actions": ["scroll"],
-             "bounds": {"x": 0, "y": 100, "w": 300, "h": 100}, "children": [
-                {"id": "e4", "role": "listitem", "name": "Seen", "bounds": {"x": 0, "y": 110, "w": 300, "h": 20}},
-                {"id": "e5", "role": "listitem", "name": "Below the list", "bounds": {"x": 0, "y": 400, "w": 300, "h": 20}}]},
-            {"id": "e6", "role": "link", "name": "Far below", "actions": ["click"], "states": ["offscreen"],
-             "bounds": {"x": 0, "y": 5000, "w": 100, "h": 20}},
-            {"id": "e7", "role": "heading", "name": "Offscreen heading", "states": ["offscreen"],
-             "bounds": {"x": 0, "y": 6000, "w": 100, "h": 20}},
-            {"id": "e8", "role": "separator", "name": "", "bounds": {"x": 0, "y": 300, "w": 100, "h": 2}},
-            {"id": "e9", "role": "button", "name": "Zero", "bounds": {"x": 0, "y": 300, "w": 0, "h": 0}}
-        ]}]);
+    "children": [
+        {"id": "e1", "role": "generic", "name": "", "children": [
+            {"id": "e2", "role": "heading", "name": "Top", "bounds": {"x": 0, "y": 10, "w": 200, "h": 20}}]},
+        {"id": "e3", "role": "list", "name": "Scroller", "actions": ["scroll"],
+         "bounds": {"x": 0, "y": 100, "w": 300, "h": 100}, "children": [
+            {"id": "e4", "role": "listitem", "name": "Seen", "bounds": {"x": 0, "y": 110, "w": 300, "h": 20}},
+            {"id": "e5", "role": "listitem", "name": "Below the list", "bounds": {"x": 0, "y": 400, "w": 300, "h": 20}}]},
+        {"id": "e6", "role": "link", "name": "Far below", "actions": ["click"], "states": ["offscreen"],
+         "bounds": {"x": 0, "y": 5000, "w": 100, "h": 20}},
+        {"id": "e7", "role": "heading", "name": "Offscreen heading", "states": ["offscreen"],
+         "bounds": {"x": 0, "y": 6000, "w": 100, "h": 20}},
+        {"id": "e8", "role": "separator", "name": "", "bounds": {"x": 0, "y": 300, "w": 100, "h": 2}},
+        {"id": "e9", "role": "button", "name": "Zero", "bounds": {"x": 0, "y": 300, "w": 0, "h": 0}}
+    ]}]);
     let compact = body_with(tree.clone(), Detail::Compact);
-    assert!(!compact.contains("Below the list") && !compact.contains("Far below"), "{compact}");
+    assert!(
+        !compact.contains("Below the list") && !compact.contains("Far below"),
+        "{compact}"
+    );
     assert!(compact.contains("more item"), "{compact}");
     let page = body_with(tree, Detail::Page);
     // Clipped and offscreen items are back, without hints; the other rules
     // (hoisting, chrome, zero size) still apply.
-    for kept in ["[e2] hdg \"Top\"", "[e4] li \"Seen\"", "[e5] li \"Below the list\"", "[e6] lnk \"Far below\"", "[e7] hdg \"Offscreen heading\""] {
+    for kept in [
+        "[e2] hdg \"Top\"",
+        "[e4] li \"Seen\"",
+        "[e5] li \"Below the list\"",
+        "[e6] lnk \"Far below\"",
+        "[e7] hdg \"Offscreen heading\"",
+    ] {
         assert!(page.contains(kept), "{kept} in {page}");
     }
     for gone in ["[e1]", "[e8]", "[e9]", "more item"] {
