@@ -15,6 +15,8 @@ use crate::tokens;
 pub enum Tool {
     /// cup, in process (release build).
     Cup,
+    /// cup over its own MCP server (`cup mcp`, stdio), the Cua Driver's path.
+    CupMcp,
     /// The Python CUP SDK 0.1.0, in process.
     PythonSdk,
     /// The Cua Driver 0.37.0 over MCP stdio.
@@ -26,6 +28,8 @@ impl Tool {
     pub fn label(self, scope: Scope) -> &'static str {
         match (self, scope) {
             (Tool::Cup, _) => "cup",
+            (Tool::CupMcp, Scope::Overview) => "cup list_windows (MCP)",
+            (Tool::CupMcp, _) => "cup get_window_state (MCP)",
             (Tool::PythonSdk, _) => "Python SDK",
             (Tool::CuaDriver, Scope::Overview) => "Cua list_windows",
             (Tool::CuaDriver, _) => "Cua get_window_state",
@@ -63,7 +67,7 @@ impl Row {
         }
         let marker = match self.tool {
             Tool::CuaDriver => "- ",
-            Tool::Cup | Tool::PythonSdk => "[e",
+            Tool::Cup | Tool::CupMcp | Tool::PythonSdk => "[e",
         };
         Some(
             m.text
@@ -326,6 +330,30 @@ pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
                         out.push(check(cup <= peer / 10.0, text));
                     }
                 }
+                // The same path: both over MCP stdio, a text result.
+                let what = format!(
+                    "{} foreground, same path (MCP stdio): cup get_window_state median <= 1/10 of Cua's",
+                    app.label
+                );
+                out.push(
+                    match (
+                        median_of(rows, app, Tool::CupMcp, Scope::Foreground),
+                        median_of(rows, app, Tool::CuaDriver, Scope::Foreground),
+                    ) {
+                        (Err(e), _) => check(false, format!("{what}: cup over MCP {e}")),
+                        (Ok(_), Err(e)) => Check {
+                            status: Status::Unchecked,
+                            text: format!("{what}: Cua {e}"),
+                        },
+                        (Ok(cup), Ok(cua)) => check(
+                            cup <= cua / 10.0,
+                            format!(
+                                "{what}: {cup:.1} ms vs {cua:.1} ms ({:.1}x faster)",
+                                cua / cup
+                            ),
+                        ),
+                    },
+                );
             }
             "gtk4" => out.push(latency(rows, app, Scope::Foreground, 120.0)),
             "chromium" => {

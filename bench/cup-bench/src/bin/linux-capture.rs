@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use cup_bench::apps::{self, AppSpec};
-use cup_bench::peers::{cua_driver, cup_inproc, python_sdk};
+use cup_bench::peers::{cua_driver, cup_inproc, cup_mcp, python_sdk};
 use cup_bench::report::{self, Row, Status, Tool};
 use cup_bench::settle;
 use cup_protocol::Scope;
@@ -136,7 +136,7 @@ fn measure_cup(options: &MeasureOptions) -> anyhow::Result<()> {
 }
 
 fn failed_rows(app: AppSpec, reason: &str) -> Vec<Row> {
-    [Tool::Cup, Tool::PythonSdk, Tool::CuaDriver]
+    [Tool::Cup, Tool::CupMcp, Tool::PythonSdk, Tool::CuaDriver]
         .into_iter()
         .flat_map(|tool| {
             [Scope::Foreground, Scope::Overview].map(|scope| Row {
@@ -223,6 +223,15 @@ fn bench_in(
         Scope::Overview,
         rt.block_on(cup_inproc::run(sandbox, Scope::Overview, runs, None)),
     ));
+    settle("cup over MCP");
+    let over_mcp = rt.block_on(cup_mcp::run(
+        sandbox,
+        launched.a11y_pid,
+        runs,
+        &scratch.join("cup-mcp"),
+    ));
+    rows.push(row(Tool::CupMcp, Scope::Foreground, over_mcp.window_state));
+    rows.push(row(Tool::CupMcp, Scope::Overview, over_mcp.list_windows));
     settle("Python SDK");
     for scope in [Scope::Foreground, Scope::Overview] {
         rows.push(row(
@@ -246,6 +255,7 @@ fn dump(dir: &PathBuf, rows: &[Row]) -> anyhow::Result<()> {
         if let Ok(m) = &row.outcome {
             let tool = match row.tool {
                 Tool::Cup => "cup",
+                Tool::CupMcp => "cup-mcp",
                 Tool::PythonSdk => "python-sdk",
                 Tool::CuaDriver => "cua-driver",
             };
@@ -269,8 +279,8 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
     println!();
     println!(
         "Linux capture, {} timed runs after 1 warm-up per tool; each app on its own private desktop \
-         (Xvfb 1920x1080, no window manager). cup and the Python SDK in process, Cua over MCP stdio \
-         (screenshot off). cpu ms: CPU time (user + system, every thread) of cup's measuring process per capture, median. Tokens: o200k_base of the text returned on the last run.",
+         (Xvfb 1920x1080, no window manager). cup and the Python SDK in process, cup and Cua also over MCP stdio \
+         (get_window_state without screenshot, list_windows). cpu ms: CPU time (user + system, every thread) of cup's measuring process per capture, median. Tokens: o200k_base of the text returned on the last run.",
         options.runs
     );
     println!();

@@ -266,8 +266,9 @@ pub fn pick_window(list: &Value, pid: u32) -> Option<u64> {
         .and_then(|w| w.get("window_id").and_then(Value::as_u64))
 }
 
-/// Warm-up + `runs` timed calls of one tool; `nodes` reads the count.
-async fn timed(
+/// Warm-up + `runs` timed calls of one tool; `nodes` reads the count
+/// (any MCP server: the Cua Driver, `cup mcp`).
+pub(crate) async fn timed(
     client: &mut McpClient,
     tool: &str,
     arguments: &Value,

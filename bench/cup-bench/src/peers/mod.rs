@@ -1,9 +1,10 @@
 //! The tools under test: cup (in a child process of this binary, in process
-//! there), the Python CUP SDK (in process, in a child Python) and the Cua
-//! Driver (over MCP stdio).
+//! there, and over its own MCP server), the Python CUP SDK (in process, in a
+//! child Python) and the Cua Driver (over MCP stdio).
 
 pub mod cua_driver;
 pub mod cup_inproc;
+pub mod cup_mcp;
 pub mod python_sdk;
 
 use std::process::Stdio;
