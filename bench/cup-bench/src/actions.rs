@@ -235,6 +235,69 @@ pub async fn cua_clicks(
     Ok(out)
 }
 
+/// The id of the first enabled check button in cup's compact text
+/// (`[e12] chk "checkbutton" 10,20 16x16 [clk,tog]`).
+fn cup_id(text: &str) -> Option<String> {
+    let wanted = format!("] chk \"{CHECK_NAME}\"");
+    text.lines().find_map(|line| {
+        let line = line.trim_start();
+        if !line.contains(&wanted) || line.contains("{dis") || line.contains(",dis") {
+            return None;
+        }
+        let id = line.strip_prefix('[')?.split(']').next()?;
+        Some(id.to_owned())
+    })
+}
+
+/// cup over its own MCP server, the Cua Driver's path: per run, an untimed
+/// `get_window_state` (tree only) for fresh ids, then a timed `click`
+/// with the check button's `element_id`, then the readback.
+///
+/// # Errors
+///
+/// When the server fails or its tree has no such check button.
+pub async fn cup_mcp_clicks(
+    client: &mut McpClient,
+    oracle: &mut Session,
+    pid: u32,
+    runs: usize,
+) -> Outcome {
+    let mut out = Runs::default();
+    for round in 0..=runs {
+        let state = client
+            .call_tool(
+                "get_window_state",
+                json!({"pid": pid, "include_screenshot": false}),
+            )
+            .await?;
+        let id = cup_id(&text_of(&state)).ok_or_else(|| {
+            format!(
+                "no enabled check box \"{CHECK_NAME}\" in get_window_state: {}",
+                text_of(&state).chars().take(300).collect::<String>()
+            )
+        })?;
+        let before = states(oracle).await?;
+        let t = Instant::now();
+        let result = client
+            .call_tool("click", json!({ "element_id": id }))
+            .await?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let seen = changed_from(oracle, &before).await?;
+        let effect = structured(&result, "effect")
+            .and_then(Value::as_str)
+            .unwrap_or("(none)")
+            .to_owned();
+        if round == 0 {
+            out.notes.push(format!("warm-up: {effect}"));
+            continue;
+        }
+        out.times_ms.push(ms);
+        out.reported.push(effect);
+        out.observed.push(seen);
+    }
+    Ok(out)
+}
+
 /// The size of a PNG from its header, checked.
 fn png_size(png: &[u8]) -> Result<(u32, u32), String> {
     let decoder = png::Decoder::new(std::io::Cursor::new(png));
@@ -270,8 +333,8 @@ pub async fn cup_screenshots(session: &mut Session, target: &ShotTarget, runs: u
     Ok(out)
 }
 
-/// The PNG of a Cua tool result (its image content block).
-fn cua_png(result: &Value) -> Result<Vec<u8>, String> {
+/// The PNG of an MCP tool result (its image content block).
+fn mcp_png(result: &Value) -> Result<Vec<u8>, String> {
     use base64::Engine as _;
     let data = result
         .get("content")
@@ -311,6 +374,47 @@ pub async fn cua_screenshots(
             )
         }
     };
+    mcp_screenshots(client, tool, &arguments, runs).await
+}
+
+/// cup over its own MCP server: `screenshot {}` (whole screen) or, with
+/// the capture mode set to vision (screenshot only, no tree walk),
+/// `get_window_state {pid}` (one window); image blocks, timed over MCP.
+///
+/// # Errors
+///
+/// When the server fails or returns no PNG.
+pub async fn cup_mcp_screenshots(
+    client: &mut McpClient,
+    window_of: Option<u32>,
+    runs: usize,
+) -> Outcome {
+    match window_of {
+        None => mcp_screenshots(client, "screenshot", &json!({}), runs).await,
+        Some(pid) => {
+            client
+                .call_tool(
+                    "set_config",
+                    json!({"key": "capture_mode", "value": "vision"}),
+                )
+                .await?;
+            let out =
+                mcp_screenshots(client, "get_window_state", &json!({ "pid": pid }), runs).await;
+            client
+                .call_tool("set_config", json!({"key": "capture_mode", "value": "som"}))
+                .await?;
+            out
+        }
+    }
+}
+
+/// Warm-up + `runs` timed calls of an MCP tool that returns an image.
+async fn mcp_screenshots(
+    client: &mut McpClient,
+    tool: &str,
+    arguments: &Value,
+    runs: usize,
+) -> Outcome {
     let mut out = Runs::default();
     let mut size = (0, 0);
     let mut bytes = 0;
@@ -318,7 +422,7 @@ pub async fn cua_screenshots(
         let t = Instant::now();
         let result = client.call_tool(tool, arguments.clone()).await?;
         let ms = t.elapsed().as_secs_f64() * 1e3;
-        let png = cua_png(&result)?;
+        let png = mcp_png(&result)?;
         size = png_size(&png)?;
         bytes = png.len();
         if round > 0 {

@@ -21,6 +21,7 @@ use anyhow::{bail, Context as _};
 use cup::{Session, ShotTarget};
 use cup_bench::actions::{self, Outcome};
 use cup_bench::peers::cua_driver::{self, McpClient};
+use cup_bench::peers::cup_mcp;
 use cup_bench::stats::summarize;
 use cup_linux::{Desktop, LinuxAdapter};
 use cup_sandbox::{Sandbox, SandboxOptions};
@@ -90,6 +91,10 @@ async fn measure(sandbox: &Sandbox, pid: u32, runs: usize) -> Vec<Row> {
         });
     }
 
+    eprintln!("== cup over MCP (cup mcp)");
+    let mcp_rows = cup_over_mcp(sandbox, &mut session, pid, runs).await;
+    rows.extend(mcp_rows);
+
     eprintln!("== Cua Driver {}", cua_driver::VERSION);
     let binary = cua_driver::binary();
     let scratch = sandbox.state_dir().join("bench").join("cua-home");
@@ -144,6 +149,66 @@ async fn measure(sandbox: &Sandbox, pid: u32, runs: usize) -> Vec<Row> {
     if let Ok(c) = client {
         c.shutdown().await;
     }
+    rows
+}
+
+/// cup over its own MCP server (`target/release/cup mcp`), the path the
+/// Cua Driver is timed on: click and screenshots as image blocks.
+async fn cup_over_mcp(sandbox: &Sandbox, oracle: &mut Session, pid: u32, runs: usize) -> Vec<Row> {
+    let binary = cup_mcp::binary();
+    let scratch = sandbox.state_dir().join("bench").join("cup-mcp");
+    let client = if !binary.is_file() {
+        Err(format!(
+            "{} is missing: run cargo build --release -p cup-cli",
+            binary.display()
+        ))
+    } else {
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| format!("cannot create {}: {e}", scratch.display()))
+            .and_then(|()| {
+                let mut command = sandbox.command(&binary);
+                command
+                    .arg("mcp")
+                    .env("CUP_CONFIG", scratch.join("cup-config.json"));
+                McpClient::spawn(command, &scratch.join("cup-mcp.stderr.log"))
+            })
+    };
+    let row = |task, outcome| Row {
+        task,
+        tool: "cup MCP",
+        outcome,
+    };
+    let mut client = match client {
+        Ok(mut c) => match c.initialize().await {
+            Ok(()) => c,
+            Err(e) => {
+                c.shutdown().await;
+                return [CLICK, SCREEN, WINDOW]
+                    .map(|t| row(t, Err(e.clone())))
+                    .into();
+            }
+        },
+        Err(e) => {
+            return [CLICK, SCREEN, WINDOW]
+                .map(|t| row(t, Err(e.clone())))
+                .into()
+        }
+    };
+    let rows = vec![
+        row(
+            CLICK,
+            actions::cup_mcp_clicks(&mut client, oracle, pid, runs).await,
+        ),
+        row(
+            SCREEN,
+            actions::cup_mcp_screenshots(&mut client, None, runs).await,
+        ),
+        row(
+            WINDOW,
+            actions::cup_mcp_screenshots(&mut client, Some(pid), runs).await,
+        ),
+    ];
+    client.shutdown().await;
     rows
 }
 
@@ -273,8 +338,10 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
     println!();
     println!(
         "Linux actions, {runs} timed runs after 1 warm-up per tool and task; one private desktop \
-         (Xvfb 1920x1080, no window manager), gtk3-widget-factory. cup in process; Cua over MCP \
-         stdio (each click on a fresh element token from an untimed get_window_state). The \
+         (Xvfb 1920x1080, no window manager), gtk3-widget-factory. cup in process and over its own \
+         MCP server (cup mcp: click with the element_id of an untimed get_window_state; screenshot, and \
+         get_window_state in vision mode for the window, as image blocks); Cua over MCP stdio (each click \
+         on a fresh element token from an untimed get_window_state). The \
          readback is an untimed cup snapshot before and after each click."
     );
     println!();
