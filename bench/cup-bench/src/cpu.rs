@@ -55,6 +55,10 @@ mod tests {
             }
             used = c.stop().unwrap_or(0.0);
         }
-        assert!(used >= 20.0, "{used} ms of CPU after {:?} ({x})", t.elapsed());
+        assert!(
+            used >= 20.0,
+            "{used} ms of CPU after {:?} ({x})",
+            t.elapsed()
+        );
     }
 }
