@@ -14,7 +14,7 @@
 #   qtbase5-examples Qt5 example apps (Qt5 test apps)
 #   chromium         browser (AT-SPI and DevTools tests)
 #   openbox          optional window manager (SandboxOptions::with_window_manager)
-#   python3-venv     the venv of the Python MCP client the MCP tests use
+#   python3-venv     the venvs of the Python MCP client (MCP tests) and of the Python package's tests
 #                    (scripts/install-mcp-client.sh)
 #   tk8.6            wish: a Tk text widget, the typing tests' program that is
 #                    not on the accessibility bus

@@ -565,7 +565,11 @@ def main():
     ap.add_argument("--opts", default="{}", help="walker options (JSON) for the comparison walk")
     args = ap.parse_args()
     walk_opts = json.loads(args.opts)
-    pages = args.pages or sorted(p for p in os.listdir(PAGES) if p.endswith(".html") and p != "child.html")
+    pages = [p if p.endswith(".html") or "/" in p else p + ".html" for p in args.pages] or sorted(
+        p for p in os.listdir(PAGES) if p.endswith(".html") and p != "child.html")
+    for p in pages:
+        if not os.path.exists(os.path.join(PAGES, p)):
+            sys.exit(f"measure.py: no page {p} in {PAGES} (gen_pages.py writes the bench pages)")
 
     browser = Browser(force_a11y=not args.no_force_a11y)
     server = Server(PAGES)
