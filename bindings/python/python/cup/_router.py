@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
+from cup._adapter import PlatformAdapter
+
 __all__ = ["detect_platform", "get_adapter", "PlatformAdapter"]
 
 
@@ -21,7 +23,7 @@ def detect_platform() -> str:
     )
 
 
-def get_adapter(platform: Optional[str] = None) -> "PlatformAdapter":
+def get_adapter(platform: Optional[str] = None) -> PlatformAdapter:
     """A new adapter for ``platform`` (default: this machine's desktop).
 
     Raises ``RuntimeError`` ("No adapter available ...") for a platform this
@@ -29,5 +31,3 @@ def get_adapter(platform: Optional[str] = None) -> "PlatformAdapter":
     """
     return PlatformAdapter(platform)
 
-
-from cup._adapter import PlatformAdapter  # noqa: E402  (the adapter needs detect_platform)
