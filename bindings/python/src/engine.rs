@@ -4,7 +4,8 @@
 //! and wait with the GIL released.
 
 use std::future::Future;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -17,8 +18,9 @@ const SIGNAL_POLL: Duration = Duration::from_millis(100);
 /// The runtime thread.
 pub struct Engine {
     handle: tokio::runtime::Handle,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    closed: AtomicBool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -43,8 +45,9 @@ impl Engine {
             .map_err(|e| CupError::new_err(format!("cannot start cup's I/O thread: {e}")))?;
         Ok(Engine {
             handle,
-            stop: Some(stop),
-            thread: Some(thread),
+            stop: Mutex::new(Some(stop)),
+            thread: Mutex::new(Some(thread)),
+            closed: AtomicBool::new(false),
         })
     }
 
@@ -56,6 +59,11 @@ impl Engine {
         T: Send + 'static,
         F: Future<Output = T> + Send + 'static,
     {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(CupError::new_err(
+                "this Session is closed; make a new Session",
+            ));
+        }
         let (tx, rx) = mpsc::channel();
         self.handle.spawn(async move {
             let _ = tx.send(fut.await);
@@ -79,13 +87,24 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
+impl Engine {
+    /// Stops the I/O thread (after the call in progress, if any); later
+    /// calls fail. Idempotent.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        let stop = self.stop.lock().map(|mut s| s.take()).unwrap_or_default();
+        if let Some(stop) = stop {
             let _ = stop.send(());
         }
-        if let Some(thread) = self.thread.take() {
+        let thread = self.thread.lock().map(|mut t| t.take()).unwrap_or_default();
+        if let Some(thread) = thread {
             let _ = thread.join();
         }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.close();
     }
 }

@@ -111,6 +111,13 @@ impl Session {
         })
     }
 
+    /// Ends the session: its I/O thread stops and its connections close; a
+    /// call in progress on another thread and every later call raise
+    /// `CupError`. Also done when the object is garbage-collected.
+    fn close(&self, py: Python<'_>) {
+        py.detach(|| self.engine.close());
+    }
+
     /// `linux`, `windows`, `macos` or `web`.
     #[getter]
     fn platform_name(&self) -> &'static str {

@@ -184,3 +184,19 @@ def test_module_conveniences(desktop):
     ov = cup.overview()
     assert "# overview |" in ov
     assert cup.get_foreground_compact().startswith("# CUP")
+
+
+def test_close_and_context_managers(desktop):
+    with cup.Session() as s:
+        assert s.snapshot().startswith("# CUP")
+    with pytest.raises(cup.CupError, match="closed"):
+        s.snapshot()
+    s.close()  # idempotent
+
+    async def main():
+        async with cup.aio.Session() as a:
+            assert (await a.snapshot()).startswith("# CUP")
+        with pytest.raises(cup.CupError, match="closed"):
+            await a.snapshot()
+
+    asyncio.run(main())

@@ -52,6 +52,18 @@ class Session:
         """``linux``, ``windows``, ``macos`` or ``web``."""
         return self._native.platform_name
 
+    def close(self) -> None:
+        """Ends the session (its I/O thread and connections); later calls
+        raise :class:`cup.CupError`. ``with cup.Session() as s:`` closes it
+        at the end of the block; otherwise it happens at garbage collection."""
+        self._native.close()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @overload
     def snapshot(
         self,

@@ -39,6 +39,16 @@ class Session:
         """``linux``, ``windows``, ``macos`` or ``web``."""
         return self.sync.platform_name
 
+    async def close(self) -> None:
+        """See :meth:`cup.Session.close`."""
+        await self._run(self.sync.close)
+
+    async def __aenter__(self) -> "Session":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, functools.partial(fn, *args, **kwargs))
