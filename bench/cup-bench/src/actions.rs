@@ -199,40 +199,11 @@ pub async fn cua_clicks(
     runs: usize,
 ) -> Outcome {
     let window = client.window_of(pid).await?;
-    let mut out = Runs::default();
-    for round in 0..=runs {
-        let state = client
-            .call_tool(
-                "get_window_state",
-                json!({"pid": pid, "window_id": window, "include_screenshot": false}),
-            )
-            .await?;
-        let token = cua_token(&state).ok_or_else(|| {
-            format!(
-                "no indexed check box \"{CHECK_NAME}\" in get_window_state: {}",
-                text_of(&state).chars().take(300).collect::<String>()
-            )
-        })?;
-        let before = states(oracle).await?;
-        let t = Instant::now();
-        let result = client
-            .call_tool("click", json!({ "element_token": token }))
-            .await?;
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        let seen = changed_from(oracle, &before).await?;
-        let effect = structured(&result, "effect")
-            .and_then(Value::as_str)
-            .unwrap_or("(none)")
-            .to_owned();
-        if round == 0 {
-            out.notes.push(format!("warm-up: {effect}"));
-            continue;
-        }
-        out.times_ms.push(ms);
-        out.reported.push(effect);
-        out.observed.push(seen);
-    }
-    Ok(out)
+    let state = json!({"pid": pid, "window_id": window, "include_screenshot": false});
+    mcp_clicks(client, oracle, &state, "indexed", runs, |s| {
+        cua_token(s).map(|token| json!({ "element_token": token }))
+    })
+    .await
 }
 
 /// The id of the first enabled check button in cup's compact text
@@ -262,25 +233,36 @@ pub async fn cup_mcp_clicks(
     pid: u32,
     runs: usize,
 ) -> Outcome {
+    let state = json!({"pid": pid, "include_screenshot": false});
+    mcp_clicks(client, oracle, &state, "enabled", runs, |s| {
+        cup_id(&text_of(s)).map(|id| json!({ "element_id": id }))
+    })
+    .await
+}
+
+/// Clicks over MCP: per run an untimed `get_window_state` with `state`,
+/// `click_args` picks the check button in it, a timed `click`, the
+/// readback; the tool's `effect` is what it reported.
+async fn mcp_clicks(
+    client: &mut McpClient,
+    oracle: &mut Session,
+    state: &Value,
+    kind: &str,
+    runs: usize,
+    click_args: impl Fn(&Value) -> Option<Value>,
+) -> Outcome {
     let mut out = Runs::default();
     for round in 0..=runs {
-        let state = client
-            .call_tool(
-                "get_window_state",
-                json!({"pid": pid, "include_screenshot": false}),
-            )
-            .await?;
-        let id = cup_id(&text_of(&state)).ok_or_else(|| {
+        let tree = client.call_tool("get_window_state", state.clone()).await?;
+        let args = click_args(&tree).ok_or_else(|| {
             format!(
-                "no enabled check box \"{CHECK_NAME}\" in get_window_state: {}",
-                text_of(&state).chars().take(300).collect::<String>()
+                "no {kind} check box \"{CHECK_NAME}\" in get_window_state: {}",
+                text_of(&tree).chars().take(300).collect::<String>()
             )
         })?;
         let before = states(oracle).await?;
         let t = Instant::now();
-        let result = client
-            .call_tool("click", json!({ "element_id": id }))
-            .await?;
+        let result = client.call_tool("click", args).await?;
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let seen = changed_from(oracle, &before).await?;
         let effect = structured(&result, "effect")

@@ -157,9 +157,16 @@ pub fn table(rows: &[Row]) -> String {
             }
             Ok(m) => {
                 let summary = row.summary();
+                // Against cup on the same path: Cua (over MCP) against cup
+                // over MCP, the rest against cup in process.
+                let baseline = if row.tool == Tool::CuaDriver {
+                    Tool::CupMcp
+                } else {
+                    Tool::Cup
+                };
                 let ratio = match (row.tool, summary) {
                     (Tool::Cup, _) => "-".to_owned(),
-                    (_, Some(peer)) => find(rows, &row.app, Tool::Cup, row.scope)
+                    (_, Some(peer)) => find(rows, &row.app, baseline, row.scope)
                         .and_then(Row::summary)
                         .filter(|cup| cup.median > 0.0)
                         .map_or("-".to_owned(), |cup| {
@@ -291,6 +298,34 @@ fn latency(rows: &[Row], app: &AppSpec, scope: Scope, limit_ms: f64) -> Check {
     }
 }
 
+/// cup's foreground median ≤ 1/10 of `peer`'s, both on the same `path`.
+fn tenth(rows: &[Row], app: &AppSpec, cup: Tool, peer: Tool, path: &str) -> Check {
+    let what = format!(
+        "{} foreground, same path ({path}): {} median <= 1/10 of {}'s",
+        app.label,
+        cup.label(Scope::Foreground),
+        peer.label(Scope::Foreground)
+    );
+    match (
+        median_of(rows, app, cup, Scope::Foreground),
+        median_of(rows, app, peer, Scope::Foreground),
+    ) {
+        (Err(e), _) => check(false, format!("{what}: cup {e}")),
+        (Ok(_), Err(e)) => Check {
+            status: Status::Unchecked,
+            text: format!("{what}: {e} ({})", crate::SETUP_HINT),
+        },
+        (Ok(c), Ok(p)) => check(
+            c <= p / 10.0,
+            format!(
+                "{what}: {c:.1} ms vs {p:.1} ms (limit {:.1} ms; {:.1}x faster)",
+                p / 10.0,
+                p / c
+            ),
+        ),
+    }
+}
+
 /// The targets for the apps that were run.
 pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
     let mut out = Vec::new();
@@ -298,62 +333,9 @@ pub fn checks(rows: &[Row], apps: &[AppSpec]) -> Vec<Check> {
         match app.key {
             "gtk3" => {
                 out.push(latency(rows, app, Scope::Foreground, 40.0));
-                let what = format!(
-                    "{} foreground: cup median <= 1/10 of the faster peer's",
-                    app.label
-                );
-                let peers: Vec<(Tool, f64)> = [Tool::PythonSdk, Tool::CuaDriver]
-                    .into_iter()
-                    .filter_map(|t| {
-                        median_of(rows, app, t, Scope::Foreground)
-                            .ok()
-                            .map(|m| (t, m))
-                    })
-                    .collect();
-                let fastest = peers.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
-                match (median_of(rows, app, Tool::Cup, Scope::Foreground), fastest) {
-                    (Err(e), _) => out.push(check(false, format!("{what}: cup {e}"))),
-                    (Ok(_), None) => out.push(Check {
-                        status: Status::Unchecked,
-                        text: format!("{what}: no peer measured ({})", crate::SETUP_HINT),
-                    }),
-                    (Ok(cup), Some((tool, peer))) => {
-                        let mut text = format!(
-                            "{what}: {cup:.2} ms vs {} {peer:.1} ms (limit {:.2} ms; {:.2}x faster)",
-                            tool.label(Scope::Foreground),
-                            peer / 10.0,
-                            peer / cup
-                        );
-                        if peers.len() < 2 {
-                            text.push_str("; only one peer measured");
-                        }
-                        out.push(check(cup <= peer / 10.0, text));
-                    }
-                }
-                // The same path: both over MCP stdio, a text result.
-                let what = format!(
-                    "{} foreground, same path (MCP stdio): cup get_window_state median <= 1/10 of Cua's",
-                    app.label
-                );
-                out.push(
-                    match (
-                        median_of(rows, app, Tool::CupMcp, Scope::Foreground),
-                        median_of(rows, app, Tool::CuaDriver, Scope::Foreground),
-                    ) {
-                        (Err(e), _) => check(false, format!("{what}: cup over MCP {e}")),
-                        (Ok(_), Err(e)) => Check {
-                            status: Status::Unchecked,
-                            text: format!("{what}: Cua {e}"),
-                        },
-                        (Ok(cup), Ok(cua)) => check(
-                            cup <= cua / 10.0,
-                            format!(
-                                "{what}: {cup:.1} ms vs {cua:.1} ms ({:.1}x faster)",
-                                cua / cup
-                            ),
-                        ),
-                    },
-                );
+                // Each peer against cup on its own path.
+                out.push(tenth(rows, app, Tool::Cup, Tool::PythonSdk, "in process"));
+                out.push(tenth(rows, app, Tool::CupMcp, Tool::CuaDriver, "MCP stdio"));
             }
             "gtk4" => out.push(latency(rows, app, Scope::Foreground, 120.0)),
             "chromium" => {

@@ -285,3 +285,36 @@ pub async fn measure_playwright(port: u16, runs: usize, scratch: &std::path::Pat
     client.shutdown().await;
     result
 }
+
+/// cup over its own MCP server on the browser at `port`, the path Playwright
+/// MCP is timed on: `cup mcp --platform web`, 1 warm-up and `runs` timed
+/// `snapshot` calls (the same compact text cup returns in process).
+pub async fn measure_cup_mcp(port: u16, runs: usize, scratch: &std::path::Path) -> Outcome {
+    let started = Instant::now();
+    let mut client = crate::peers::cup_mcp::start(
+        |binary| {
+            let mut c = std::process::Command::new(binary);
+            c.env("CUP_PLATFORM", "web")
+                .env("CUP_CDP_HOST", "127.0.0.1")
+                .env("CUP_CDP_PORT", port.to_string());
+            c
+        },
+        scratch,
+    )
+    .await?;
+    let init_ms = started.elapsed().as_secs_f64() * 1e3;
+    let result = crate::peers::cua_driver::timed(
+        &mut client,
+        "snapshot",
+        &json!({}),
+        runs,
+        crate::peers::cup_mcp::raw_nodes,
+    )
+    .await
+    .map(|(mut m, _)| {
+        m.init_ms = Some(init_ms);
+        m
+    });
+    client.shutdown().await;
+    result
+}

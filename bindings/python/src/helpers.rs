@@ -3,13 +3,13 @@
 //! compact text, search and key combos for the binary and Python.
 
 use cup_protocol::compact::{self, Detail, Pruned, RenderOptions};
-use cup_protocol::search::{self, FindQuery};
+use cup_protocol::search;
 use cup_protocol::{Envelope, Node, PlatformId, Rect, Screen, WindowInfo};
 use pyo3::prelude::*;
 use pyo3::wrap_pyfunction;
 
 use crate::errors;
-use crate::session::{state, word};
+use crate::session::{find_query, word};
 use crate::to_json;
 
 fn parse<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> PyResult<T> {
@@ -104,13 +104,7 @@ fn search_tree(
     limit: usize,
 ) -> PyResult<String> {
     let roots: Vec<Node> = parse("tree", tree)?;
-    let q = FindQuery {
-        query,
-        role,
-        name,
-        state: self::state(state.as_deref())?,
-        limit,
-    };
+    let q = find_query(query, role, name, state, limit)?;
     let found = search::find(&roots, &q).map_err(|e| errors::value(e.to_string()))?;
     let rows: Vec<serde_json::Value> = found
         .into_iter()

@@ -53,21 +53,35 @@ pub fn direction(v: Option<&str>) -> PyResult<Option<Direction>> {
     .transpose()
 }
 
-/// A CUP state name.
-pub fn state(v: Option<&str>) -> PyResult<Option<State>> {
-    v.map(|s| {
-        State::from_name(s.trim()).ok_or_else(|| {
-            errors::value(format!(
-                "state {s:?} is not a CUP state; use one of {}",
-                State::ALL
-                    .iter()
-                    .map(|s| s.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
+/// A search, its state name checked.
+pub fn find_query(
+    query: Option<String>,
+    role: Option<String>,
+    name: Option<String>,
+    state: Option<String>,
+    limit: usize,
+) -> PyResult<FindQuery> {
+    let state = state
+        .map(|s| {
+            State::from_name(s.trim()).ok_or_else(|| {
+                errors::value(format!(
+                    "state {s:?} is not a CUP state; use one of {}",
+                    State::ALL
+                        .iter()
+                        .map(|s| s.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
         })
+        .transpose()?;
+    Ok(FindQuery {
+        query,
+        role,
+        name,
+        state,
+        limit,
     })
-    .transpose()
 }
 
 impl Session {
@@ -174,13 +188,6 @@ impl Session {
         })
     }
 
-    /// Whether a snapshot was taken.
-    fn has_snapshot(&self, py: Python<'_>) -> PyResult<bool> {
-        self.with(py, |inner| async move {
-            Ok(inner.lock().await.last().is_some())
-        })
-    }
-
     /// The latest snapshot's envelope as JSON, if any.
     fn last_envelope(&self, py: Python<'_>) -> PyResult<Option<String>> {
         self.with(py, |inner| async move {
@@ -241,7 +248,8 @@ impl Session {
         })
     }
 
-    /// Searches the latest snapshot; matching nodes (without children)
+    /// Searches the latest snapshot (taking a foreground one first when
+    /// there is none, in the same call); matching nodes (without children)
     /// as JSON, best first.
     #[pyo3(signature = (query=None, role=None, name=None, state=None, limit=5))]
     fn find(
@@ -253,15 +261,14 @@ impl Session {
         state: Option<String>,
         limit: usize,
     ) -> PyResult<String> {
-        let q = FindQuery {
-            query,
-            role,
-            name,
-            state: self::state(state.as_deref())?,
-            limit,
-        };
+        let q = find_query(query, role, name, state, limit)?;
         self.with(py, |inner| async move {
-            let s = inner.lock().await;
+            let mut s = inner.lock().await;
+            if s.last().is_none() {
+                s.snapshot(&SnapshotRequest::default())
+                    .await
+                    .map_err(errors::session)?;
+            }
             let nodes = s.find(&q).map_err(errors::session)?;
             to_json(&nodes)
         })

@@ -60,6 +60,10 @@ fn session_on(sandbox: &Sandbox) -> Session {
 }
 
 const CLICK: &str = "element click -> effect";
+/// The tools' names in the table.
+const CUP: &str = "cup";
+const CUP_MCP: &str = "cup MCP";
+const CUA: &str = "Cua Driver";
 const SCREEN: &str = "screenshot 1920x1080";
 const WINDOW: &str = "screenshot of the window";
 
@@ -69,24 +73,24 @@ async fn measure(sandbox: &Sandbox, pid: u32, runs: usize) -> Vec<Row> {
     eprintln!("== cup");
     rows.push(Row {
         task: CLICK,
-        tool: "cup",
+        tool: CUP,
         outcome: actions::cup_clicks(&mut session, runs).await,
     });
     rows.push(Row {
         task: SCREEN,
-        tool: "cup",
+        tool: CUP,
         outcome: actions::cup_screenshots(&mut session, &ShotTarget::Screen, runs).await,
     });
     let window = ShotTarget::Window("gtk3-widget-factory".into());
     rows.push(Row {
         task: WINDOW,
-        tool: "cup",
+        tool: CUP,
         outcome: actions::cup_screenshots(&mut session, &window, runs).await,
     });
     for (task, outcome) in actions::cup_raw_input(sandbox.display(), runs).await {
         rows.push(Row {
             task,
-            tool: "cup",
+            tool: CUP,
             outcome,
         });
     }
@@ -119,7 +123,7 @@ async fn measure(sandbox: &Sandbox, pid: u32, runs: usize) -> Vec<Row> {
     };
     let cua = |outcome| Row {
         task: "",
-        tool: "Cua Driver",
+        tool: CUA,
         outcome,
     };
     match &mut client {
@@ -155,39 +159,14 @@ async fn measure(sandbox: &Sandbox, pid: u32, runs: usize) -> Vec<Row> {
 /// cup over its own MCP server (`target/release/cup mcp`), the path the
 /// Cua Driver is timed on: click and screenshots as image blocks.
 async fn cup_over_mcp(sandbox: &Sandbox, oracle: &mut Session, pid: u32, runs: usize) -> Vec<Row> {
-    let binary = cup_mcp::binary();
     let scratch = sandbox.state_dir().join("bench").join("cup-mcp");
-    let client = if !binary.is_file() {
-        Err(format!(
-            "{} is missing: run cargo build --release -p cup-cli",
-            binary.display()
-        ))
-    } else {
-        std::fs::create_dir_all(&scratch)
-            .map_err(|e| format!("cannot create {}: {e}", scratch.display()))
-            .and_then(|()| {
-                let mut command = sandbox.command(&binary);
-                command
-                    .arg("mcp")
-                    .env("CUP_CONFIG", scratch.join("cup-config.json"));
-                McpClient::spawn(command, &scratch.join("cup-mcp.stderr.log"))
-            })
-    };
     let row = |task, outcome| Row {
         task,
-        tool: "cup MCP",
+        tool: CUP_MCP,
         outcome,
     };
-    let mut client = match client {
-        Ok(mut c) => match c.initialize().await {
-            Ok(()) => c,
-            Err(e) => {
-                c.shutdown().await;
-                return [CLICK, SCREEN, WINDOW]
-                    .map(|t| row(t, Err(e.clone())))
-                    .into();
-            }
-        },
+    let mut client = match cup_mcp::start(|b| sandbox.command(b), &scratch).await {
+        Ok(c) => c,
         Err(e) => {
             return [CLICK, SCREEN, WINDOW]
                 .map(|t| row(t, Err(e.clone())))
@@ -228,9 +207,12 @@ fn table(rows: &[Row]) -> String {
         "task", "tool", "min ms", "median", "x cup", "reported", "readback"
     );
     for row in rows {
+        // Over the same path: Cua (over MCP) against cup over MCP, the
+        // rest against cup in process.
+        let baseline = if row.tool == CUA { CUP_MCP } else { CUP };
         let cup_median = rows
             .iter()
-            .find(|r| r.task == row.task && r.tool == "cup")
+            .find(|r| r.task == row.task && r.tool == baseline)
             .and_then(|r| median(&r.outcome));
         match &row.outcome {
             Ok(runs) => {
@@ -273,7 +255,7 @@ fn table(rows: &[Row]) -> String {
 fn checks(rows: &[Row]) -> Vec<(String, bool)> {
     let cup = |task: &str| {
         rows.iter()
-            .find(|r| r.task == task && r.tool == "cup")
+            .find(|r| r.task == task && r.tool == CUP)
             .map(|r| &r.outcome)
     };
     let mut out = Vec::new();
@@ -342,7 +324,8 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
          MCP server (cup mcp: click with the element_id of an untimed get_window_state; screenshot, and \
          get_window_state in vision mode for the window, as image blocks); Cua over MCP stdio (each click \
          on a fresh element token from an untimed get_window_state). The \
-         readback is an untimed cup snapshot before and after each click."
+         readback is an untimed cup snapshot before and after each click. \
+         x cup: the median over cup's on the same path (Cua's over cup MCP's, the others' over cup in process)."
     );
     println!();
     print!("{}", table(&rows));

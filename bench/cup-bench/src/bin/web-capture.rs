@@ -38,8 +38,10 @@ struct Row {
     outcome: Outcome,
     bounds: Option<(usize, usize)>,
     /// The whole page's text, where the tool's own text is clipped to the
-    /// viewport (cup).
+    /// viewport (cup in process).
     page_text: Option<String>,
+    /// The tool's own text is clipped to the viewport (cup).
+    clipped: bool,
 }
 
 fn tokens(text: &str) -> String {
@@ -102,6 +104,16 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
             outcome,
             bounds,
             page_text,
+            clipped: true,
+        });
+        eprintln!("   cup over MCP");
+        rows.push(Row {
+            page,
+            tool: "cup MCP",
+            outcome: rt.block_on(web::measure_cup_mcp(cdp, runs, &scratch.join("cup-mcp"))),
+            bounds: None,
+            page_text: None,
+            clipped: true,
         });
         eprintln!("   Python SDK");
         rows.push(Row {
@@ -110,6 +122,7 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
             outcome: rt.block_on(web::measure_python(cdp, runs)),
             bounds: Some((0, 0)),
             page_text: None,
+            clipped: false,
         });
         eprintln!("   Playwright MCP");
         rows.push(Row {
@@ -118,6 +131,7 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
             outcome: rt.block_on(web::measure_playwright(cdp, runs, &scratch.join("pw"))),
             bounds: None,
             page_text: None,
+            clipped: false,
         });
     }
     browser.stop();
@@ -127,8 +141,9 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
     println!(
         "Web capture, {runs} timed runs after 1 warm-up per tool; one headless Chromium (1280x800), \
          the large page has {} tags, the other {} tags. cup and the Python SDK in process \
-         (foreground snapshot, compact text), Playwright MCP browser_snapshot over MCP stdio \
-         (--cdp-endpoint to the same browser). cpu ms: CPU time of the bench process (cup's) per capture, median. \
+         (foreground snapshot, compact text), cup over its own MCP server (cup mcp, snapshot tool) and \
+         Playwright MCP browser_snapshot over MCP stdio (--cdp-endpoint to the same browser); x cup is \
+         against cup on the same path (Playwright MCP against cup MCP, the rest against cup in process). cpu ms: CPU time of the bench process (cup's) per capture, median. \
          Tokens (o200k_base, last run): `viewport` is the text the tool returns (cup's compact text is clipped to the viewport), \
          `whole page` the same content for every tool: the peers' text (they return the whole page) and cup's `detail=page` \
          text of the same capture (the compact rules with nothing clipped, no character cap).",
@@ -141,9 +156,16 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in &rows {
+        // Against cup on the same path: Playwright MCP (over MCP stdio)
+        // against cup over MCP, the rest against cup in process.
+        let baseline = if r.tool == "Playwright MCP" {
+            "cup MCP"
+        } else {
+            "cup"
+        };
         let cup_median = rows
             .iter()
-            .find(|c| c.page == r.page && c.tool == "cup")
+            .find(|c| c.page == r.page && c.tool == baseline)
             .and_then(|c| median(&c.outcome));
         match &r.outcome {
             Ok(m) => {
@@ -167,10 +189,15 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                     (Some(s), Some(c)) if c > 0.0 => format!("{:.1}x", s.median / c),
                     _ => "-".into(),
                 };
-                let returned = if r.page_text.is_some() {
+                let returned = if r.clipped {
                     format!("{} (viewport)", tokens(&m.text))
                 } else {
                     tokens(&m.text)
+                };
+                let whole = match (&r.page_text, r.clipped) {
+                    (Some(text), _) => tokens(text),
+                    (None, true) => "-".to_owned(),
+                    (None, false) => tokens(&m.text),
                 };
                 println!(
                     "| {} | {} | {:.1} | {:.1} | {} | {} | {} | {} | {} | {} |",
@@ -182,7 +209,7 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                     nodes,
                     bounds,
                     returned,
-                    tokens(r.page_text.as_deref().unwrap_or(&m.text)),
+                    whole,
                     ratio
                 );
             }
@@ -222,6 +249,13 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                 cup_bench::tokens::count(r.page_text.as_deref().unwrap_or(&m.text)).ok()
             })
     };
+    // Whether a tool's text ends in the reference format's cap notice.
+    let cut = |page: &str, tool: &str| {
+        rows.iter()
+            .find(|r| r.page == page && r.tool == tool)
+            .and_then(|r| r.outcome.as_ref().ok())
+            .is_some_and(|m| m.text.contains("OUTPUT TRUNCATED"))
+    };
     // Not a target: what the same content costs each tool's reader.
     let mut info = Vec::new();
     for page in ["large page", "10,000-node page"] {
@@ -230,8 +264,8 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                 info.push(format!(
                     "{page}, whole page (same content): cup {c} tokens, {peer} {p} ({:.2}x){}",
                     c as f64 / p as f64,
-                    if peer == "Python SDK" {
-                        " (the SDK cuts its text at 40,000 characters)"
+                    if cut(page, peer) {
+                        " (its text was cut at 40,000 characters)"
                     } else {
                         ""
                     }

@@ -301,6 +301,16 @@ pub struct CuaResults {
     pub list_windows: Outcome,
 }
 
+impl CuaResults {
+    /// Both failed for `reason`.
+    pub fn failed(reason: String) -> CuaResults {
+        CuaResults {
+            window_state: Err(reason.clone()),
+            list_windows: Err(reason),
+        }
+    }
+}
+
 /// Starts `cua-driver mcp` in the sandbox (scratch `HOME` under
 /// `scratch`), and times `get_window_state` on the window of `pid`
 /// and `list_windows`.
@@ -312,20 +322,12 @@ pub async fn run(sandbox: &Sandbox, pid: u32, runs: usize, scratch: &Path) -> Cu
             binary.display(),
             crate::SETUP_HINT
         );
-        return CuaResults {
-            window_state: Err(reason.clone()),
-            list_windows: Err(reason),
-        };
+        return CuaResults::failed(reason);
     }
     let started = Instant::now();
     let mut client = match McpClient::start(sandbox, &binary, &scratch.join("cua-home")) {
         Ok(client) => client,
-        Err(e) => {
-            return CuaResults {
-                window_state: Err(e.clone()),
-                list_windows: Err(e),
-            }
-        }
+        Err(e) => return CuaResults::failed(e),
     };
     let results = measure(&mut client, pid, runs, started).await;
     client.shutdown().await;
@@ -334,10 +336,7 @@ pub async fn run(sandbox: &Sandbox, pid: u32, runs: usize, scratch: &Path) -> Cu
 
 async fn measure(client: &mut McpClient, pid: u32, runs: usize, started: Instant) -> CuaResults {
     if let Err(e) = client.initialize().await {
-        return CuaResults {
-            window_state: Err(e.clone()),
-            list_windows: Err(e),
-        };
+        return CuaResults::failed(e);
     }
     let init_ms = started.elapsed().as_secs_f64() * 1e3;
     let window_state = async {

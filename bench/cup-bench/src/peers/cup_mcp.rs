@@ -23,51 +23,59 @@ pub fn binary() -> PathBuf {
 }
 
 /// The raw node count in a compact header (`# N nodes (M before pruning)`).
-fn raw_nodes(result: &Value) -> Option<u64> {
+pub fn raw_nodes(result: &Value) -> Option<u64> {
     let text = text_of(result);
     let (_, rest) = text.split_once(" nodes (")?;
     rest.split_whitespace().next()?.parse().ok()
 }
 
-/// Starts `cup mcp` in the sandbox (its settings file under `scratch`) and
-/// times `get_window_state` on the window of `pid` and `list_windows`.
-pub async fn run(sandbox: &Sandbox, pid: u32, runs: usize, scratch: &Path) -> CuaResults {
+/// Starts `cup mcp` with the command `command_for` makes for the binary
+/// (e.g. the sandbox's, with its environment), its settings file and
+/// stderr log under `scratch`, and initializes it.
+///
+/// # Errors
+///
+/// When the binary is missing, or the server does not start or initialize.
+pub async fn start(
+    command_for: impl FnOnce(&Path) -> std::process::Command,
+    scratch: &Path,
+) -> Result<McpClient, String> {
     let binary = binary();
-    let failed = |reason: String| CuaResults {
-        window_state: Err(reason.clone()),
-        list_windows: Err(reason),
-    };
     if !binary.is_file() {
-        return failed(format!(
+        return Err(format!(
             "{} is missing: run cargo build --release -p cup-cli",
             binary.display()
         ));
     }
-    if let Err(e) = std::fs::create_dir_all(scratch) {
-        return failed(format!("cannot create {}: {e}", scratch.display()));
-    }
-    let started = Instant::now();
-    let mut command = sandbox.command(&binary);
+    std::fs::create_dir_all(scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let mut command = command_for(&binary);
     command
         .arg("mcp")
         .env("CUP_CONFIG", scratch.join("cup-config.json"));
-    let mut client = match McpClient::spawn(command, &scratch.join("cup-mcp.stderr.log")) {
+    let mut client = McpClient::spawn(command, &scratch.join("cup-mcp.stderr.log"))?;
+    if let Err(e) = client.initialize().await {
+        client.shutdown().await;
+        return Err(e);
+    }
+    Ok(client)
+}
+
+/// Starts `cup mcp` in the sandbox (its settings file under `scratch`) and
+/// times `get_window_state` on the window of `pid` and `list_windows`.
+pub async fn run(sandbox: &Sandbox, pid: u32, runs: usize, scratch: &Path) -> CuaResults {
+    let started = Instant::now();
+    let mut client = match start(|b| sandbox.command(b), scratch).await {
         Ok(c) => c,
-        Err(e) => return failed(e),
+        Err(e) => return CuaResults::failed(e),
     };
-    let results = measure(&mut client, pid, runs, started).await;
+    let init_ms = started.elapsed().as_secs_f64() * 1e3;
+    let results = measure(&mut client, pid, runs, init_ms).await;
     client.shutdown().await;
     results
 }
 
-async fn measure(client: &mut McpClient, pid: u32, runs: usize, started: Instant) -> CuaResults {
-    if let Err(e) = client.initialize().await {
-        return CuaResults {
-            window_state: Err(e.clone()),
-            list_windows: Err(e),
-        };
-    }
-    let init_ms = started.elapsed().as_secs_f64() * 1e3;
+async fn measure(client: &mut McpClient, pid: u32, runs: usize, init_ms: f64) -> CuaResults {
     let with_init = |r: Result<(Measurement, Vec<Value>), String>| {
         r.map(|(mut m, _)| {
             m.init_ms = Some(init_ms);

@@ -133,7 +133,9 @@ class Session:
         if action == "press":
             keys = params.pop("keys", None)
             if params:
-                check_params("press", params)
+                raise ValueError(
+                    f"action 'press': unknown parameter(s) {', '.join(sorted(params))}; it takes keys"
+                )
             if not keys:
                 raise ValueError("Action 'press' requires a 'keys' parameter, e.g. keys='ctrl+s'")
             return self.press(keys)
@@ -169,8 +171,6 @@ class Session:
     ) -> List[Dict[str, Any]]:
         """Searches the latest snapshot (taking a foreground one first if
         there is none): node dicts without children, best first."""
-        if not self._native.has_snapshot():
-            self.snapshot()
         return json.loads(self._native.find(query, role, name, state, limit))
 
     def batch(self, actions: Sequence[Mapping[str, Any]]) -> List[ActionResult]:

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
+from cup import _native
+
 __all__ = ["ActionResult", "ActionExecutor", "VALID_ACTIONS"]
 
 VALID_ACTIONS = frozenset(
@@ -126,8 +128,6 @@ class ActionExecutor:
                     raise ValueError("Action 'press' requires a 'keys' parameter, e.g. keys='ctrl+s'")
                 return self.press(keys)
             check_params(action, params)
-            from cup import _native
-
             _native.check_action(action, params.get("value"), params.get("direction"))
             known_here = self._refs_set or getattr(self._adapter, "_native", None) is None
             if known_here and element_id not in self._refs:
@@ -151,7 +151,7 @@ class ActionExecutor:
         try:
             return ActionResult.from_json(self._session().press(combo))
         except (ValueError, RuntimeError) as e:
-            return ActionResult(success=False, message="", error=f"press {combo!r}: {e}")
+            return ActionResult(success=False, message="", error=str(e))
 
     def open_app(self, name: str) -> ActionResult:
         """Opens an app by name and waits for its window."""
