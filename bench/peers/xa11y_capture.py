@@ -106,25 +106,20 @@ def walk(e):
     return node
 
 
-def count_tree(node):
+def count_tree(node, keep=lambda child: True):
+    """Nodes of the tree, children entered only where `keep` says so."""
     total = 0
     stack = [node]
     while stack:
         n = stack.pop()
         total += 1
-        stack.extend(n["children"])
+        stack.extend(c for c in n["children"] if keep(c))
     return total
 
 
 def count_rendered(node):
     """Nodes that are visible with every ancestor (the window always counts)."""
-    total = 0
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        total += 1
-        stack.extend(c for c in n["children"] if "visible" in c["states"])
-    return total
+    return count_tree(node, lambda c: "visible" in c["states"])
 
 
 def foreground(xa11y, notes):

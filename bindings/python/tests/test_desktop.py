@@ -102,7 +102,6 @@ def test_find_press_screenshot_batch(desktop):
     stopped = s.batch([{"action": "click"}, {"action": "wait", "ms": 50}])
     assert len(stopped) == 1 and not stopped[0].success and "element_id" in stopped[0].error
 
-    print(s.overview() if hasattr(s, "overview") else cup.overview())
 
 
 def test_bad_arguments_raise_with_cups_message(desktop):
