@@ -34,6 +34,8 @@ pub struct WebAdapter {
     native: std::sync::Mutex<Option<serde_json::Value>>,
     /// The visual layer's page overlay (made on first use).
     overlay: Mutex<Option<Arc<crate::overlay::WebOverlay>>>,
+    /// Where captures read the accessibility facts.
+    source: capture::AxSource,
 }
 
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
@@ -53,7 +55,21 @@ impl WebAdapter {
             record: std::sync::atomic::AtomicBool::new(false),
             native: std::sync::Mutex::new(None),
             overlay: Mutex::new(None),
+            source: capture::AxSource::default(),
         }
+    }
+
+    /// The same adapter reading pages from `source` (cup's walker by
+    /// default; Chromium's `getFullAXTree` with [`capture::AxSource::Chromium`]).
+    #[must_use]
+    pub fn with_ax_source(mut self, source: capture::AxSource) -> WebAdapter {
+        self.source = source;
+        self
+    }
+
+    /// Where captures read the accessibility facts.
+    pub fn ax_source(&self) -> capture::AxSource {
+        self.source
     }
 
     /// The browser connection (made, or made again after the browser
@@ -417,6 +433,7 @@ impl Adapter for WebAdapter {
             let read = capture_page(
                 &browser,
                 &w.native,
+                self.source,
                 limits.max_depth,
                 limits.max_nodes.saturating_sub(next),
                 record,

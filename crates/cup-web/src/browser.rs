@@ -34,6 +34,8 @@ pub struct Browser {
     /// Open JavaScript dialogs (alert, confirm, prompt, beforeunload) by
     /// session: while one is open, the page runs no script.
     dialogs: Arc<StdMutex<HashMap<String, String>>>,
+    /// cup's isolated world in each frame walked.
+    worlds: crate::walker::world::Worlds,
 }
 
 /// The JavaScript that tells whether a page is visible and focused.
@@ -84,7 +86,13 @@ impl Browser {
             endpoint: endpoint.clone(),
             sessions: Mutex::new(HashMap::new()),
             dialogs,
+            worlds: crate::walker::world::Worlds::default(),
         })
+    }
+
+    /// cup's isolated worlds (one per frame walked).
+    pub fn worlds(&self) -> &crate::walker::world::Worlds {
+        &self.worlds
     }
 
     /// The connection.

@@ -17,6 +17,7 @@ use crate::browser::Browser;
 use crate::cdp::CdpError;
 use crate::layout::{CssRect, Layout};
 use crate::mapping::{self, AxNode, DomInfo};
+use crate::walker::{self, world, WalkFrame, WalkPage};
 
 /// What the page says of itself.
 const PAGE_PROBE: &str = r"(async () => {
@@ -90,6 +91,10 @@ pub struct PageFacts {
     /// the layout snapshot left out, by node reference.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub boxes: BTreeMap<String, Rect>,
+    /// The walker's answers, frame by frame (the walker source; the
+    /// fields above are then empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub walker: Option<WalkPage>,
 }
 
 /// One frame of [`PageFacts`].
@@ -121,18 +126,86 @@ struct Frame {
     origin: (f64, f64),
 }
 
-/// The native reference of a node: page target, frame target, backend id.
-pub fn node_ref(page: &str, frame_target: &str, backend: i64) -> String {
-    format!("{page}/{frame_target}/{backend}")
+/// Where the accessibility facts of a capture come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AxSource {
+    /// cup's walker, injected in an isolated world of every frame: roles,
+    /// names, states, values and bounds in one pass (the default).
+    #[default]
+    Walker,
+    /// Chromium's own tree (`Accessibility.getFullAXTree`) joined with the
+    /// layout snapshot: slower, and the reference the walker is tested
+    /// against.
+    Chromium,
+}
+
+impl AxSource {
+    /// The names [`AxSource::parse`] takes.
+    pub const NAMES: [&'static str; 2] = ["walker", "chromium"];
+
+    /// Reads `walker` or `chromium`.
+    ///
+    /// # Errors
+    ///
+    /// A one-line message naming the choices.
+    pub fn parse(name: &str) -> Result<AxSource, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "walker" => Ok(AxSource::Walker),
+            "chromium" => Ok(AxSource::Chromium),
+            other => Err(format!(
+                "unknown accessibility source '{other}': use walker (cup's page walker, the default) or chromium (Chromium's getFullAXTree)"
+            )),
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AxSource::Walker => "walker",
+            AxSource::Chromium => "chromium",
+        }
+    }
+}
+
+/// What identifies a node within its frame target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeKey {
+    /// A DOM node's `backendNodeId` (the Chromium source).
+    Backend(i64),
+    /// A walker id in cup's world of a frame (the walker source).
+    Walker {
+        /// The frame id.
+        frame: String,
+        /// The walker's stable id.
+        id: i64,
+    },
+}
+
+/// The native reference of a node: page target, frame target, node key
+/// (`PAGE/TARGET/123` or `PAGE/TARGET/FRAME:45`).
+pub fn node_ref(page: &str, frame_target: &str, key: &NodeKey) -> String {
+    match key {
+        NodeKey::Backend(b) => format!("{page}/{frame_target}/{b}"),
+        NodeKey::Walker { frame, id } => format!("{page}/{frame_target}/{frame}:{id}"),
+    }
 }
 
 /// Splits a reference made by [`node_ref`].
-pub fn parse_ref(r: &str) -> Option<(&str, &str, i64)> {
+pub fn parse_ref(r: &str) -> Option<(&str, &str, NodeKey)> {
     let mut parts = r.rsplitn(3, '/');
-    let backend = parts.next()?.parse().ok()?;
+    let last = parts.next()?;
+    let key = match last.rsplit_once(':') {
+        Some((frame, id)) if !frame.is_empty() => NodeKey::Walker {
+            frame: frame.to_owned(),
+            id: id.parse().ok()?,
+        },
+        Some(_) => return None,
+        None => NodeKey::Backend(last.parse().ok()?),
+    };
     let frame = parts.next()?;
     let page = parts.next()?;
-    Some((page, frame, backend))
+    Some((page, frame, key))
 }
 
 fn ax_nodes(result: &Value) -> Vec<AxNode> {
@@ -270,6 +343,199 @@ async fn content_origin(
 pub async fn capture_page(
     browser: &Browser,
     page: &str,
+    source: AxSource,
+    max_depth: usize,
+    max_nodes: usize,
+    record: bool,
+) -> Result<(PageTree, Viewport), CdpError> {
+    match source {
+        AxSource::Walker => capture_walked(browser, page, max_depth, max_nodes, record).await,
+        AxSource::Chromium => capture_chromium(browser, page, max_depth, max_nodes, record).await,
+    }
+}
+
+/// The viewport and WebMCP tools of `probe` (the answer to [`PAGE_PROBE`]).
+fn read_probe(probe: &Value) -> (Viewport, Vec<WebMcpTool>) {
+    let n = |k: &str, d: f64| probe.get(k).and_then(Value::as_f64).unwrap_or(d);
+    let view = Viewport {
+        width: n("w", 0.0),
+        height: n("h", 0.0),
+        dpr: n("dpr", 1.0),
+    };
+    let tools = probe
+        .get("tools")
+        .and_then(Value::as_array)
+        .map(|t| {
+            t.iter()
+                .filter_map(|t| serde_json::from_value::<WebMcpTool>(strip_nulls(t)).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    (view, tools)
+}
+
+/// The walker source: every frame walked in cup's isolated world.
+async fn capture_walked(
+    browser: &Browser,
+    page: &str,
+    max_depth: usize,
+    max_nodes: usize,
+    record: bool,
+) -> Result<(PageTree, Viewport), CdpError> {
+    let t0 = std::time::Instant::now();
+    // A page target's id is its main frame's id.
+    let (main, probe) = tokio::try_join!(
+        world::walk(browser, page, page),
+        browser.evaluate(page, PAGE_PROBE)
+    )?;
+    tracing::debug!(
+        ms = t0.elapsed().as_secs_f64() * 1e3,
+        nodes = main.count,
+        "page walked"
+    );
+    if let (Some(n), Some(first)) = (main.errors, main.first_error.as_deref()) {
+        tracing::debug!(n, first, "walker skipped nodes it could not read");
+    }
+    let (view, tools) = read_probe(&probe);
+    let has_frames = main.flags.iter().any(|f| f & walker::flag::FRAME != 0);
+    let mut frames = vec![WalkFrame {
+        target: page.to_owned(),
+        frame: page.to_owned(),
+        owner: None,
+        walk: main,
+    }];
+    let mut notes = Vec::new();
+    if has_frames {
+        walk_frames(browser, page, &mut frames, &mut notes).await;
+    }
+    let walked = WalkPage {
+        page: page.to_owned(),
+        viewport: Some(view),
+        frames,
+    };
+    let (root, cut, more) = walker::build(&walked, max_depth, max_nodes);
+    notes.extend(more);
+    tracing::debug!(ms = t0.elapsed().as_secs_f64() * 1e3, "tree built");
+    let facts = record.then(|| {
+        Box::new(PageFacts {
+            page: page.to_owned(),
+            viewport: Some(view),
+            walker: Some(walked),
+            ..PageFacts::default()
+        })
+    });
+    Ok((
+        PageTree {
+            root,
+            tools,
+            notes,
+            cut,
+            facts,
+        },
+        view,
+    ))
+}
+
+/// Walks the iframes of `page` (whose main frame is `frames[0]`):
+/// same-process ones through the page's session, out-of-process ones
+/// through their own target's; each hung under its owner element (an
+/// owner the walk did not expose, such as a hidden iframe, is skipped).
+async fn walk_frames(
+    browser: &Browser,
+    page: &str,
+    frames: &mut Vec<WalkFrame>,
+    notes: &mut Vec<String>,
+) {
+    let (tree, targets) = tokio::join!(
+        browser.call(page, "Page.getFrameTree", json!({})),
+        browser.targets()
+    );
+    let mut children = Vec::new();
+    if let Some(tree) = tree.as_ref().ok().and_then(|t| t.get("frameTree")) {
+        child_frames(tree, &mut children);
+    }
+    let iframe_targets: HashSet<String> = targets
+        .map(|ts| {
+            ts.into_iter()
+                .filter(|t| t.kind == "iframe")
+                .map(|t| t.id)
+                .collect()
+        })
+        .unwrap_or_default();
+    let in_tree: HashSet<String> = children.iter().map(|(f, _)| f.clone()).collect();
+    let mut foreign: HashSet<String> = HashSet::new();
+    for t in &iframe_targets {
+        if !in_tree.contains(t) {
+            children.push((t.clone(), page.to_owned()));
+            foreign.insert(t.clone());
+        }
+    }
+    // The main frame's id as the frame tree says (it is the page's id).
+    let main_id = tree
+        .as_ref()
+        .ok()
+        .and_then(|t| t.get("frameTree")?.get("frame")?.get("id")?.as_str())
+        .unwrap_or(page)
+        .to_owned();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    index.insert(main_id, 0);
+    index.insert(page.to_owned(), 0);
+    for (frame, parent) in children {
+        let Some(&p) = index.get(&parent) else {
+            continue; // its parent was not walked (hidden, or not read)
+        };
+        let parent_holder = frames[p].target.clone();
+        let parent_frame = frames[p].frame.clone();
+        let own = if iframe_targets.contains(&frame) {
+            frame.clone()
+        } else {
+            parent_holder.clone()
+        };
+        let read = async {
+            let owner = browser
+                .call(
+                    &parent_holder,
+                    "DOM.getFrameOwner",
+                    json!({"frameId": frame}),
+                )
+                .await?;
+            let backend = owner
+                .get("backendNodeId")
+                .and_then(Value::as_i64)
+                .ok_or_else(|| CdpError::Protocol {
+                    method: "DOM.getFrameOwner".into(),
+                    code: 0,
+                    message: "no backendNodeId".into(),
+                })?;
+            let id = world::id_of(browser, &parent_holder, &parent_frame, backend).await?;
+            if id == 0 {
+                return Ok(None);
+            }
+            let walk = world::walk(browser, &own, &frame).await?;
+            Ok::<_, CdpError>(Some(WalkFrame {
+                target: own.clone(),
+                frame: frame.clone(),
+                owner: Some((p, id)),
+                walk,
+            }))
+        };
+        match read.await {
+            Ok(Some(f)) => {
+                index.insert(frame.clone(), frames.len());
+                frames.push(f);
+            }
+            Ok(None) => {}
+            // An iframe target of another page has no owner here.
+            Err(_) if foreign.contains(&frame) => {}
+            Err(e) => notes.push(format!("iframe {frame} was not read: {e}")),
+        }
+    }
+}
+
+/// The Chromium source: `getFullAXTree` joined with the layout snapshot.
+async fn capture_chromium(
+    browser: &Browser,
+    page: &str,
     max_depth: usize,
     max_nodes: usize,
     record: bool,
@@ -295,21 +561,7 @@ pub async fn capture_page(
         browser.evaluate(page, PAGE_PROBE),
         browser.call(page, "Page.getFrameTree", json!({})),
     )?;
-    let n = |k: &str, d: f64| probe.get(k).and_then(Value::as_f64).unwrap_or(d);
-    let view = Viewport {
-        width: n("w", 0.0),
-        height: n("h", 0.0),
-        dpr: n("dpr", 1.0),
-    };
-    let tools = probe
-        .get("tools")
-        .and_then(Value::as_array)
-        .map(|t| {
-            t.iter()
-                .filter_map(|t| serde_json::from_value::<WebMcpTool>(strip_nulls(t)).ok())
-                .collect()
-        })
-        .unwrap_or_default();
+    let (view, tools) = read_probe(&probe);
     let layout = Arc::new(layout);
     let main_scroll = layout
         .documents
@@ -583,6 +835,18 @@ pub fn replay(
             origin: f.origin,
         })
     };
+    if let Some(w) = &facts.walker {
+        if w.frames.first().is_none_or(|f| f.owner.is_some()) {
+            return Err(ReplayError::NoMainFrame);
+        }
+        let (root, cut, notes) = walker::build(w, max_depth, max_nodes);
+        return Ok(PageTree {
+            root,
+            cut,
+            notes,
+            ..PageTree::default()
+        });
+    }
     let (main, rest) = facts.frames.split_first().ok_or(ReplayError::NoMainFrame)?;
     if main.owner.is_some() {
         return Err(ReplayError::NoMainFrame);
@@ -638,7 +902,7 @@ async fn missing_boxes(
         // A document has no box of its own to ask for (and asking makes
         // Chromium serialize its whole DOM): the page's is the viewport.
         if n.bounds.is_none() && n.role != cup_protocol::Role::Document {
-            if let Some((p, frame, backend)) = parse_ref(&n.id) {
+            if let Some((p, frame, NodeKey::Backend(backend))) = parse_ref(&n.id) {
                 if p == page && frame == page && wanted.len() < MAX_BOX_QUERIES {
                     wanted.push((n.id.clone(), backend));
                 }
@@ -838,7 +1102,7 @@ impl Builder<'_> {
         }
         node.id = ax
             .backend_id
-            .map(|b| node_ref(self.page, &frame.target, b))
+            .map(|b| node_ref(self.page, &frame.target, &NodeKey::Backend(b)))
             .unwrap_or_default();
         node.children = kids;
         vec![node]
@@ -851,9 +1115,21 @@ mod tests {
 
     #[test]
     fn refs_round_trip() {
-        let r = node_ref("PAGE1", "FRAME1", 42);
-        assert_eq!(parse_ref(&r), Some(("PAGE1", "FRAME1", 42)));
+        let r = node_ref("PAGE1", "FRAME1", &NodeKey::Backend(42));
+        assert_eq!(
+            parse_ref(&r),
+            Some(("PAGE1", "FRAME1", NodeKey::Backend(42)))
+        );
+        let key = NodeKey::Walker {
+            frame: "F2".into(),
+            id: 7,
+        };
+        let r = node_ref("PAGE1", "FRAME1", &key);
+        assert_eq!(r, "PAGE1/FRAME1/F2:7");
+        assert_eq!(parse_ref(&r), Some(("PAGE1", "FRAME1", key)));
         assert_eq!(parse_ref("nonsense"), None);
+        assert_eq!(parse_ref("P/F/:3"), None);
+        assert_eq!(parse_ref("P/F/x:y"), None);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! # cup-web
 //!
 //! The web adapter of cup: Chromium pages over the Chrome DevTools
-//! Protocol. One persistent WebSocket per browser ([`cdp::Cdp`]), the
-//! accessibility tree joined with the layout snapshot so every rendered
-//! node has bounds ([`capture`]), pure role/state/action mapping
+//! Protocol. One persistent WebSocket per browser ([`cdp::Cdp`]), every
+//! frame read by cup's page walker in an isolated world — roles, names,
+//! states, values and bounds in one pass ([`walker`]) — or, as an option,
+//! Chromium's accessibility tree joined with the layout snapshot
+//! ([`capture`]), pure role/state/action mapping
 //! ([`mapping`]), and actions that report the effect they observed.
 
 mod act;
@@ -19,8 +21,10 @@ pub mod mapping;
 pub mod overlay;
 pub mod screenshot;
 pub mod script;
+pub mod walker;
 
 pub use adapter::WebAdapter;
+pub use capture::AxSource;
 pub use cdp::{Cdp, CdpError};
 pub use endpoint::Endpoint;
 pub use script::PageScript;

@@ -18,7 +18,7 @@ use tokio::time::Instant;
 
 use crate::adapter::adapter_error;
 use crate::browser::Browser;
-use crate::capture::parse_ref;
+use crate::capture::{parse_ref, NodeKey};
 use crate::keys;
 
 use dialog::{dialog_closed, dialog_opened, opened_dialog};
@@ -133,17 +133,11 @@ pub(crate) async fn act(
     verb: Action,
     params: &ActionParams,
 ) -> Result<ActionResult, AdapterError> {
-    let (page, frame, backend) = parse_ref(native).ok_or_else(|| {
+    let (page, frame, key) = parse_ref(native).ok_or_else(|| {
         AdapterError::NotFound(format!(
             "{id} has no page element behind it; take a new snapshot"
         ))
     })?;
-    let el = Element {
-        browser,
-        page: page.to_owned(),
-        frame: frame.to_owned(),
-        backend,
-    };
     if let Some(d) = browser.dialog(page).await {
         if verb == Action::Dismiss {
             browser
@@ -156,6 +150,27 @@ pub(crate) async fn act(
             "a JavaScript {d} dialog blocks the page; press escape to dismiss it or enter to accept it first"
         )));
     }
+    // A walker id is looked up in cup's world of its frame (the page runs
+    // no script while a dialog is open: asked after the check above).
+    let backend = match key {
+        NodeKey::Backend(b) => b,
+        NodeKey::Walker { frame: f, id: w } => {
+            crate::walker::world::backend_of(browser, frame, &f, w)
+                .await
+                .map_err(adapter_error)?
+                .ok_or_else(|| {
+                    AdapterError::NotFound(format!(
+                        "{id} is no longer on the page (it changed or navigated since the snapshot); take a new snapshot"
+                    ))
+                })?
+        }
+    };
+    let el = Element {
+        browser,
+        page: page.to_owned(),
+        frame: frame.to_owned(),
+        backend,
+    };
     let before = el.state().await;
     if before.get("connected") != Some(&Value::Bool(true)) {
         return Err(AdapterError::NotFound(format!(

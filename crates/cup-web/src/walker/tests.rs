@@ -1,0 +1,156 @@
+use super::*;
+use cup_protocol::Action;
+use serde_json::json;
+
+/// A walk as the walker encodes it: a document with a heading, a
+/// checked checkbox, a password field, a link far below the viewport and
+/// an iframe (whose document is a second walk).
+fn main_walk() -> RawWalk {
+    serde_json::from_value(json!({
+        "v": 1, "url": "http://x/", "title": "T", "viewport": [800.0, 600.0, 2.0, 0.0, 0.0],
+        "count": 6,
+        "strings": ["", "RootWebArea", "T", "heading", "Title", "checkbox", "Gift", "textbox",
+                    "Pass", "link", "Far", "http://x/far", "Iframe", "h1", "input", "a", "iframe",
+                    "type", "checkbox", "password", "abc"],
+        "depth": [0, 1, 1, 1, 1, 1],
+        "role": [1, 3, 5, 7, 9, 12],
+        "name": [2, 4, 6, 8, 10, 0],
+        "flags": [1, 0, 1 | 2 | 128 | 512, 1 | 32, 1, 4_194_304],
+        "id": [1, 1, 1, 1, 1, 1],
+        "bounds": [0, 0, 1600, 1200,  20, 20, 400, 60,  20, 100, 26, 26,  20, 140, 300, 40,
+                   20, 5000, 60, 30,  0, 200, 400, 300],
+        "scale": 2.0,
+        "tag": [0, 13, 14, 14, 15, 16],
+        "desc": [], "value": [3, 20], "level": [1, 1],
+        "extra": {"placeholder": [], "url": [0, 11, 4, 11], "valuemin": [], "valuemax": [],
+                  "valuetext": [], "frames": [5, 10.0, 10.0],
+                  "attrs": [2, 17, 18, 3, 17, 19]}
+    }))
+    .unwrap_or_else(|e| panic!("fixture: {e}"))
+}
+
+fn child_walk() -> RawWalk {
+    serde_json::from_value(json!({
+        "v": 1, "viewport": [200.0, 150.0, 2.0, 0.0, 0.0], "count": 2,
+        "strings": ["", "RootWebArea", "button", "Inner", "button"],
+        "depth": [0, 1], "role": [1, 2], "name": [0, 3], "flags": [1, 1], "id": [1, 1],
+        "bounds": [0, 0, 400, 300, 10, 10, 100, 40], "scale": 2.0, "tag": [0, 4],
+        "extra": {}
+    }))
+    .unwrap_or_else(|e| panic!("fixture: {e}"))
+}
+
+fn page() -> WalkPage {
+    WalkPage {
+        page: "P".into(),
+        viewport: Some(Viewport {
+            width: 800.0,
+            height: 600.0,
+            dpr: 2.0,
+        }),
+        frames: vec![
+            WalkFrame {
+                target: "P".into(),
+                frame: "P".into(),
+                owner: None,
+                walk: main_walk(),
+            },
+            WalkFrame {
+                target: "P".into(),
+                frame: "F1".into(),
+                owner: Some((0, 6)),
+                walk: child_walk(),
+            },
+        ],
+    }
+}
+
+#[test]
+fn decodes_depths_ids_and_sparse_columns() {
+    let w = main_walk().decode().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(w.nodes.len(), 6);
+    assert_eq!(w.children[0], vec![1, 2, 3, 4, 5]);
+    assert_eq!(w.nodes[3].id, 4);
+    assert_eq!(w.nodes[1].level, 1);
+    assert_eq!(w.nodes[3].value, "abc");
+    assert_eq!(w.nodes[2].bounds, Some((10.0, 50.0, 13.0, 13.0)));
+    assert_eq!(w.nodes[5].frame_offset, Some((10.0, 10.0)));
+    assert_eq!(w.nodes[2].attrs, vec![("type".into(), "checkbox".into())]);
+}
+
+#[test]
+fn inconsistent_walks_are_errors() {
+    let mut w = main_walk();
+    w.depth[2] = 5;
+    assert!(matches!(w.decode(), Err(WalkError::Inconsistent(_))));
+    let mut w = main_walk();
+    w.name.pop();
+    assert!(matches!(w.decode(), Err(WalkError::Inconsistent(_))));
+    let mut w = main_walk();
+    w.value = vec![99, 1];
+    assert!(matches!(w.decode(), Err(WalkError::Inconsistent(_))));
+    assert!(matches!(RawWalk::parse("[1"), Err(WalkError::Parse(_))));
+}
+
+#[test]
+fn builds_the_cup_tree_with_frames_refs_and_screen_bounds() {
+    let (root, cut, notes) = build(&page(), 99, 1000);
+    assert_eq!((cut, notes.len()), (0, 0));
+    let root = root.unwrap_or_else(|| panic!("no root"));
+    assert_eq!(root.role, Role::Document);
+    assert_eq!(root.bounds, Some(Rect::new(0, 0, 1600, 1200)));
+    let kids = &root.children;
+    assert_eq!(kids[0].role, Role::Heading);
+    assert_eq!(kids[0].attributes.level.map(|l| l.get()), Some(1));
+    assert_eq!(kids[0].id, "P/P/P:2");
+    let check = &kids[1];
+    assert_eq!(check.role, Role::Checkbox);
+    assert!(check.states.contains(&State::Checked));
+    assert!(check.states.contains(&State::Focused));
+    assert!(check.actions.contains(&Action::Toggle));
+    assert_eq!(check.bounds, Some(Rect::new(20, 100, 26, 26)));
+    let pass = &kids[2];
+    assert_eq!(pass.role, Role::TextBox);
+    assert_eq!(
+        pass.value.as_deref(),
+        Some("•••"),
+        "a password is never echoed"
+    );
+    assert!(pass.states.contains(&State::Editable));
+    let link = &kids[3];
+    assert!(link.states.contains(&State::Offscreen));
+    assert_eq!(link.attributes.url.as_deref(), Some("http://x/far"));
+    // The iframe's document: at the iframe's box plus its content offset.
+    let frame = &kids[4];
+    let doc = &frame.children[0];
+    assert_eq!(doc.role, Role::Document);
+    let inner = &doc.children[0];
+    assert_eq!(inner.name, "Inner");
+    assert_eq!(inner.id, "P/P/F1:2");
+    // (0 + 10 + 5) css * 2, (100 + 10 + 5) css * 2
+    assert_eq!(inner.bounds, Some(Rect::new(30, 230, 100, 40)));
+}
+
+#[test]
+fn limits_cut_nodes_and_count_them() {
+    // Nodes are counted as they are finished (children first), as the
+    // Chromium source does: over the cap, the rest is cut and counted.
+    let (root, cut, _) = build(&page(), 99, 7);
+    assert_eq!(root, None);
+    assert_eq!(cut, 8);
+    let (root, cut, _) = build(&page(), 99, 8);
+    assert_eq!(root.map(|r| r.subtree_len()), Some(8));
+    assert_eq!(cut, 0);
+    let (root, cut, _) = build(&page(), 0, 1000);
+    assert_eq!(root.map(|r| r.subtree_len()), Some(1));
+    assert_eq!(cut, 5);
+}
+
+#[test]
+fn a_frame_that_does_not_decode_is_a_note() {
+    let mut p = page();
+    p.frames[1].walk.role.clear();
+    let (root, _, notes) = build(&p, 99, 1000);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(root.is_some());
+}

@@ -1,0 +1,258 @@
+//! Runs the walker: one isolated world per frame (`Page.createIsolatedWorld`,
+//! made on first use and again after the frame navigated), the walker
+//! installed there once, then one `Runtime.evaluate` per read that answers
+//! one JSON string. Also resolves a walker id back to its element for
+//! actions.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use serde_json::{json, Value};
+
+use super::{RawWalk, SCRIPT};
+use crate::browser::Browser;
+use crate::cdp::CdpError;
+
+/// The name of cup's isolated world in every frame.
+const WORLD: &str = "cup";
+
+/// Isolated worlds made so far: (target, frame) → execution context id.
+#[derive(Debug, Default)]
+pub struct Worlds {
+    contexts: Mutex<HashMap<(String, String), i64>>,
+}
+
+impl Worlds {
+    fn get(&self, target: &str, frame: &str) -> Option<i64> {
+        self.contexts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(target.to_owned(), frame.to_owned()))
+            .copied()
+    }
+
+    fn set(&self, target: &str, frame: &str, ctx: i64) {
+        self.contexts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert((target.to_owned(), frame.to_owned()), ctx);
+    }
+
+    fn forget(&self, target: &str, frame: &str) {
+        self.contexts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(target.to_owned(), frame.to_owned()));
+    }
+}
+
+fn protocol(method: &str, message: String) -> CdpError {
+    CdpError::Protocol {
+        method: method.into(),
+        code: 0,
+        message,
+    }
+}
+
+/// Whether `e` says the world is gone (the frame navigated or closed).
+fn world_gone(e: &CdpError) -> bool {
+    match e {
+        CdpError::Protocol { message, .. } => {
+            message.contains("context")
+                || message.contains("__cupWalk")
+                || message.contains("__cupWalker")
+        }
+        _ => false,
+    }
+}
+
+/// The exception text of a `Runtime.*` answer, if it threw.
+fn exception(result: &Value) -> Option<String> {
+    let ex = result.get("exceptionDetails")?;
+    let text = ex
+        .get("exception")
+        .and_then(|e| e.get("description"))
+        .and_then(Value::as_str)
+        .or_else(|| ex.get("text").and_then(Value::as_str))
+        .unwrap_or("exception");
+    Some(text.lines().next().unwrap_or(text).to_owned())
+}
+
+/// The context of cup's world in `frame` (held by `target`'s session),
+/// made and given the walker when there is none yet.
+async fn context(browser: &Browser, target: &str, frame: &str) -> Result<i64, CdpError> {
+    if let Some(ctx) = browser.worlds().get(target, frame) {
+        return Ok(ctx);
+    }
+    let made = browser
+        .call(
+            target,
+            "Page.createIsolatedWorld",
+            json!({"frameId": frame, "worldName": WORLD, "grantUniveralAccess": false}),
+        )
+        .await?;
+    let ctx = made
+        .get("executionContextId")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| {
+            protocol(
+                "Page.createIsolatedWorld",
+                "no executionContextId in the answer".into(),
+            )
+        })?;
+    let installed = browser
+        .call(
+            target,
+            "Runtime.evaluate",
+            json!({"expression": format!("globalThis.__cupWalk = {}; 0", SCRIPT.trim_end()),
+                   "contextId": ctx, "returnByValue": true}),
+        )
+        .await?;
+    if let Some(text) = exception(&installed) {
+        return Err(protocol(
+            "Runtime.evaluate",
+            format!("the walker did not install: {text}"),
+        ));
+    }
+    browser.worlds().set(target, frame, ctx);
+    Ok(ctx)
+}
+
+/// Evaluates `expression` in cup's world of `frame`, making the world
+/// again once when the frame navigated since.
+async fn evaluate(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    expression: &str,
+    by_value: bool,
+) -> Result<(i64, Value), CdpError> {
+    let mut again = true;
+    loop {
+        let ctx = context(browser, target, frame).await?;
+        let answer = browser
+            .call(
+                target,
+                "Runtime.evaluate",
+                json!({"expression": expression, "contextId": ctx, "returnByValue": by_value}),
+            )
+            .await
+            .and_then(|r| match exception(&r) {
+                Some(text) => Err(protocol("Runtime.evaluate", text)),
+                None => Ok(r),
+            });
+        match answer {
+            Err(e) if again && world_gone(&e) => {
+                tracing::debug!(target, frame, error = %e, "cup's world is gone; making it again");
+                browser.worlds().forget(target, frame);
+                again = false;
+            }
+            Err(e) => return Err(e),
+            Ok(r) => return Ok((ctx, r)),
+        }
+    }
+}
+
+/// Walks `frame` (held by `target`'s session).
+///
+/// # Errors
+///
+/// The browser's error, or an answer that is not the walker's.
+pub async fn walk(browser: &Browser, target: &str, frame: &str) -> Result<RawWalk, CdpError> {
+    let (_, r) = evaluate(browser, target, frame, "__cupWalk({stringify: true})", true).await?;
+    let text = r
+        .get("result")
+        .and_then(|r| r.get("value"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| protocol("Runtime.evaluate", "the walker answered no text".into()))?;
+    RawWalk::parse(text).map_err(|e| protocol("Runtime.evaluate", e.to_string()))
+}
+
+/// The walker id of DOM node `backend` (of `frame`, held by `target`):
+/// 0 when the last walk did not reach it.
+///
+/// # Errors
+///
+/// The browser's error (the node is gone).
+pub async fn id_of(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    backend: i64,
+) -> Result<i64, CdpError> {
+    let ctx = context(browser, target, frame).await?;
+    let node = browser
+        .call(
+            target,
+            "DOM.resolveNode",
+            json!({"backendNodeId": backend, "executionContextId": ctx}),
+        )
+        .await?;
+    let object = node
+        .get("object")
+        .and_then(|o| o.get("objectId"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| protocol("DOM.resolveNode", "no objectId".into()))?;
+    let r = browser
+        .call(
+            target,
+            "Runtime.callFunctionOn",
+            json!({"objectId": object, "returnByValue": true,
+                   "functionDeclaration": "function() { var G = globalThis.__cupWalker; return (G && G.ids.get(this)) || 0; }"}),
+        )
+        .await?;
+    Ok(r.get("result")
+        .and_then(|r| r.get("value"))
+        .and_then(Value::as_i64)
+        .unwrap_or(0))
+}
+
+/// The backend DOM node id of walker node `id` of `frame` (held by
+/// `target`), for actions; `None` when the element is no longer there
+/// (the page changed or navigated since the snapshot).
+///
+/// # Errors
+///
+/// The browser's error.
+pub async fn backend_of(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    id: i64,
+) -> Result<Option<i64>, CdpError> {
+    let Some(_) = browser.worlds().get(target, frame) else {
+        // No world: the frame was never walked in this connection, or it
+        // navigated (a new world would not know the id).
+        return Ok(None);
+    };
+    let found = evaluate(
+        browser,
+        target,
+        frame,
+        &format!("(globalThis.__cupWalker && __cupWalker.find({id})) || null"),
+        false,
+    )
+    .await;
+    let r = match found {
+        Ok((_, r)) => r,
+        Err(e) if world_gone(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let Some(object) = r
+        .get("result")
+        .and_then(|r| r.get("objectId"))
+        .and_then(Value::as_str)
+    else {
+        return Ok(None);
+    };
+    let described = browser
+        .call(target, "DOM.describeNode", json!({"objectId": object}))
+        .await?;
+    let _ = browser
+        .call(target, "Runtime.releaseObject", json!({"objectId": object}))
+        .await;
+    Ok(described
+        .get("node")
+        .and_then(|n| n.get("backendNodeId"))
+        .and_then(Value::as_i64))
+}
