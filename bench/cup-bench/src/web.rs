@@ -168,14 +168,21 @@ pub struct CupRun {
 /// # Errors
 ///
 /// When a snapshot fails.
-pub async fn measure_cup(port: u16, runs: usize) -> Result<CupRun, String> {
+pub async fn measure_cup(
+    port: u16,
+    runs: usize,
+    source: cup_web::AxSource,
+    incremental: bool,
+) -> Result<CupRun, String> {
     let started = Instant::now();
-    let mut session = Session::new(Box::new(cup_web::WebAdapter::new(
-        cup_web::Endpoint::Http {
+    let mut session = Session::new(Box::new(
+        cup_web::WebAdapter::new(cup_web::Endpoint::Http {
             host: "127.0.0.1".into(),
             port,
-        },
-    )));
+        })
+        .with_ax_source(source)
+        .with_incremental(incremental),
+    ));
     let init_ms = started.elapsed().as_secs_f64() * 1e3;
     let req = SnapshotRequest {
         scope: Scope::Foreground,
@@ -218,6 +225,97 @@ pub async fn measure_cup(port: u16, runs: usize) -> Result<CupRun, String> {
         with_bounds,
         page_text,
     })
+}
+
+/// The checkbox the repeated-snapshot run clicks on the large page.
+pub const CLICKED: &str = "Gift wrap";
+
+/// cup in this process, a snapshot right after each click: one warm-up
+/// snapshot and click, then `runs` times a click on the large page's
+/// checkbox (not timed) and the snapshot after it (timed). Each snapshot
+/// must show the checkbox's new state; the ids of the checkbox and of the
+/// page's last node must not change.
+///
+/// # Errors
+///
+/// A failed snapshot or click, a snapshot that does not show the click,
+/// or ids that moved.
+pub async fn measure_cup_after_click(port: u16, runs: usize) -> Result<Measurement, String> {
+    let mut session = Session::new(Box::new(cup_web::WebAdapter::new(
+        cup_web::Endpoint::Http {
+            host: "127.0.0.1".into(),
+            port,
+        },
+    )));
+    let req = SnapshotRequest {
+        scope: Scope::Foreground,
+        limits: CaptureLimits {
+            deadline: Duration::from_secs(30),
+            ..CaptureLimits::default()
+        },
+        ..SnapshotRequest::default()
+    };
+    let checkbox = |snap: &cup::Snapshot| {
+        snap.envelope
+            .tree
+            .iter()
+            .flat_map(|r| r.iter())
+            .find(|n| n.role == cup_protocol::Role::Checkbox && n.name == CLICKED)
+            .map(|n| {
+                (
+                    n.id.clone(),
+                    n.states.contains(&cup_protocol::State::Checked),
+                )
+            })
+    };
+    let last_id = |snap: &cup::Snapshot| {
+        snap.envelope
+            .tree
+            .iter()
+            .flat_map(|r| r.iter())
+            .last()
+            .map(|n| (n.id.clone(), n.name.clone()))
+    };
+    let first = session.snapshot(&req).await.map_err(|e| e.to_string())?;
+    let (id, mut checked) =
+        checkbox(first).ok_or_else(|| format!("no checkbox {CLICKED:?} on the page"))?;
+    let last = last_id(first);
+    let params = cup::ActionParams::default();
+    let mut m = Measurement::default();
+    for run in 0..=runs.max(1) {
+        session
+            .action(&id, "click", &params)
+            .await
+            .map_err(|e| format!("click: {e}"))?;
+        let cpu = crate::cpu::Clock::start();
+        let t = Instant::now();
+        let snap = session.snapshot(&req).await.map_err(|e| e.to_string())?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let cpu_ms = cpu.stop();
+        let (now_id, now_checked) =
+            checkbox(snap).ok_or_else(|| format!("the checkbox is gone after click {run}"))?;
+        if now_id != id || last_id(snap) != last {
+            return Err(format!(
+                "ids moved after click {run}: checkbox {id} -> {now_id}, last node {last:?} -> {:?}",
+                last_id(snap)
+            ));
+        }
+        if now_checked == checked {
+            return Err(format!(
+                "the snapshot after click {run} does not show the checkbox's new state"
+            ));
+        }
+        checked = now_checked;
+        if run == 0 {
+            continue; // warm-up
+        }
+        m.times_ms.push(ms);
+        m.cpu_ms.extend(cpu_ms);
+        m.nodes_per_run
+            .push(u64::try_from(snap.envelope.node_count()).ok());
+        m.text.clone_from(&snap.text);
+    }
+    Ok(m)
 }
 
 /// The Python SDK's web adapter on the browser at `port`.
@@ -294,7 +392,10 @@ pub async fn measure_cup_mcp(port: u16, runs: usize, scratch: &std::path::Path) 
     let mut client = crate::peers::cup_mcp::start(
         |binary| {
             let mut c = std::process::Command::new(binary);
+            // Every snapshot walks the page whole, as Playwright MCP
+            // reads it whole (the same work).
             c.env("CUP_PLATFORM", "web")
+                .env("CUP_WEB_INCREMENTAL", "0")
                 .env("CUP_CDP_HOST", "127.0.0.1")
                 .env("CUP_CDP_PORT", port.to_string());
             c

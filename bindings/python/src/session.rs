@@ -116,6 +116,7 @@ impl Session {
             cdp_port,
             cdp_host,
             cdp_url,
+            ax_source: None,
         };
         let adapter = target.adapter().map_err(errors::CupError::new_err)?;
         Ok(Session {

@@ -32,6 +32,9 @@ pub struct TargetArgs {
     /// The browser's DevTools address as a URL (http://host:port or its ws:// URL).
     #[arg(long, global = true)]
     pub cdp_url: Option<String>,
+    /// Where web snapshots read the page: walker (cup's page walker, fast, with bounds) or chromium (Chromium's getFullAXTree, the reference) [default: $CUP_AX_SOURCE, else walker].
+    #[arg(long, global = true, value_parser = ["walker", "chromium"])]
+    pub ax_source: Option<String>,
 }
 
 const EXIT_CODES: &str = "Exit codes: 0 success; 1 negative answer (validate found violations, find matched nothing); 2 bad usage or unreadable input.";

@@ -21,6 +21,7 @@ fn target() -> cup_tools::Target {
         cdp_port: t.cdp_port,
         cdp_host: t.cdp_host,
         cdp_url: t.cdp_url,
+        ax_source: t.ax_source,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Which UI a front end acts on: this machine's desktop or a browser over
 //! CDP, from options (command line, Python arguments) and the environment
-//! (`CUP_PLATFORM`, `CUP_CDP_URL`, `CUP_CDP_HOST`, `CUP_CDP_PORT`). The
+//! (`CUP_PLATFORM`, `CUP_CDP_URL`, `CUP_CDP_HOST`, `CUP_CDP_PORT`,
+//! `CUP_AX_SOURCE`). The
 //! `cup` binary and the bindings choose their adapter here, so both say
 //! the same things about a bad choice.
 
@@ -18,6 +19,9 @@ pub struct Target {
     pub cdp_host: Option<String>,
     /// The browser's DevTools address as a URL.
     pub cdp_url: Option<String>,
+    /// Where web captures read accessibility facts: `walker` (cup's page
+    /// walker, the default) or `chromium` (Chromium's getFullAXTree).
+    pub ax_source: Option<String>,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -101,6 +105,14 @@ impl Target {
         )
     }
 
+    /// The web accessibility source the options or `CUP_AX_SOURCE` name.
+    pub fn ax_source(&self) -> Result<cup_web::AxSource, String> {
+        match self.ax_source.clone().or_else(|| env("CUP_AX_SOURCE")) {
+            None => Ok(cup_web::AxSource::default()),
+            Some(s) => cup_web::AxSource::parse(&s),
+        }
+    }
+
     /// Checks the platform name without making anything.
     pub fn check(&self) -> Result<(), String> {
         let Some(p) = self.named_platform() else {
@@ -127,7 +139,9 @@ impl Target {
     pub fn adapter(&self) -> Result<Box<dyn cup::Adapter>, String> {
         self.check()?;
         if self.is_web() {
-            return Ok(Box::new(cup_web::WebAdapter::new(self.endpoint()?)));
+            return Ok(Box::new(
+                cup_web::WebAdapter::new(self.endpoint()?).with_ax_source(self.ax_source()?),
+            ));
         }
         #[cfg(target_os = "linux")]
         {

@@ -36,6 +36,8 @@ pub struct WebAdapter {
     overlay: Mutex<Option<Arc<crate::overlay::WebOverlay>>>,
     /// Where captures read the accessibility facts.
     source: capture::AxSource,
+    /// Repeated walker captures re-read only what changed.
+    incremental: bool,
 }
 
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
@@ -56,7 +58,22 @@ impl WebAdapter {
             native: std::sync::Mutex::new(None),
             overlay: Mutex::new(None),
             source: capture::AxSource::default(),
+            incremental: !std::env::var("CUP_WEB_INCREMENTAL").is_ok_and(|v| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "0" | "off" | "false" | "no"
+                )
+            }),
         }
+    }
+
+    /// The same adapter with incremental walker captures on (the default;
+    /// `CUP_WEB_INCREMENTAL=0` turns them off) or off (every capture walks
+    /// every frame whole).
+    #[must_use]
+    pub fn with_incremental(mut self, on: bool) -> WebAdapter {
+        self.incremental = on;
+        self
     }
 
     /// The same adapter reading pages from `source` (cup's walker by
@@ -434,6 +451,7 @@ impl Adapter for WebAdapter {
                 &browser,
                 &w.native,
                 self.source,
+                self.incremental,
                 limits.max_depth,
                 limits.max_nodes.saturating_sub(next),
                 record,

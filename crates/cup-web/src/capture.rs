@@ -17,7 +17,7 @@ use crate::browser::Browser;
 use crate::cdp::CdpError;
 use crate::layout::{CssRect, Layout};
 use crate::mapping::{self, AxNode, DomInfo};
-use crate::walker::{self, world, WalkFrame, WalkPage};
+use crate::walker::{self, world, FrameWalk, WalkFrame, WalkPage};
 
 /// What the page says of itself.
 const PAGE_PROBE: &str = r"(async () => {
@@ -344,12 +344,23 @@ pub async fn capture_page(
     browser: &Browser,
     page: &str,
     source: AxSource,
+    incremental: bool,
     max_depth: usize,
     max_nodes: usize,
     record: bool,
 ) -> Result<(PageTree, Viewport), CdpError> {
     match source {
-        AxSource::Walker => capture_walked(browser, page, max_depth, max_nodes, record).await,
+        AxSource::Walker => {
+            capture_walked(
+                browser,
+                page,
+                incremental && !record,
+                max_depth,
+                max_nodes,
+                record,
+            )
+            .await
+        }
         AxSource::Chromium => capture_chromium(browser, page, max_depth, max_nodes, record).await,
     }
 }
@@ -378,49 +389,74 @@ fn read_probe(probe: &Value) -> (Viewport, Vec<WebMcpTool>) {
 async fn capture_walked(
     browser: &Browser,
     page: &str,
+    incremental: bool,
     max_depth: usize,
     max_nodes: usize,
     record: bool,
 ) -> Result<(PageTree, Viewport), CdpError> {
     let t0 = std::time::Instant::now();
     // A page target's id is its main frame's id.
-    let (main, probe) = tokio::try_join!(
-        world::walk(browser, page, page),
+    let ((main, main_raw), probe) = tokio::try_join!(
+        world::read(browser, page, page, !incremental),
         browser.evaluate(page, PAGE_PROBE)
     )?;
     tracing::debug!(
         ms = t0.elapsed().as_secs_f64() * 1e3,
-        nodes = main.count,
+        nodes = main.nodes.len(),
         "page walked"
     );
-    if let (Some(n), Some(first)) = (main.errors, main.first_error.as_deref()) {
-        tracing::debug!(n, first, "walker skipped nodes it could not read");
+    if let Some(raw) = &main_raw {
+        if let (Some(n), Some(first)) = (raw.errors, raw.first_error.as_deref()) {
+            tracing::debug!(n, first, "walker skipped nodes it could not read");
+        }
     }
     let (view, tools) = read_probe(&probe);
-    let has_frames = main.flags.iter().any(|f| f & walker::flag::FRAME != 0);
-    let mut frames = vec![WalkFrame {
+    let has_frames = main
+        .nodes
+        .iter()
+        .any(|n| n.flags & walker::flag::FRAME != 0);
+    let mut frames = vec![FrameWalk {
         target: page.to_owned(),
         frame: page.to_owned(),
         owner: None,
-        walk: main,
+        walk: Some(main),
     }];
+    let mut raws = vec![main_raw];
     let mut notes = Vec::new();
     if has_frames {
-        walk_frames(browser, page, &mut frames, &mut notes).await;
+        walk_frames(
+            browser,
+            page,
+            !incremental,
+            &mut frames,
+            &mut raws,
+            &mut notes,
+        )
+        .await;
     }
-    let walked = WalkPage {
-        page: page.to_owned(),
-        viewport: Some(view),
-        frames,
-    };
-    let (root, cut, more) = walker::build(&walked, max_depth, max_nodes);
-    notes.extend(more);
+    let (root, cut) = walker::build_walks(page, view, &frames, max_depth, max_nodes);
     tracing::debug!(ms = t0.elapsed().as_secs_f64() * 1e3, "tree built");
     let facts = record.then(|| {
+        let frames = frames
+            .iter()
+            .zip(raws)
+            .filter_map(|(f, raw)| {
+                Some(WalkFrame {
+                    target: f.target.clone(),
+                    frame: f.frame.clone(),
+                    owner: f.owner,
+                    walk: raw?,
+                })
+            })
+            .collect();
         Box::new(PageFacts {
             page: page.to_owned(),
             viewport: Some(view),
-            walker: Some(walked),
+            walker: Some(WalkPage {
+                page: page.to_owned(),
+                viewport: Some(view),
+                frames,
+            }),
             ..PageFacts::default()
         })
     });
@@ -443,7 +479,9 @@ async fn capture_walked(
 async fn walk_frames(
     browser: &Browser,
     page: &str,
-    frames: &mut Vec<WalkFrame>,
+    whole: bool,
+    frames: &mut Vec<FrameWalk>,
+    raws: &mut Vec<Option<walker::RawWalk>>,
     notes: &mut Vec<String>,
 ) {
     let (tree, targets) = tokio::join!(
@@ -511,18 +549,22 @@ async fn walk_frames(
             if id == 0 {
                 return Ok(None);
             }
-            let walk = world::walk(browser, &own, &frame).await?;
-            Ok::<_, CdpError>(Some(WalkFrame {
-                target: own.clone(),
-                frame: frame.clone(),
-                owner: Some((p, id)),
-                walk,
-            }))
+            let (walk, raw) = world::read(browser, &own, &frame, whole).await?;
+            Ok::<_, CdpError>(Some((
+                FrameWalk {
+                    target: own.clone(),
+                    frame: frame.clone(),
+                    owner: Some((p, id)),
+                    walk: Some(walk),
+                },
+                raw,
+            )))
         };
         match read.await {
-            Ok(Some(f)) => {
+            Ok(Some((f, raw))) => {
                 index.insert(frame.clone(), frames.len());
                 frames.push(f);
+                raws.push(raw);
             }
             Ok(None) => {}
             // An iframe target of another page has no owner here.

@@ -93,7 +93,12 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         ))
         .map_err(anyhow::Error::msg)?;
         eprintln!("   cup");
-        let cup = rt.block_on(web::measure_cup(cdp, runs));
+        let cup = rt.block_on(web::measure_cup(
+            cdp,
+            runs,
+            cup_web::AxSource::Walker,
+            false,
+        ));
         let (outcome, bounds, page_text) = match cup {
             Ok(c) => (Ok(c.m), Some(c.with_bounds), Some(c.page_text)),
             Err(e) => (Err(e), None, None),
@@ -101,6 +106,36 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         rows.push(Row {
             page,
             tool: "cup",
+            outcome,
+            bounds,
+            page_text,
+            clipped: true,
+        });
+        eprintln!("   cup, repeated (incremental)");
+        rows.push(Row {
+            page,
+            tool: "cup, repeated",
+            outcome: rt
+                .block_on(web::measure_cup(cdp, runs, cup_web::AxSource::Walker, true))
+                .map(|c| c.m),
+            bounds: None,
+            page_text: None,
+            clipped: true,
+        });
+        eprintln!("   cup, Chromium's tree");
+        let chromium = rt.block_on(web::measure_cup(
+            cdp,
+            runs,
+            cup_web::AxSource::Chromium,
+            false,
+        ));
+        let (outcome, bounds, page_text) = match chromium {
+            Ok(c) => (Ok(c.m), Some(c.with_bounds), Some(c.page_text)),
+            Err(e) => (Err(e), None, None),
+        };
+        rows.push(Row {
+            page,
+            tool: "cup, chromium AX",
             outcome,
             bounds,
             page_text,
@@ -133,6 +168,18 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
             page_text: None,
             clipped: false,
         });
+        // Last on the page: it clicks (the others read the page untouched).
+        if path == "/large.html" {
+            eprintln!("   cup, snapshot after a click");
+            rows.push(Row {
+                page,
+                tool: "cup, after a click",
+                outcome: rt.block_on(web::measure_cup_after_click(cdp, runs)),
+                bounds: None,
+                page_text: None,
+                clipped: true,
+            });
+        }
     }
     browser.stop();
     let _ = std::fs::remove_dir_all(&scratch);
@@ -143,7 +190,10 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
          the large page has {} tags, the other {} tags. cup and the Python SDK in process \
          (foreground snapshot, compact text), cup over its own MCP server (cup mcp, snapshot tool) and \
          Playwright MCP browser_snapshot over MCP stdio (--cdp-endpoint to the same browser); x cup is \
-         against cup on the same path (Playwright MCP against cup MCP, the rest against cup in process). cpu ms: CPU time of the bench process (cup's) per capture, median. \
+         against cup on the same path (Playwright MCP against cup MCP, the rest against cup in process). \
+         `cup` walks every frame whole on every snapshot (the same work as the peers); `cup, repeated` is cup's default, \
+         repeated snapshots of the unchanged page re-reading only what changed; `cup, chromium AX` is cup reading Chromium's getFullAXTree and layout snapshot (--ax-source chromium) instead of its page walker; \
+         `cup, after a click` the snapshot taken right after a click on the large page's checkbox (the walker re-reads what changed). cpu ms: CPU time of the bench process (cup's) per capture, median. \
          Tokens (o200k_base, last run): `viewport` is the text the tool returns (cup's compact text is clipped to the viewport), \
          `whole page` the same content for every tool: the peers' text (they return the whole page) and cup's `detail=page` \
          text of the same capture (the compact rules with nothing clipped, no character cap).",
@@ -231,6 +281,64 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
             Some(c <= p),
         ),
         _ => ("large page: cup vs the Python SDK: not measured".into(), None),
+    });
+    for page in ["large page", "10,000-node page"] {
+        let pw = get(page, "Playwright MCP").and_then(median);
+        for (tool, path) in [("cup", "in process"), ("cup MCP", "over MCP stdio")] {
+            let c = get(page, tool).and_then(median);
+            checks.push(match (c, pw) {
+                (Some(c), Some(p)) => (
+                    format!(
+                        "{page}: {tool} ({path}) median {c:.1} ms < Playwright MCP's {p:.1} ms"
+                    ),
+                    Some(c < p),
+                ),
+                _ => (
+                    format!("{page}: {tool} vs Playwright MCP: not measured"),
+                    None,
+                ),
+            });
+        }
+        let bounds = rows
+            .iter()
+            .find(|r| r.page == page && r.tool == "cup")
+            .and_then(|r| r.bounds);
+        checks.push(match bounds {
+            Some((b, all)) => (
+                format!("{page}: bounds on every node cup returns ({b}/{all})"),
+                Some(b == all && all > 0),
+            ),
+            None => (format!("{page}: cup's bounds not measured"), None),
+        });
+        let whole_of = |tool: &str| {
+            rows.iter()
+                .find(|r| r.page == page && r.tool == tool)
+                .and_then(|r| r.page_text.as_deref())
+                .and_then(|t| cup_bench::tokens::count(t).ok())
+        };
+        checks.push(match (whole_of("cup"), whole_of("cup, chromium AX")) {
+            (Some(w), Some(c)) => (
+                format!(
+                    "{page}: whole-page tokens with the walker {w} <= with Chromium's tree {c}"
+                ),
+                Some(w <= c),
+            ),
+            _ => (
+                format!("{page}: tokens of the two sources not measured"),
+                None,
+            ),
+        });
+    }
+    let after = get("large page", "cup, after a click").and_then(median);
+    checks.push(match after {
+        Some(a) => (
+            format!("large page: snapshot after a click, median {a:.1} ms <= 10 ms"),
+            Some(a <= 10.0),
+        ),
+        None => (
+            "large page: snapshot after a click not measured".into(),
+            None,
+        ),
     });
     let cup_huge = get("10,000-node page", "cup").and_then(median);
     checks.push(match cup_huge {

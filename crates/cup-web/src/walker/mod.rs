@@ -84,6 +84,9 @@ pub mod flag {
 pub struct RawWalk {
     /// Format version.
     pub v: u32,
+    /// Generation: the walker counts its answers (a patch names the one it
+    /// changes).
+    pub gen: u64,
     /// The frame's document URL.
     pub url: String,
     /// Its title.
@@ -153,6 +156,92 @@ pub struct Extra {
     pub attrs: Vec<u32>,
 }
 
+/// The walker's answer when only states changed since the walk the reader
+/// holds: the changed rows (state bits and value) of that walk.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Patch {
+    /// The generation it changes.
+    pub patch: u64,
+    /// The generation it makes.
+    pub gen: u64,
+    /// Nodes of the walk (unchanged).
+    pub count: usize,
+    /// node index, state bits, value, ...
+    pub rows: Vec<Value>,
+    /// As [`RawWalk::viewport`].
+    pub viewport: Vec<f64>,
+}
+
+/// What the walker answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// A whole walk.
+    Whole(Box<RawWalk>),
+    /// Rows changed since the walk the reader holds.
+    Patch(Patch),
+}
+
+impl Answer {
+    /// Reads the walker's JSON string.
+    ///
+    /// # Errors
+    ///
+    /// [`WalkError::Parse`] when it is not the walker's JSON.
+    pub fn parse(text: &str) -> Result<Answer, WalkError> {
+        // A patch is small and says so in its first keys.
+        if text.starts_with("{\"v\":1,\"patch\"") {
+            serde_json::from_str(text)
+                .map(Answer::Patch)
+                .map_err(|e| WalkError::Parse(e.to_string()))
+        } else {
+            RawWalk::parse(text).map(|w| Answer::Whole(Box::new(w)))
+        }
+    }
+}
+
+impl Walk {
+    /// Applies `patch` (made against this walk's generation).
+    ///
+    /// # Errors
+    ///
+    /// [`WalkError::Inconsistent`] when it was made against another walk
+    /// or names rows this walk does not have (nothing is changed then).
+    pub fn apply(&mut self, patch: &Patch) -> Result<(), WalkError> {
+        if patch.patch != self.gen || patch.count != self.nodes.len() {
+            return Err(WalkError::Inconsistent(format!(
+                "a patch of generation {} ({} nodes) for the walk of generation {} ({} nodes)",
+                patch.patch,
+                patch.count,
+                self.gen,
+                self.nodes.len()
+            )));
+        }
+        let mut rows = Vec::with_capacity(patch.rows.len() / 3);
+        for r in patch.rows.chunks(3) {
+            let (Some(i), Some(f), Some(v)) = (
+                r.first().and_then(Value::as_u64),
+                r.get(1).and_then(Value::as_u64),
+                r.get(2).and_then(Value::as_str),
+            ) else {
+                return Err(WalkError::Inconsistent(format!("a patch row {r:?}")));
+            };
+            let i = usize::try_from(i).unwrap_or(usize::MAX);
+            if i >= self.nodes.len() {
+                return Err(WalkError::Inconsistent(format!("a patch of node {i}")));
+            }
+            rows.push((i, u32::try_from(f).unwrap_or(0), v));
+        }
+        for (i, f, v) in rows {
+            self.nodes[i].flags = f;
+            v.clone_into(&mut self.nodes[i].value);
+        }
+        self.gen = patch.gen;
+        self.scroll = (col(&patch.viewport, 3), col(&patch.viewport, 4));
+        Ok(())
+    }
+}
+
 /// Why a walker answer cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -205,6 +294,8 @@ pub struct WalkNode {
 /// A decoded walk: nodes in pre-order and each node's children.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Walk {
+    /// The walker's generation of this walk.
+    pub gen: u64,
     /// The nodes, pre-order (the document first).
     pub nodes: Vec<WalkNode>,
     /// Children of each node, in order.
@@ -361,6 +452,7 @@ impl RawWalk {
         }
         let scroll = (col(&self.viewport, 3), col(&self.viewport, 4));
         Ok(Walk {
+            gen: self.gen,
             nodes,
             children,
             scroll,
@@ -570,25 +662,57 @@ pub fn build(
         dpr: 1.0,
     });
     let mut notes = Vec::new();
-    let mut walks = Vec::with_capacity(page.frames.len());
+    let mut frames = Vec::with_capacity(page.frames.len());
     for f in &page.frames {
-        match f.walk.decode() {
-            Ok(w) => walks.push(Some(w)),
+        let walk = match f.walk.decode() {
+            Ok(w) => Some(std::sync::Arc::new(w)),
             Err(e) => {
                 notes.push(format!("frame {} was not read: {e}", f.frame));
-                walks.push(None);
+                None
             }
-        }
+        };
+        frames.push(FrameWalk {
+            target: f.target.clone(),
+            frame: f.frame.clone(),
+            owner: f.owner,
+            walk,
+        });
     }
+    let (root, cut) = build_walks(&page.page, view, &frames, max_depth, max_nodes);
+    (root, cut, notes)
+}
+
+/// One decoded frame walk and where it hangs (as [`WalkFrame`]).
+#[derive(Debug, Clone)]
+pub struct FrameWalk {
+    /// The target whose session holds the frame.
+    pub target: String,
+    /// Its frame id.
+    pub frame: String,
+    /// Parent frame index and the iframe element's walker id there.
+    pub owner: Option<(usize, i64)>,
+    /// The walk (`None`: not read).
+    pub walk: Option<std::sync::Arc<Walk>>,
+}
+
+/// Builds the CUP tree of page `page` from decoded frame walks (the main
+/// frame first). Returns the root and how many nodes the limits left out.
+pub fn build_walks(
+    page: &str,
+    view: Viewport,
+    frames: &[FrameWalk],
+    max_depth: usize,
+    max_nodes: usize,
+) -> (Option<Node>, usize) {
     let mut owned: HashMap<(usize, i64), usize> = HashMap::new();
-    for (i, f) in page.frames.iter().enumerate() {
+    for (i, f) in frames.iter().enumerate() {
         if let Some(o) = f.owner {
             owned.insert(o, i);
         }
     }
     let mut b = TreeBuilder {
         page,
-        walks: &walks,
+        frames,
         owned: &owned,
         view,
         viewport: view.rect(),
@@ -598,12 +722,12 @@ pub fn build(
         cut: 0,
     };
     let root = b.frame(0, (0.0, 0.0), 0, 0);
-    (root, b.cut, notes)
+    (root, b.cut)
 }
 
 struct TreeBuilder<'a> {
-    page: &'a WalkPage,
-    walks: &'a [Option<Walk>],
+    page: &'a str,
+    frames: &'a [FrameWalk],
     owned: &'a HashMap<(usize, i64), usize>,
     view: Viewport,
     viewport: Rect,
@@ -617,7 +741,7 @@ impl TreeBuilder<'_> {
     /// The document node of frame `f`, its viewport at `origin` (CSS px
     /// of the page's viewport).
     fn frame(&mut self, f: usize, origin: (f64, f64), depth: usize, guard: usize) -> Option<Node> {
-        let walk = self.walks.get(f)?.as_ref()?;
+        let walk = self.frames.get(f)?.walk.as_deref()?;
         if walk.nodes.is_empty() || guard > 32 {
             return None;
         }
@@ -712,9 +836,9 @@ impl TreeBuilder<'_> {
                 node.states.sort_by_key(|s| s.name());
             }
         }
-        let frame = &self.page.frames[f];
+        let frame = &self.frames[f];
         if w.id > 0 {
-            node.id = walker_ref(&self.page.page, &frame.target, &frame.frame, w.id);
+            node.id = walker_ref(self.page, &frame.target, &frame.frame, w.id);
             if let Some(web) = node.platform.web.as_mut() {
                 web.extra.insert("walkerId".into(), Value::from(w.id));
             }

@@ -154,3 +154,34 @@ fn a_frame_that_does_not_decode_is_a_note() {
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(root.is_some());
 }
+
+#[test]
+fn a_patch_changes_states_and_values_of_its_generation_only() {
+    let mut raw = main_walk();
+    raw.gen = 4;
+    let mut w = raw.decode().unwrap_or_else(|e| panic!("{e}"));
+    let text = r#"{"v":1,"patch":4,"gen":5,"count":6,"rows":[2,513,"",3,33,"abcd"],"viewport":[800,600,2,0,10]}"#;
+    let Ok(Answer::Patch(p)) = Answer::parse(text) else {
+        panic!("not read as a patch")
+    };
+    w.apply(&p).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(w.gen, 5);
+    assert_eq!(w.nodes[2].flags, 513, "unchecked, no longer focused");
+    assert_eq!(w.nodes[3].value, "abcd");
+    assert_eq!(w.scroll, (0.0, 10.0));
+    // Made against another generation: refused, nothing changed.
+    assert!(matches!(w.apply(&p), Err(WalkError::Inconsistent(_))));
+    assert_eq!(w.nodes[3].value, "abcd");
+    let bad = Patch {
+        patch: 5,
+        gen: 6,
+        count: 6,
+        rows: vec![json!(9), json!(1), json!("")],
+        viewport: vec![],
+    };
+    assert!(matches!(w.apply(&bad), Err(WalkError::Inconsistent(_))));
+    assert_eq!(w.gen, 5);
+    // A whole walk still reads as one.
+    let whole = serde_json::to_string(&main_walk()).unwrap_or_default();
+    assert!(matches!(Answer::parse(&whole), Ok(Answer::Whole(_))));
+}

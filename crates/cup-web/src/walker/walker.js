@@ -18,6 +18,10 @@
   //   styles: 'scan'       'all': read every computed property of every element
   //   pseudo: 'scan'       'all': look for ::before/::after on every element
   //   display: 'fast'      'read': read display of every element
+  //   patch: gen           the generation of the walk the reader holds: when
+  //                        only states changed since (see tryPatch), answer
+  //                        just the changed rows of it
+  //   maxAge: 5000         ms after which a walk is whole again anyway
   'use strict';
   options = options || {};
   var T0 = performance.now();
@@ -33,7 +37,7 @@
   // Persistent state of this isolated world: stable ids across walks.
   var G = globalThis.__cupWalker;
   if (!G || G.doc !== doc) {
-    G = globalThis.__cupWalker = { doc: doc, ids: new WeakMap(), next: 1, nodes: [] };
+    G = globalThis.__cupWalker = { doc: doc, ids: new WeakMap(), next: 1, nodes: [], gen: 0 };
   }
 
   // ---- output ------------------------------------------------------------
@@ -53,6 +57,7 @@
   // result.base by the reader: cheaper than the href property).
   var extra = { placeholder: [], url: [], href: [], valuemin: [], valuemax: [], valuetext: [], frames: [], attrs: [] };
   var count = 0;
+  var controls = [];   // indices of the form controls (re-read by a patch)
   var errors = 0, firstError = '';
 
   // State flags (bit positions documented in REPORT.md).
@@ -266,7 +271,10 @@
   function kidsOf(node) {
     if (node.nodeType === 1) {
       var sr = node.shadowRoot;
-      if (sr) return sr.childNodes;
+      if (sr) {
+        if (!TRACK.roots.has(sr)) { TRACK.observer.observe(sr, OBSERVE); TRACK.roots.add(sr); }
+        return sr.childNodes;
+      }
       if (node.localName === 'slot') {
         var a = node.assignedNodes();
         if (a.length) return a;
@@ -668,6 +676,169 @@
   // a rule the scan cannot place (CSS nesting, @scope) makes the walker
   // read everything for every element (STYLE_ALL) and check every element
   // for pseudo content.
+  // ---- incremental re-read -------------------------------------------------------
+  // What changed since the last walk, as the page reports it: mutation
+  // records (document and every open shadow root walked), and events that
+  // move boxes or change what the page shows. Installed once per document.
+  var OBSERVE = { subtree: true, childList: true, characterData: true, attributes: true };
+  // Attributes whose change a patch re-reads in place (states and values
+  // of the element itself); any other mutation makes the next walk whole.
+  var PATCH_ATTRS = new Set(['aria-checked', 'aria-selected', 'aria-pressed', 'aria-expanded', 'aria-busy',
+    'aria-valuenow', 'aria-valuetext', 'value', 'checked', 'selected']);
+  var TRACK = G.track;
+  if (!TRACK) {
+    TRACK = G.track = { whole: true, focus: false, pointer: false, input: false, attrs: [], roots: new WeakSet() };
+    TRACK.note = function (r) {
+      if (r.type === 'attributes' && PATCH_ATTRS.has(r.attributeName)) TRACK.attrs.push(r.target);
+      else TRACK.whole = true;
+    };
+    TRACK.observer = new MutationObserver(function (records) {
+      for (var i = 0; i < records.length; i++) TRACK.note(records[i]);
+    });
+    TRACK.observer.observe(doc, OBSERVE);
+    var whole = function () { TRACK.whole = true; };
+    ['scroll', 'resize', 'load', 'error', 'toggle', 'animationstart', 'animationend', 'animationcancel',
+      'transitionrun', 'transitionend', 'fullscreenchange', 'hashchange', 'popstate', 'pageshow'
+    ].forEach(function (t) { win.addEventListener(t, whole, true); });
+    if (doc.fonts && doc.fonts.addEventListener) doc.fonts.addEventListener('loadingdone', whole);
+    var focus = function () { TRACK.focus = true; };
+    win.addEventListener('focusin', focus, true);
+    win.addEventListener('focusout', focus, true);
+    win.addEventListener('mouseover', function () { TRACK.pointer = true; }, true);
+    var input = function () { TRACK.input = true; };
+    ['input', 'change', 'click', 'keydown'].forEach(function (t) { win.addEventListener(t, input, true); });
+  }
+
+  function sheetsKey() {
+    var k = [];
+    try {
+      var ss = doc.styleSheets;
+      for (var i = 0; i < ss.length; i++) {
+        var n = -1;
+        try { n = ss[i].cssRules.length; } catch (e) { /* cross-origin */ }
+        k.push(ss[i].disabled ? -2 : n);
+      }
+      var ad = doc.adoptedStyleSheets;
+      if (ad) for (var j = 0; j < ad.length; j++) k.push(ad[j].cssRules.length);
+    } catch (e) { return 'x'; }
+    return k.join(',');
+  }
+
+  // The state bits a patch recomputes (everything else of a row stays).
+  var STATE_BITS = F_CHECKED | F_MIXED | F_CHECKABLE | F_SELECTED | F_SELECTABLE | F_EXPANDED | F_COLLAPSED |
+    F_PRESSED | F_PRESSED_MIXED | F_TOGGLE | F_BUSY | F_FOCUSED;
+
+  // The states of emitted element el (row i of the last walk), by the
+  // walk's own rules.
+  function restate(el, role, f) {
+    var tag = el.localName, a = attrsOf(el) || NOATTRS;
+    var flags = f & ~STATE_BITS;
+    var native = false;
+    if (tag === 'input') {
+      var ty = (a.type || '').toLowerCase();
+      if (ty === 'checkbox' || ty === 'radio') {
+        native = true;
+        flags |= F_CHECKABLE;
+        if (el.indeterminate && ty === 'checkbox') flags |= F_MIXED;
+        else if (el.checked) flags |= F_CHECKED;
+      }
+    } else if (tag === 'select') {
+      if (role === 'combobox') flags |= F_COLLAPSED;
+    } else if (tag === 'option') {
+      flags |= F_SELECTABLE;
+      if (el.selected) flags |= F_SELECTED;
+    } else if (tag === 'summary' && role === 'DisclosureTriangle') {
+      flags |= el.parentElement.open ? F_EXPANDED : F_COLLAPSED;
+    }
+    if (a.any) {
+      var ac = a['aria-checked'];
+      if (ac != null && CHECKABLE_ROLES.has(role) && !native) {
+        flags |= F_CHECKABLE;
+        if (ac === 'true') flags |= F_CHECKED; else if (ac === 'mixed') flags |= F_MIXED;
+      } else if (ac != null && role === 'option') {
+        if (ac === 'true') flags |= F_CHECKED;
+      }
+      var as = a['aria-selected'];
+      if (as != null && SELECTABLE_ROLES.has(role) && tag !== 'option') {
+        flags |= F_SELECTABLE;
+        if (as === 'true') flags |= F_SELECTED;
+      }
+      var ae = a['aria-expanded'];
+      if (ae != null && EXPANDABLE_ROLES.has(role)) {
+        if (ae === 'true') { flags |= F_EXPANDED; flags &= ~F_COLLAPSED; }
+        else if (ae === 'false') flags |= F_COLLAPSED;
+      }
+      var ap = a['aria-pressed'];
+      if (ap != null && role === 'button') {
+        flags |= F_TOGGLE;
+        if (ap === 'true') flags |= F_PRESSED; else if (ap === 'mixed') flags |= F_PRESSED_MIXED;
+      }
+      if (a['aria-busy'] === 'true') flags |= F_BUSY;
+    }
+    return [flags, computeValue(el, tag, a, role)];
+  }
+
+  // A patch of the last walk, or null when the walk must be whole: the
+  // reader holds another generation, something moved or changed shape,
+  // the page has state-dependent style rules and a state changed, or the
+  // last whole walk is older than maxAge.
+  function tryPatch() {
+    var L = G.last;
+    if (!L || options.patch !== G.gen || Date.now() - L.at > (options.maxAge || 5000)) return null;
+    var pending = TRACK.observer.takeRecords();
+    for (var i = 0; i < pending.length; i++) TRACK.note(pending[i]);
+    if (TRACK.whole || win.innerWidth !== L.vw || win.innerHeight !== L.vh || win.scrollX !== L.sx ||
+        win.scrollY !== L.sy || (win.devicePixelRatio || 1) !== L.dpr || doc.title !== L.title ||
+        doc.URL !== L.url) return null;
+    if (G.stateSel && (TRACK.focus || TRACK.pointer || TRACK.input || TRACK.attrs.length)) return null;
+    if (sheetsKey() !== L.sheets) return null;
+    var rows = new Set(L.controls);
+    for (var t = 0; t < TRACK.attrs.length; t++) {
+      var at = L.handles.indexOf(TRACK.attrs[t]);
+      if (at < 0) return null;      // not an exposed element: may change what is exposed
+      rows.add(at);
+    }
+    var fe = deepActive();
+    var focusAt = fe ? L.handles.indexOf(fe) : -1;
+    if (L.focusAt >= 0) rows.add(L.focusAt);
+    if (focusAt >= 0) rows.add(focusAt);
+    var out = [];
+    rows.forEach(function (r) {
+      var el = L.handles[r];
+      if (!el || !el.isConnected) { out = null; return; }
+      if (out === null) return;
+      var role = L.strings[L.role[r]];
+      var st = restate(el, role, L.flags[r]);
+      var f = st[0];
+      if (r === focusAt) f |= F_FOCUSED;
+      if (f !== L.flags[r] || st[1] !== L.values[r]) {
+        L.flags[r] = f;
+        L.values[r] = st[1];
+        out.push(r, f, st[1]);
+      }
+    });
+    if (out === null) return null;
+    var rf = L.flags[0] & ~F_FOCUSED;
+    if (doc.hasFocus() && (!fe || fe === doc.body)) rf |= F_FOCUSED;
+    if (rf !== L.flags[0]) { L.flags[0] = rf; out.push(0, rf, L.values[0]); }
+    L.focusAt = focusAt;
+    TRACK.focus = TRACK.pointer = TRACK.input = false;
+    TRACK.attrs = [];
+    var base = G.gen;
+    G.gen++;
+    return { v: 1, patch: base, gen: G.gen, count: L.count, rows: out,
+      viewport: [win.innerWidth, win.innerHeight, win.devicePixelRatio || 1, win.scrollX, win.scrollY],
+      ms: { total: performance.now() - T0 } };
+  }
+  if (options.patch) {
+    var patched = tryPatch();
+    if (patched) return options.stringify ? JSON.stringify(patched) : patched;
+  }
+  // A whole walk: what changed before it is in it.
+  TRACK.observer.takeRecords();
+  TRACK.whole = TRACK.focus = TRACK.pointer = TRACK.input = false;
+  TRACK.attrs = [];
+
   var PROP_KEYS = [
     [/(^|[;\s])visibility\s*:/, K_V], [/(^|[;\s])white-space(-collapse)?\s*:/, K_WS],
     [/(^|[;\s])text-transform\s*:/, K_TT], [/(^|[;\s])position\s*:/, K_POS], [/(^|[;\s])float\s*:/, K_FL],
@@ -675,6 +846,9 @@
     [/(^|[;\s])display\s*:/, K_D],
     [/(^|[;\s])all\s*:/, K_ALL]];
   var STYLE_ALL = options.styles === 'all';
+  // Selectors that match on a state a click, a key or the pointer changes:
+  // with one of them in a sheet, no state change is patched in place.
+  var STATE_SEL = /:(hover|focus|active|checked|indeterminate|has|target|valid|invalid|user-valid|user-invalid|placeholder-shown|open|closed|popover-open|default|enabled|disabled|read-only|read-write|autofill|modal|playing|paused|empty)\b/;
   var styleSels = null;      // [ [selector, mask], ... ]
   var pseudoCandidates = null; // null: check every element
   var styleCands = null;     // Map element -> mask (document scope)
@@ -683,6 +857,7 @@
     for (var i = 0; i < rules.length; i++) {
       var r = rules[i];
       var sel = r.selectorText;
+      if (sel !== undefined && STATE_SEL.test(sel)) out.state = true;
       if (sel !== undefined && r.style) {
         var css = r.style.cssText;
         if (inScope || (r.parentRule && r.parentRule.selectorText !== undefined)) {
@@ -725,32 +900,34 @@
     }
   }
   (function scanSheets() {
-    var props = [], pseudo = [], all = STYLE_ALL, allPseudo = options.pseudo === 'all';
+    var props = [], pseudo = [], all = STYLE_ALL, allPseudo = options.pseudo === 'all', stateSel = false;
     var list = [];
     try {
       var ss = doc.styleSheets;
       for (var i = 0; i < ss.length; i++) list.push(ss[i]);
       var ad = doc.adoptedStyleSheets;
       if (ad) for (var j = 0; j < ad.length; j++) list.push(ad[j]);
-    } catch (e) { all = true; allPseudo = true; }
+    } catch (e) { all = true; allPseudo = true; stateSel = true; }
     for (var s = 0; s < list.length; s++) {
       var sheet = list[s];
       if (sheet.disabled) continue;
       var res = null, rules;
-      try { rules = sheet.cssRules; } catch (e) { all = true; allPseudo = true; continue; }
+      try { rules = sheet.cssRules; } catch (e) { all = true; allPseudo = true; stateSel = true; continue; }
       var cached = G.sheets.get(sheet);
       if (cached && cached.n === rules.length) res = cached.res;
       else {
-        res = { props: [], pseudo: [], all: false, allPseudo: false };
+        res = { props: [], pseudo: [], all: false, allPseudo: false, state: false };
         scanRules(rules, res, false);
         G.sheets.set(sheet, { n: rules.length, res: res });
       }
       if (res.all) all = true;
       if (res.allPseudo) allPseudo = true;
+      if (res.state) stateSel = true;
       for (var a = 0; a < res.props.length; a++) props.push(res.props[a]);
       for (var b = 0; b < res.pseudo.length; b++) pseudo.push(res.pseudo[b]);
     }
     STYLE_ALL = all;
+    G.stateSel = stateSel;
     styleSels = props;
     if (!allPseudo) pseudoCandidates = { doc: pseudo };
   })();
@@ -1252,7 +1429,11 @@
     oValue.push(S(value));
     oFlags.push(flags);
     oLevel.push(level);
-    oTag.push(node && node.nodeType === 1 ? S(node.localName) : 0);
+    if (node && node.nodeType === 1) {
+      var ln = node.localName;
+      oTag.push(S(ln));
+      if (ln === 'input' || ln === 'select' || ln === 'textarea' || ln === 'option') controls.push(i);
+    } else oTag.push(0);
     if (KEEP_NODES) handles.push(node);
     var id = 0;
     if (node) {
@@ -1731,6 +1912,15 @@
 
   if (KEEP_NODES) G.nodes = handles;
   G.count = count;
+  G.gen++;
+  var lastValues = new Array(count);
+  for (var lv = 0; lv < count; lv++) lastValues[lv] = strings[oValue[lv]];
+  G.last = KEEP_NODES ? {
+    at: Date.now(), handles: handles, strings: strings, role: oRole, flags: oFlags.slice(), values: lastValues,
+    controls: controls, count: count, focusAt: focusedEl ? handles.indexOf(focusedEl) : -1,
+    vw: vw, vh: vh, sx: win.scrollX, sy: win.scrollY, dpr: win.devicePixelRatio || 1, title: doc.title,
+    url: doc.URL, sheets: sheetsKey()
+  } : null;
   // For actions: the node of a stable id (or null), e.g.
   // Runtime.callFunctionOn('function(id){return __cupWalker.find(id)}') in
   // this world, then DOM.* calls with the returned objectId.
@@ -1750,7 +1940,7 @@
   var dpr = win.devicePixelRatio || 1;
   var scale = options.boundsScale || dpr;
   var out = {
-    v: 1, url: doc.URL, base: doc.baseURI, title: doc.title,
+    v: 1, gen: G.gen, url: doc.URL, base: doc.baseURI, title: doc.title,
     viewport: [vw, vh, dpr, win.scrollX, win.scrollY],
     count: count, strings: strings, extra: extra,
     ms: { setup: T1 - T0, walk: T2 - T1, total: 0 }

@@ -5,24 +5,42 @@
 //! actions.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{json, Value};
 
-use super::{RawWalk, SCRIPT};
+use super::{Answer, RawWalk, Walk, SCRIPT};
 use crate::browser::Browser;
 use crate::cdp::CdpError;
 
 /// The name of cup's isolated world in every frame.
 const WORLD: &str = "cup";
 
-/// Isolated worlds made so far: (target, frame) → execution context id.
+type Key = (String, String);
+
+/// Isolated worlds made so far: (target, frame) → execution context id,
+/// and the last walk of each (with the patches since applied).
 #[derive(Debug, Default)]
 pub struct Worlds {
-    contexts: Mutex<HashMap<(String, String), i64>>,
+    contexts: Mutex<HashMap<Key, i64>>,
+    walks: Mutex<HashMap<Key, Arc<Walk>>>,
 }
 
 impl Worlds {
+    fn take_walk(&self, target: &str, frame: &str) -> Option<Arc<Walk>> {
+        self.walks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(target.to_owned(), frame.to_owned()))
+    }
+
+    fn keep_walk(&self, target: &str, frame: &str, walk: Arc<Walk>) {
+        self.walks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert((target.to_owned(), frame.to_owned()), walk);
+    }
+
     fn get(&self, target: &str, frame: &str) -> Option<i64> {
         self.contexts
             .lock()
@@ -43,6 +61,7 @@ impl Worlds {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(&(target.to_owned(), frame.to_owned()));
+        self.take_walk(target, frame);
     }
 }
 
@@ -153,19 +172,81 @@ async fn evaluate(
     }
 }
 
-/// Walks `frame` (held by `target`'s session).
+/// Walks `frame` (held by `target`'s session); with `patch` (the
+/// generation of the walk the caller holds) the walker may answer only
+/// the rows changed since.
 ///
 /// # Errors
 ///
 /// The browser's error, or an answer that is not the walker's.
-pub async fn walk(browser: &Browser, target: &str, frame: &str) -> Result<RawWalk, CdpError> {
-    let (_, r) = evaluate(browser, target, frame, "__cupWalk({stringify: true})", true).await?;
+pub async fn walk(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    patch: Option<u64>,
+) -> Result<Answer, CdpError> {
+    let expression = format!(
+        "__cupWalk({{stringify: true, patch: {}}})",
+        patch.unwrap_or(0)
+    );
+    let (_, r) = evaluate(browser, target, frame, &expression, true).await?;
     let text = r
         .get("result")
         .and_then(|r| r.get("value"))
         .and_then(Value::as_str)
         .ok_or_else(|| protocol("Runtime.evaluate", "the walker answered no text".into()))?;
-    RawWalk::parse(text).map_err(|e| protocol("Runtime.evaluate", e.to_string()))
+    Answer::parse(text).map_err(|e| protocol("Runtime.evaluate", e.to_string()))
+}
+
+/// The current walk of `frame`: the last one patched when the walker says
+/// only states changed since (mutation records, events and the focus tell
+/// it), else a whole walk. With `whole` the walk is whole and its raw
+/// answer is returned too (for `--native-dump`).
+///
+/// # Errors
+///
+/// The browser's error, or an answer that is not the walker's.
+pub async fn read(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    whole: bool,
+) -> Result<(Arc<Walk>, Option<RawWalk>), CdpError> {
+    let cached = if whole {
+        None
+    } else {
+        browser.worlds().take_walk(target, frame)
+    };
+    let answer = walk(browser, target, frame, cached.as_ref().map(|w| w.gen)).await?;
+    let raw = match answer {
+        Answer::Patch(p) => {
+            if let Some(mut w) = cached {
+                match Arc::make_mut(&mut w).apply(&p) {
+                    Ok(()) => {
+                        browser.worlds().keep_walk(target, frame, Arc::clone(&w));
+                        return Ok((w, None));
+                    }
+                    Err(e) => tracing::debug!(error = %e, "patch not applied; walking again"),
+                }
+            }
+            match walk(browser, target, frame, None).await? {
+                Answer::Whole(raw) => *raw,
+                Answer::Patch(_) => {
+                    return Err(protocol(
+                        "Runtime.evaluate",
+                        "the walker answered a patch to a whole walk".into(),
+                    ))
+                }
+            }
+        }
+        Answer::Whole(raw) => *raw,
+    };
+    let walk = Arc::new(
+        raw.decode()
+            .map_err(|e| protocol("Runtime.evaluate", e.to_string()))?,
+    );
+    browser.worlds().keep_walk(target, frame, Arc::clone(&walk));
+    Ok((walk, whole.then_some(raw)))
 }
 
 /// The walker id of DOM node `backend` (of `frame`, held by `target`):
