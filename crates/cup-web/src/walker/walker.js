@@ -288,7 +288,10 @@
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
     return a;
   }
-  var focusedEl = deepActive();
+  // As Chromium: an element has the focus only while the page has it;
+  // the document is focused whenever the page is (with or without a
+  // focused element inside).
+  var focusedEl = doc.hasFocus() ? deepActive() : null;
   var modalDialog = null;
   try { modalDialog = doc.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
 
@@ -798,7 +801,7 @@
       if (at < 0) return null;      // not an exposed element: may change what is exposed
       rows.add(at);
     }
-    var fe = deepActive();
+    var fe = doc.hasFocus() ? deepActive() : null;
     var focusAt = fe ? L.handles.indexOf(fe) : -1;
     if (L.focusAt >= 0) rows.add(L.focusAt);
     if (focusAt >= 0) rows.add(focusAt);
@@ -819,7 +822,7 @@
     });
     if (out === null) return null;
     var rf = L.flags[0] & ~F_FOCUSED;
-    if (doc.hasFocus() && (!fe || fe === doc.body)) rf |= F_FOCUSED;
+    if (doc.hasFocus()) rf |= F_FOCUSED;
     if (rf !== L.flags[0]) { L.flags[0] = rf; out.push(0, rf, L.values[0]); }
     L.focusAt = focusAt;
     TRACK.focus = TRACK.pointer = TRACK.input = false;
@@ -1452,7 +1455,7 @@
   }
 
   // Root: the document.
-  var rootIndex = emit(doc, -1, 'RootWebArea', flat(doc.title || ''), '', '', F_FOCUSABLE | (doc.hasFocus() && (!focusedEl || focusedEl === doc.body) ? F_FOCUSED : 0), 0);
+  var rootIndex = emit(doc, -1, 'RootWebArea', flat(doc.title || ''), '', '', F_FOCUSABLE | (doc.hasFocus() ? F_FOCUSED : 0), 0);
   oBounds.push(0, 0, vw, vh);
   extra.url.push(rootIndex, S(doc.URL));
 

@@ -337,3 +337,72 @@ pub async fn backend_of(
         .and_then(|n| n.get("backendNodeId"))
         .and_then(Value::as_i64))
 }
+
+/// The backend DOM node id of every node of the last walk of `frame`, by
+/// walker index (`None` for generated content): how a walk is joined
+/// node for node with Chromium's own tree (the agreement test).
+///
+/// # Errors
+///
+/// The browser's error.
+pub async fn backend_ids(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+) -> Result<Vec<Option<i64>>, CdpError> {
+    let (_, r) = evaluate(
+        browser,
+        target,
+        frame,
+        "globalThis.__cupWalker.nodes",
+        false,
+    )
+    .await?;
+    let array = r
+        .get("result")
+        .and_then(|r| r.get("objectId"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| protocol("Runtime.evaluate", "no walk to join".into()))?
+        .to_owned();
+    let props = browser
+        .call(
+            target,
+            "Runtime.getProperties",
+            json!({"objectId": array, "ownProperties": true}),
+        )
+        .await?;
+    let mut objects: Vec<(usize, String)> = Vec::new();
+    let mut len = 0;
+    for p in props
+        .get("result")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+    {
+        let Some(i) = p
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        len = len.max(i + 1);
+        if let Some(o) = p
+            .get("value")
+            .and_then(|v| v.get("objectId"))
+            .and_then(Value::as_str)
+        {
+            objects.push((i, o.to_owned()));
+        }
+    }
+    let calls = objects
+        .iter()
+        .map(|(_, o)| browser.call(target, "DOM.describeNode", json!({"objectId": o})));
+    let answers = futures::future::join_all(calls).await;
+    let mut out = vec![None; len];
+    for ((i, _), a) in objects.iter().zip(answers) {
+        out[*i] = a
+            .ok()
+            .and_then(|d| d.get("node")?.get("backendNodeId")?.as_i64());
+    }
+    Ok(out)
+}

@@ -6,5 +6,6 @@
 mod support;
 
 mod actions;
+mod agreement;
 mod capture;
 mod overlay;
