@@ -8,6 +8,8 @@
 //! the nodes both expose, the walker must find ≥ 99 % of Chromium's, and
 //! every difference must be one of the explained classes below.
 
+#![allow(clippy::print_stderr)]
+
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -272,7 +274,7 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
         ("value", t.value),
         ("states", t.states),
     ];
-    println!(
+    eprintln!(
         "agreement over {} pages: {} of {} Chromium nodes joined ({:.2} %)",
         PAGES.len(),
         t.joined,
@@ -280,7 +282,7 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
         pct(t.joined, t.chromium)
     );
     for (f, n) in fields {
-        println!(
+        eprintln!(
             "  {f}: {n} of {} agree ({:.2} %)",
             t.joined,
             pct(n, t.joined)
@@ -289,10 +291,10 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
     let mut apart: Vec<_> = t.apart.iter().collect();
     apart.sort();
     for (why, n) in apart {
-        println!("  apart: {n} {why}");
+        eprintln!("  apart: {n} {why}");
     }
     for d in &t.differences {
-        println!("  difference: {d}");
+        eprintln!("  difference: {d}");
     }
     assert!(t.joined > 500, "too few nodes compared: {}", t.joined);
     assert!(
