@@ -214,3 +214,167 @@ navigator.modelContext = {tools: [{name: "add_to_cart", description: "Adds an it
     assert_eq!(tools[0].description.as_deref(), Some("Adds an item"));
     assert!(snap.text.contains("WebMCP tool"), "{}", snap.text);
 }
+
+/// A page whose states change without structure (a checkbox, a text
+/// field, an ARIA toggle, a select), and one click that changes structure.
+const LIVE: &str = r#"<!doctype html><title>Live</title>
+<label><input type="checkbox" id="c"> Gift wrap</label>
+<label>Note <input id="t"></label>
+<button id="p" aria-pressed="false" onclick="this.setAttribute('aria-pressed', this.getAttribute('aria-pressed') === 'true' ? 'false' : 'true')">Bold</button>
+<select id="s"><option>Standard</option><option>Express</option></select>
+<button onclick="const li = document.createElement('li'); li.textContent = 'Added ' + (document.querySelectorAll('#l li').length + 1); document.getElementById('l').append(li)">Add</button>
+<ul id="l"><li>First</li></ul>
+<p>Last line</p>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repeated_snapshots_show_every_change_and_keep_ids() {
+    use cup::ActionParams;
+    let site = Site::serve(&[("/live.html", LIVE.to_owned())]);
+    let mut web = Web::open(&site.url("/live.html"));
+    let first = web
+        .snapshot_until(|s| nodes(s).iter().any(|n| n.name == "Last line"))
+        .await;
+    let id_of = |snap: &cup::Snapshot, role: Role, name: &str| {
+        nodes(snap)
+            .iter()
+            .find(|n| n.role == role && n.name.contains(name))
+            .map(|n| n.id.clone())
+            .unwrap_or_else(|| panic!("no {role:?} {name:?} in:\n{}", snap.text))
+    };
+    let node = |snap: &cup::Snapshot, id: &str| {
+        nodes(snap)
+            .into_iter()
+            .find(|n| n.id == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {id} in:\n{}", snap.text))
+    };
+    let check = id_of(&first, Role::Checkbox, "Gift wrap");
+    let text = id_of(&first, Role::TextBox, "Note");
+    let bold = id_of(&first, Role::Button, "Bold");
+    let select = id_of(&first, Role::Combobox, "");
+    let add = id_of(&first, Role::Button, "Add");
+    let none = ActionParams::default();
+
+    // States only: each shows in the very next snapshot, ids unchanged.
+    web.session
+        .action(&check, "click", &none)
+        .await
+        .expect("click");
+    let s = snap(&mut web).await;
+    assert!(
+        node(&s, &check).states.contains(&State::Checked),
+        "{}",
+        s.text
+    );
+    assert_eq!(s.text.lines().count(), first.text.lines().count());
+    web.session
+        .action(
+            &text,
+            "type",
+            &ActionParams {
+                value: Some("wrapped".into()),
+                ..ActionParams::default()
+            },
+        )
+        .await
+        .expect("type");
+    let s = snap(&mut web).await;
+    assert_eq!(
+        node(&s, &text).value.as_deref(),
+        Some("wrapped"),
+        "{}",
+        s.text
+    );
+    assert!(
+        node(&s, &text).states.contains(&State::Focused),
+        "{}",
+        s.text
+    );
+    web.session
+        .action(&bold, "click", &none)
+        .await
+        .expect("click");
+    let s = snap(&mut web).await;
+    assert!(
+        node(&s, &bold).states.contains(&State::Pressed),
+        "{}",
+        s.text
+    );
+    assert!(
+        !node(&s, &text).states.contains(&State::Focused),
+        "{}",
+        s.text
+    );
+    web.session
+        .action(
+            &select,
+            "select",
+            &ActionParams {
+                value: Some("Express".into()),
+                ..ActionParams::default()
+            },
+        )
+        .await
+        .expect("select");
+    let s = snap(&mut web).await;
+    assert_eq!(
+        node(&s, &select).value.as_deref(),
+        Some("Express"),
+        "{}",
+        s.text
+    );
+    // A value set by the page's script, with no event: still seen.
+    let page = cup_web::WebAdapter::new(cup_web::Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    });
+    page.page_script(
+        None,
+        &cup_web::PageScript::ExecuteJavascript(
+            "document.getElementById('t').value = 'by script'; document.getElementById('c').checked = false; 1"
+                .into(),
+        ),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("script: {e}"));
+    let s = snap(&mut web).await;
+    assert_eq!(
+        node(&s, &text).value.as_deref(),
+        Some("by script"),
+        "{}",
+        s.text
+    );
+    assert!(
+        !node(&s, &check).states.contains(&State::Checked),
+        "{}",
+        s.text
+    );
+    for id in [&check, &text, &bold, &select, &add] {
+        assert_eq!(
+            node(&s, id).id,
+            node(&first, id).id,
+            "ids of unchanged elements stay"
+        );
+    }
+
+    // Structure: the new item is there at once.
+    web.session
+        .action(&add, "click", &none)
+        .await
+        .expect("click");
+    let s = snap(&mut web).await;
+    assert!(
+        nodes(&s).iter().any(|n| n.name == "Added 2"),
+        "the added item is missing:\n{}",
+        s.text
+    );
+    assert_eq!(node(&s, &check).name, "Gift wrap");
+}
+
+async fn snap(web: &mut Web) -> cup::Snapshot {
+    web.session
+        .snapshot(&cup::SnapshotRequest::default())
+        .await
+        .cloned()
+        .unwrap_or_else(|e| panic!("snapshot: {e}"))
+}
