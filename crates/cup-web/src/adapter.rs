@@ -522,12 +522,11 @@ impl Adapter for WebAdapter {
         _refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
         let browser = self.browser().await?;
-        let tag = crate::act::tag_of(target.node);
         crate::act::act(
             &browser,
             target.id,
             target.native,
-            tag.as_deref(),
+            target.node,
             action,
             params,
         )

@@ -314,6 +314,21 @@ fn child_frames(tree: &Value, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The backend id of the element that holds frame `frame` (an iframe of
+/// a document of `holder`'s session).
+async fn frame_owner(browser: &Browser, holder: &str, frame: &str) -> Result<i64, CdpError> {
+    browser
+        .call(holder, "DOM.getFrameOwner", json!({"frameId": frame}))
+        .await?
+        .get("backendNodeId")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| CdpError::Protocol {
+            method: "DOM.getFrameOwner".into(),
+            code: 0,
+            message: "no backendNodeId".into(),
+        })
+}
+
 /// The content box origin of DOM node `backend` in `target`'s viewport.
 async fn content_origin(
     browser: &Browser,
@@ -530,21 +545,7 @@ async fn walk_frames(
             parent_holder.clone()
         };
         let read = async {
-            let owner = browser
-                .call(
-                    &parent_holder,
-                    "DOM.getFrameOwner",
-                    json!({"frameId": frame}),
-                )
-                .await?;
-            let backend = owner
-                .get("backendNodeId")
-                .and_then(Value::as_i64)
-                .ok_or_else(|| CdpError::Protocol {
-                    method: "DOM.getFrameOwner".into(),
-                    code: 0,
-                    message: "no backendNodeId".into(),
-                })?;
+            let backend = frame_owner(browser, &parent_holder, &frame).await?;
             let id = world::id_of(browser, &parent_holder, &parent_frame, backend).await?;
             if id == 0 {
                 return Ok(None);
@@ -668,21 +669,7 @@ async fn capture_chromium(
             };
             holder.insert(frame.clone(), own.clone());
             let read = async {
-                let owner = browser
-                    .call(
-                        &parent_holder,
-                        "DOM.getFrameOwner",
-                        json!({"frameId": frame}),
-                    )
-                    .await?;
-                let owner = owner
-                    .get("backendNodeId")
-                    .and_then(Value::as_i64)
-                    .ok_or_else(|| CdpError::Protocol {
-                        method: "DOM.getFrameOwner".into(),
-                        code: 0,
-                        message: "no backendNodeId".into(),
-                    })?;
+                let owner = frame_owner(browser, &parent_holder, frame).await?;
                 let (origin, ax, frame_layout, layout_key) = if own == parent_holder {
                     let (origin, ax) = tokio::try_join!(
                         content_origin(browser, &parent_holder, owner),

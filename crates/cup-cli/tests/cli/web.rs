@@ -128,17 +128,34 @@ fn browser_snapshot_action_script_screenshot_stop() {
     let native = dump["ids"][id.as_str()]
         .as_str()
         .unwrap_or_else(|| panic!("{id} is not in the dump's ids: {}", dump["ids"]));
-    let backend: i64 = native
-        .rsplit('/')
+    // A walker reference (page/target/frame:walker-id): the walk in the
+    // dump numbers its nodes by deltas; the id's node is the button.
+    let wid: i64 = native
+        .rsplit(':')
         .next()
         .and_then(|b| b.parse().ok())
-        .unwrap_or_else(|| panic!("not a node reference: {native}"));
-    let ax = &dump["pages"][0]["frames"][0]["ax"];
-    assert!(
-        ax.as_array().is_some_and(|a| a
-            .iter()
-            .any(|n| n["backend_id"] == backend && n["role"] == "button")),
-        "the button's accessibility node is in the dump"
+        .unwrap_or_else(|| panic!("not a walker node reference: {native}"));
+    let walk = &dump["pages"][0]["walker"]["frames"][0]["walk"];
+    let strings = walk["strings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no walk in the dump: {}", dump["pages"][0]));
+    let mut at = 0;
+    let index = walk["id"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .position(|d| {
+            at += d.as_i64().unwrap_or(0);
+            at == wid
+        })
+        .unwrap_or_else(|| panic!("walker id {wid} is not in the dump's walk"));
+    let role = walk["role"][index]
+        .as_u64()
+        .and_then(|r| strings.get(usize::try_from(r).unwrap_or(usize::MAX)));
+    assert_eq!(
+        role.and_then(|r| r.as_str()),
+        Some("button"),
+        "the button's node is in the dump"
     );
 
     let title = cup(&["web", "js", "document.title"], &env);

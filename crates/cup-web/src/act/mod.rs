@@ -129,10 +129,12 @@ pub(crate) async fn act(
     browser: &Browser,
     id: &str,
     native: &str,
-    tag: Option<&str>,
+    node: &cup_protocol::Node,
     verb: Action,
     params: &ActionParams,
 ) -> Result<ActionResult, AdapterError> {
+    let tag = tag_of(node);
+    let tag = tag.as_deref();
     let (page, frame, key) = parse_ref(native).ok_or_else(|| {
         AdapterError::NotFound(format!(
             "{id} has no page element behind it; take a new snapshot"
@@ -155,7 +157,7 @@ pub(crate) async fn act(
     let backend = match key {
         NodeKey::Backend(b) => b,
         NodeKey::Walker { frame: f, id: w } => {
-            crate::walker::world::backend_of(browser, frame, &f, w)
+            crate::walker::world::find(browser, frame, &f, w, node)
                 .await
                 .map_err(adapter_error)?
                 .ok_or_else(|| {

@@ -736,11 +736,9 @@
   function restate(el, role, f) {
     var tag = el.localName, a = attrsOf(el) || NOATTRS;
     var flags = f & ~STATE_BITS;
-    var native = false;
     if (tag === 'input') {
       var ty = (a.type || '').toLowerCase();
       if (ty === 'checkbox' || ty === 'radio') {
-        native = true;
         flags |= F_CHECKABLE;
         if (el.indeterminate && ty === 'checkbox') flags |= F_MIXED;
         else if (el.checked) flags |= F_CHECKED;
@@ -753,32 +751,37 @@
     } else if (tag === 'summary' && role === 'DisclosureTriangle') {
       flags |= el.parentElement.open ? F_EXPANDED : F_COLLAPSED;
     }
-    if (a.any) {
-      var ac = a['aria-checked'];
-      if (ac != null && CHECKABLE_ROLES.has(role) && !native) {
-        flags |= F_CHECKABLE;
-        if (ac === 'true') flags |= F_CHECKED; else if (ac === 'mixed') flags |= F_MIXED;
-      } else if (ac != null && role === 'option') {
-        if (ac === 'true') flags |= F_CHECKED;
-      }
-      var as = a['aria-selected'];
-      if (as != null && SELECTABLE_ROLES.has(role) && tag !== 'option') {
-        flags |= F_SELECTABLE;
-        if (as === 'true') flags |= F_SELECTED;
-      }
-      var ae = a['aria-expanded'];
-      if (ae != null && EXPANDABLE_ROLES.has(role)) {
-        if (ae === 'true') { flags |= F_EXPANDED; flags &= ~F_COLLAPSED; }
-        else if (ae === 'false') flags |= F_COLLAPSED;
-      }
-      var ap = a['aria-pressed'];
-      if (ap != null && role === 'button') {
-        flags |= F_TOGGLE;
-        if (ap === 'true') flags |= F_PRESSED; else if (ap === 'mixed') flags |= F_PRESSED_MIXED;
-      }
-      if (a['aria-busy'] === 'true') flags |= F_BUSY;
-    }
+    if (a.any) flags = ariaStates(a, role, tag, flags);
     return [flags, computeValue(el, tag, a, role)];
+  }
+
+  // The ARIA states of an element with attributes `a` on top of its native
+  // `flags` (a native checkbox or radio keeps its own checked state).
+  function ariaStates(a, role, tag, flags) {
+    var ac = a['aria-checked'];
+    if (ac != null && CHECKABLE_ROLES.has(role) && !(flags & F_CHECKABLE)) {
+      flags |= F_CHECKABLE;
+      if (ac === 'true') flags |= F_CHECKED; else if (ac === 'mixed') flags |= F_MIXED;
+    } else if (ac != null && role === 'option') {
+      if (ac === 'true') flags |= F_CHECKED;
+    }
+    var as = a['aria-selected'];
+    if (as != null && SELECTABLE_ROLES.has(role) && tag !== 'option') {
+      flags |= F_SELECTABLE;
+      if (as === 'true') flags |= F_SELECTED;
+    }
+    var ae = a['aria-expanded'];
+    if (ae != null && EXPANDABLE_ROLES.has(role)) {
+      if (ae === 'true') { flags |= F_EXPANDED; flags &= ~F_COLLAPSED; }
+      else if (ae === 'false') flags |= F_COLLAPSED;
+    }
+    var ap = a['aria-pressed'];
+    if (ap != null && role === 'button') {
+      flags |= F_TOGGLE;
+      if (ap === 'true') flags |= F_PRESSED; else if (ap === 'mixed') flags |= F_PRESSED_MIXED;
+    }
+    if (a['aria-busy'] === 'true') flags |= F_BUSY;
+    return flags;
   }
 
   // A patch of the last walk, or null when the walk must be whole: the
@@ -1748,29 +1751,7 @@
         }
       }
       if (a.any) {
-        var ac = a['aria-checked'];
-        if (ac != null && CHECKABLE_ROLES.has(role) && !(flags & F_CHECKABLE)) {
-          flags |= F_CHECKABLE;
-          if (ac === 'true') flags |= F_CHECKED; else if (ac === 'mixed') flags |= F_MIXED;
-        } else if (ac != null && role === 'option') {
-          if (ac === 'true') flags |= F_CHECKED;
-        }
-        var as = a['aria-selected'];
-        if (as != null && SELECTABLE_ROLES.has(role) && tag !== 'option') {
-          flags |= F_SELECTABLE;
-          if (as === 'true') flags |= F_SELECTED;
-        }
-        var ae = a['aria-expanded'];
-        if (ae != null && EXPANDABLE_ROLES.has(role)) {
-          if (ae === 'true') { flags |= F_EXPANDED; flags &= ~F_COLLAPSED; }
-          else if (ae === 'false') flags |= F_COLLAPSED;
-        }
-        var ap = a['aria-pressed'];
-        if (ap != null && role === 'button') {
-          flags |= F_TOGGLE;
-          if (ap === 'true') flags |= F_PRESSED; else if (ap === 'mixed') flags |= F_PRESSED_MIXED;
-        }
-        if (a['aria-busy'] === 'true') flags |= F_BUSY;
+        flags = ariaStates(a, role, tag, flags);
         if (a['aria-modal'] === 'true' && (role === 'dialog' || role === 'alertdialog')) flags |= F_MODAL;
         if (a['aria-multiselectable'] === 'true' && MULTISELECT_ROLES.has(role)) flags |= F_MULTISELECTABLE;
         if (a['aria-readonly'] === 'true' && READONLY_ROLES.has(role)) flags |= F_READONLY;

@@ -288,6 +288,42 @@ pub async fn id_of(
         .unwrap_or(0))
 }
 
+/// The backend DOM node id of the element of walker node `id` of `frame`
+/// (held by `target`) that a snapshot showed as `node`. In a process that
+/// has not walked the frame (a `cup action` after a `cup snapshot`), the
+/// frame is walked once in a new world: a walk of the same page numbers
+/// its nodes the same way, and the node of `id` must have `node`'s role
+/// and name, else the page changed and the answer is `None`.
+///
+/// # Errors
+///
+/// The browser's error.
+pub async fn find(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    id: i64,
+    node: &cup_protocol::Node,
+) -> Result<Option<i64>, CdpError> {
+    if browser.worlds().get(target, frame).is_none() {
+        let (walk, _) = read(browser, target, frame, true).await?;
+        let same = walk.nodes.iter().find(|n| n.id == id).is_some_and(|n| {
+            let name = n.name.trim();
+            let dom = crate::mapping::DomInfo {
+                tag: &n.tag,
+                ..crate::mapping::DomInfo::default()
+            };
+            name == node.name
+                && crate::mapping::map(&n.ax_node(), Some(&dom))
+                    .is_some_and(|m| m.role == node.role)
+        });
+        if !same {
+            return Ok(None);
+        }
+    }
+    backend_of(browser, target, frame, id).await
+}
+
 /// The backend DOM node id of walker node `id` of `frame` (held by
 /// `target`), for actions; `None` when the element is no longer there
 /// (the page changed or navigated since the snapshot).
