@@ -4,7 +4,7 @@
 //! roles (Chromium's own role strings), names and descriptions (accname),
 //! states, values and bounds — in one pass and answers one compact JSON
 //! string. This module reads that answer ([`RawWalk`]) and builds the CUP
-//! tree from it through the same [`mapping`](crate::mapping) the
+//! tree from it through the same [`mapping`] the
 //! `getFullAXTree` path uses; [`world`] runs it. No I/O here: tested with
 //! fixtures on any OS.
 
