@@ -258,17 +258,11 @@ impl Browser {
                 json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
             )
             .await?;
-        if let Some(ex) = result.get("exceptionDetails") {
-            let text = ex
-                .get("exception")
-                .and_then(|e| e.get("description"))
-                .and_then(Value::as_str)
-                .or_else(|| ex.get("text").and_then(Value::as_str))
-                .unwrap_or("exception");
+        if let Some(message) = crate::cdp::exception_text(&result) {
             return Err(CdpError::Protocol {
                 method: "Runtime.evaluate".into(),
                 code: 0,
-                message: text.lines().next().unwrap_or(text).to_owned(),
+                message,
             });
         }
         Ok(result

@@ -14,6 +14,31 @@ use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The first line of the exception a `Runtime.*` answer reports, if the
+/// script threw.
+pub(crate) fn exception_text(answer: &Value) -> Option<String> {
+    let ex = answer.get("exceptionDetails")?;
+    let text = ex
+        .get("exception")
+        .and_then(|e| e.get("description"))
+        .and_then(Value::as_str)
+        .or_else(|| ex.get("text").and_then(Value::as_str))
+        .unwrap_or("exception");
+    Some(text.lines().next().unwrap_or(text).to_owned())
+}
+
+/// Whether a CDP error message says the execution context no longer
+/// exists (its document or its whole page is gone).
+pub(crate) fn context_gone(message: &str) -> bool {
+    let m = message.to_lowercase();
+    m.contains("cannot find context")
+        || m.contains("context was destroyed")
+        || m.contains("context with specified id")
+        || m.contains("inspected target navigated")
+        || m.contains("no target with given id")
+        || m.contains("target closed")
+}
+
 /// Deadline of one command unless the caller gives another.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 

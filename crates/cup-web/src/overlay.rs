@@ -42,7 +42,7 @@ use tokio::sync::Mutex;
 
 use crate::adapter::adapter_error;
 use crate::browser::Browser;
-use crate::cdp::CdpError;
+use crate::cdp::{context_gone, exception_text, CdpError};
 use crate::endpoint::Endpoint;
 
 /// Longest one overlay operation may take (a page that is busy or
@@ -238,18 +238,6 @@ fn layer_named(name: &str) -> Option<Layer> {
     Layer::ALL.into_iter().find(|l| l.name() == name)
 }
 
-/// Whether a CDP error says the execution context no longer exists (its
-/// document or its whole page is gone).
-fn context_gone(message: &str) -> bool {
-    let m = message.to_lowercase();
-    m.contains("cannot find context")
-        || m.contains("context was destroyed")
-        || m.contains("context with specified id")
-        || m.contains("inspected target navigated")
-        || m.contains("no target with given id")
-        || m.contains("target closed")
-}
-
 fn cdp_failure(e: CdpError) -> Failure {
     match e {
         CdpError::Protocol { ref message, .. } if context_gone(message) => Failure::Gone,
@@ -286,15 +274,8 @@ async fn call_in(
         )
         .await
         .map_err(cdp_failure)?;
-    if let Some(ex) = r.get("exceptionDetails") {
-        let text = ex
-            .get("exception")
-            .and_then(|e| e.get("description"))
-            .and_then(Value::as_str)
-            .or_else(|| ex.get("text").and_then(Value::as_str))
-            .unwrap_or("exception");
-        let line = text.lines().next().unwrap_or(text);
-        if context_gone(line) {
+    if let Some(line) = exception_text(&r) {
+        if context_gone(&line) {
             return Err(Failure::Gone);
         }
         return Err(Failure::Error(AdapterError::Platform(format!(
@@ -309,50 +290,13 @@ async fn call_in(
 
 /// A new isolated world in the main frame of `page`: its context id.
 async fn new_world(browser: &Browser, page: &str) -> Result<i64, AdapterError> {
-    let make = |frame: String| async move {
-        browser
-            .call(
-                page,
-                "Page.createIsolatedWorld",
-                json!({"frameId": frame, "worldName": WORLD, "grantUniveralAccess": false}),
-            )
-            .await
-    };
-    // A page's main frame has the page's target id; ask the frame tree
-    // when it does not.
-    let made = match make(page.to_owned()).await {
-        Ok(v) => v,
-        Err(CdpError::Protocol { .. }) => {
-            let tree = browser
-                .call(page, "Page.getFrameTree", json!({}))
-                .await
-                .map_err(adapter_error)?;
-            let frame = tree
-                .get("frameTree")
-                .and_then(|t| t.get("frame"))
-                .and_then(|f| f.get("id"))
-                .and_then(Value::as_str)
-                .ok_or_else(|| {
-                    AdapterError::Platform(
-                        "the page has no main frame to draw the overlay in; wait for it to load and try again".into(),
-                    )
-                })?
-                .to_owned();
-            make(frame).await.map_err(|e| {
-                AdapterError::Platform(format!(
-                    "cannot make the overlay's script world in the page ({e}); wait for the page to load and try again"
-                ))
-            })?
-        }
-        Err(e) => return Err(adapter_error(e)),
-    };
-    made.get("executionContextId")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| {
-            AdapterError::Platform(
-                "the browser made no script world for the overlay; reload the page and try again"
-                    .into(),
-            )
+    crate::walker::world::isolated_world(browser, page, page, WORLD)
+        .await
+        .map_err(|e| match e {
+            CdpError::Protocol { .. } => AdapterError::Platform(format!(
+                "cannot make the overlay's script world in the page ({e}); wait for the page to load and try again"
+            )),
+            other => adapter_error(other),
         })
 }
 

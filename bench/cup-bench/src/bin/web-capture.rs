@@ -235,8 +235,13 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                     Some(_) => "none".into(),
                     None => "-".into(),
                 };
+                // Incremental reads are not the same work as a whole read:
+                // no ratio for them.
+                let incremental = matches!(r.tool, "cup, repeated" | "cup, after a click");
                 let ratio = match (s, cup_median) {
-                    (Some(s), Some(c)) if c > 0.0 => format!("{:.1}x", s.median / c),
+                    (Some(s), Some(c)) if c > 0.0 && !incremental => {
+                        format!("{:.1}x", s.median / c)
+                    }
                     _ => "-".into(),
                 };
                 let returned = if r.clipped {

@@ -59,16 +59,8 @@ impl Element<'_> {
                        "arguments": arguments, "returnByValue": true, "awaitPromise": true}),
             )
             .await?;
-        if let Some(ex) = r.get("exceptionDetails") {
-            let text = ex
-                .get("exception")
-                .and_then(|e| e.get("description"))
-                .and_then(Value::as_str)
-                .unwrap_or("exception");
-            return Err(AdapterError::Platform(format!(
-                "the page threw: {}",
-                text.lines().next().unwrap_or(text)
-            )));
+        if let Some(text) = crate::cdp::exception_text(&r) {
+            return Err(AdapterError::Platform(format!("the page threw: {text}")));
         }
         Ok(r.get("result")
             .and_then(|r| r.get("value"))

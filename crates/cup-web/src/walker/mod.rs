@@ -393,42 +393,40 @@ impl RawWalk {
                 ..WalkNode::default()
             });
         }
-        let node = |nodes: &mut Vec<WalkNode>, i: u32| -> Result<usize, WalkError> {
+        let len = nodes.len();
+        let node = |i: u32| -> Result<usize, WalkError> {
             let i = i as usize;
-            if i < nodes.len() {
+            if i < len {
                 Ok(i)
             } else {
-                Err(WalkError::Inconsistent(format!(
-                    "node {i} of {}",
-                    nodes.len()
-                )))
+                Err(WalkError::Inconsistent(format!("node {i} of {len}")))
             }
         };
         for p in self.desc.chunks_exact(2) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             nodes[i].description = self.string(p[1])?.to_owned();
         }
         for p in self.value.chunks_exact(2) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             nodes[i].value = self.string(p[1])?.to_owned();
         }
         for p in self.level.chunks_exact(2) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             nodes[i].level = p[1];
         }
         let x = &self.extra;
         for p in x.placeholder.chunks_exact(2) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             nodes[i].placeholder = Some(self.string(p[1])?.to_owned());
         }
         for p in x.url.chunks_exact(2) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             nodes[i].url = Some(self.string(p[1])?.to_owned());
         }
         for (pairs, min) in [(&x.valuemin, true), (&x.valuemax, false)] {
             for p in pairs.chunks_exact(2) {
                 let Some(i) = p[0] else { continue };
-                let i = node(&mut nodes, i as u32)?;
+                let i = node(i as u32)?;
                 if min {
                     nodes[i].valuemin = p[1];
                 } else {
@@ -437,16 +435,16 @@ impl RawWalk {
             }
         }
         for p in x.valuetext.chunks_exact(2) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             let text = self.string(p[1])?.to_owned();
             nodes[i].attrs.push(("aria-valuetext".into(), text));
         }
         for p in x.frames.chunks_exact(3) {
-            let i = node(&mut nodes, p[0] as u32)?;
+            let i = node(p[0] as u32)?;
             nodes[i].frame_offset = Some((p[1], p[2]));
         }
         for p in x.attrs.chunks_exact(3) {
-            let i = node(&mut nodes, p[0])?;
+            let i = node(p[0])?;
             let (k, v) = (self.string(p[1])?.to_owned(), self.string(p[2])?.to_owned());
             nodes[i].attrs.push((k, v));
         }
@@ -544,20 +542,23 @@ impl WalkNode {
         if let Some(u) = &self.url {
             props.push(("url".into(), Value::String(u.clone())));
         }
-        // ARIA properties Chromium passes on as written.
-        for (attr, prop) in [
-            ("aria-orientation", "orientation"),
-            ("aria-autocomplete", "autocomplete"),
-            ("aria-live", "live"),
-            ("aria-keyshortcuts", "keyshortcuts"),
-            ("aria-roledescription", "roledescription"),
-            ("aria-valuetext", "valuetext"),
+        // ARIA properties Chromium passes on: keywords lower-cased (as
+        // Chromium reports them), free text as written.
+        for (attr, prop, keyword) in [
+            ("aria-orientation", "orientation", true),
+            ("aria-autocomplete", "autocomplete", true),
+            ("aria-live", "live", true),
+            ("aria-keyshortcuts", "keyshortcuts", false),
+            ("aria-roledescription", "roledescription", false),
+            ("aria-valuetext", "valuetext", false),
         ] {
             if let Some(v) = self.attr(attr).map(str::trim).filter(|v| !v.is_empty()) {
-                props.push((
-                    prop.to_owned(),
-                    Value::String(v.to_ascii_lowercase_if(prop)),
-                ));
+                let v = if keyword {
+                    v.to_ascii_lowercase()
+                } else {
+                    v.to_owned()
+                };
+                props.push((prop.to_owned(), Value::String(v)));
             }
         }
         for (attr, prop) in [
@@ -587,22 +588,6 @@ impl WalkNode {
             props,
             child_ids: Vec::new(),
             backend_id: None,
-        }
-    }
-}
-
-/// Lower-cases the token-valued ARIA properties (Chromium reports their
-/// keyword), keeps free text as written.
-trait LowerToken {
-    fn to_ascii_lowercase_if(&self, prop: &str) -> String;
-}
-
-impl LowerToken for str {
-    fn to_ascii_lowercase_if(&self, prop: &str) -> String {
-        if matches!(prop, "orientation" | "autocomplete" | "live") {
-            self.to_ascii_lowercase()
-        } else {
-            self.to_owned()
         }
     }
 }

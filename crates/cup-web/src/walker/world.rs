@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::{Answer, RawWalk, Walk, SCRIPT};
 use crate::browser::Browser;
-use crate::cdp::CdpError;
+use crate::cdp::{context_gone, exception_text, CdpError};
 
 /// The name of cup's isolated world in every frame.
 const WORLD: &str = "cup";
@@ -73,28 +73,66 @@ fn protocol(method: &str, message: String) -> CdpError {
     }
 }
 
-/// Whether `e` says the world is gone (the frame navigated or closed).
+/// Whether `e` says the world is gone (the frame navigated or closed), or
+/// it has no walker (`__cupWalk is not defined`).
 fn world_gone(e: &CdpError) -> bool {
     match e {
         CdpError::Protocol { message, .. } => {
-            message.contains("context")
-                || message.contains("__cupWalk")
-                || message.contains("__cupWalker")
+            context_gone(message) || message.contains("__cupWalk is not defined")
         }
         _ => false,
     }
 }
 
-/// The exception text of a `Runtime.*` answer, if it threw.
-fn exception(result: &Value) -> Option<String> {
-    let ex = result.get("exceptionDetails")?;
-    let text = ex
-        .get("exception")
-        .and_then(|e| e.get("description"))
-        .and_then(Value::as_str)
-        .or_else(|| ex.get("text").and_then(Value::as_str))
-        .unwrap_or("exception");
-    Some(text.lines().next().unwrap_or(text).to_owned())
+/// A new isolated world named `name` in `frame` (held by `target`'s
+/// session): its execution context id. A page's main frame has the page's
+/// target id; when `frame` is that id and the browser knows no such frame,
+/// the frame tree's main frame is used.
+///
+/// # Errors
+///
+/// The browser's error.
+pub(crate) async fn isolated_world(
+    browser: &Browser,
+    target: &str,
+    frame: &str,
+    name: &str,
+) -> Result<i64, CdpError> {
+    let make = |frame: String| async move {
+        browser
+            .call(
+                target,
+                "Page.createIsolatedWorld",
+                json!({"frameId": frame, "worldName": name, "grantUniveralAccess": false}),
+            )
+            .await
+    };
+    let made = match make(frame.to_owned()).await {
+        Err(CdpError::Protocol { .. }) if frame == target => {
+            let tree = browser.call(target, "Page.getFrameTree", json!({})).await?;
+            let main = tree
+                .get("frameTree")
+                .and_then(|t| t.get("frame"))
+                .and_then(|f| f.get("id"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    protocol(
+                        "Page.getFrameTree",
+                        "the page has no main frame yet; wait for it to load".into(),
+                    )
+                })?;
+            make(main.to_owned()).await?
+        }
+        other => other?,
+    };
+    made.get("executionContextId")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| {
+            protocol(
+                "Page.createIsolatedWorld",
+                "no executionContextId in the answer".into(),
+            )
+        })
 }
 
 /// The context of cup's world in `frame` (held by `target`'s session),
@@ -103,22 +141,7 @@ async fn context(browser: &Browser, target: &str, frame: &str) -> Result<i64, Cd
     if let Some(ctx) = browser.worlds().get(target, frame) {
         return Ok(ctx);
     }
-    let made = browser
-        .call(
-            target,
-            "Page.createIsolatedWorld",
-            json!({"frameId": frame, "worldName": WORLD, "grantUniveralAccess": false}),
-        )
-        .await?;
-    let ctx = made
-        .get("executionContextId")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| {
-            protocol(
-                "Page.createIsolatedWorld",
-                "no executionContextId in the answer".into(),
-            )
-        })?;
+    let ctx = isolated_world(browser, target, frame, WORLD).await?;
     let installed = browser
         .call(
             target,
@@ -127,7 +150,7 @@ async fn context(browser: &Browser, target: &str, frame: &str) -> Result<i64, Cd
                    "contextId": ctx, "returnByValue": true}),
         )
         .await?;
-    if let Some(text) = exception(&installed) {
+    if let Some(text) = exception_text(&installed) {
         return Err(protocol(
             "Runtime.evaluate",
             format!("the walker did not install: {text}"),
@@ -156,7 +179,7 @@ async fn evaluate(
                 json!({"expression": expression, "contextId": ctx, "returnByValue": by_value}),
             )
             .await
-            .and_then(|r| match exception(&r) {
+            .and_then(|r| match exception_text(&r) {
                 Some(text) => Err(protocol("Runtime.evaluate", text)),
                 None => Ok(r),
             });

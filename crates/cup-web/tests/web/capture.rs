@@ -6,6 +6,7 @@
 use crate::support::{nodes, Site, Web};
 use cup_protocol::{Action, Role, State};
 use cup_web::capture::{replay, PageFacts};
+use cup_web::walker::{world, Answer};
 
 /// Also the page of the recorded fixture `fixtures/form.json`
 /// (`scripts/record-web-fixtures.sh`).
@@ -369,6 +370,45 @@ async fn repeated_snapshots_show_every_change_and_keep_ids() {
         s.text
     );
     assert_eq!(node(&s, &check).name, "Gift wrap");
+
+    // The mechanism itself, on a connection of its own: a state change is
+    // answered as a patch of the walk held, a new node as a whole walk.
+    let browser = page
+        .browser()
+        .await
+        .unwrap_or_else(|e| panic!("no browser: {e}"));
+    let target = browser
+        .pages()
+        .await
+        .ok()
+        .and_then(|p| p.first().map(|p| p.id.clone()))
+        .unwrap_or_else(|| panic!("no page"));
+    let (held, _) = world::read(&browser, &target, &target, false)
+        .await
+        .unwrap_or_else(|e| panic!("walk: {e}"));
+    let script = |js: &str| cup_web::PageScript::ExecuteJavascript(js.to_owned());
+    page.page_script(None, &script("document.getElementById('c').click(); 1"))
+        .await
+        .unwrap_or_else(|e| panic!("script: {e}"));
+    let patch = match world::walk(&browser, &target, &target, Some(held.gen)).await {
+        Ok(Answer::Patch(p)) => p,
+        other => panic!("a checkbox click was not answered as a patch: {other:?}"),
+    };
+    assert_eq!((patch.patch, patch.count), (held.gen, held.nodes.len()));
+    assert!(!patch.rows.is_empty(), "the patch names the checkbox's row");
+    page.page_script(
+        None,
+        &script("document.getElementById('l').append(document.createElement('li')); 1"),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("script: {e}"));
+    assert!(
+        matches!(
+            world::walk(&browser, &target, &target, Some(patch.gen)).await,
+            Ok(Answer::Whole(_))
+        ),
+        "a new node is answered with a whole walk"
+    );
 }
 
 async fn snap(web: &mut Web) -> cup::Snapshot {
