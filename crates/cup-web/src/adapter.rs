@@ -12,7 +12,7 @@ use cup::{
     ScreenInfo, Shot, ShotTarget, Target, WindowHandle,
 };
 use cup_protocol::keys::Combo;
-use cup_protocol::{Action, Node, PlatformId, WindowInfo};
+use cup_protocol::{Action, PlatformId, WindowInfo};
 use tokio::sync::Mutex;
 
 use crate::browser::Browser;
@@ -38,6 +38,8 @@ pub struct WebAdapter {
     source: capture::AxSource,
     /// Repeated walker captures re-read only what changed.
     incremental: bool,
+    /// The CUP ids of the last capture (kept by the next one).
+    ids: std::sync::Mutex<crate::ids::IdMemory>,
 }
 
 pub(crate) fn adapter_error(e: CdpError) -> AdapterError {
@@ -58,6 +60,7 @@ impl WebAdapter {
             native: std::sync::Mutex::new(None),
             overlay: Mutex::new(None),
             source: capture::AxSource::default(),
+            ids: std::sync::Mutex::default(),
             incremental: !std::env::var("CUP_WEB_INCREMENTAL").is_ok_and(|v| {
                 matches!(
                     v.trim().to_ascii_lowercase().as_str(),
@@ -195,20 +198,6 @@ async fn blocked_by_dialog(browser: &Browser, page: &str) -> Result<(), AdapterE
             "a JavaScript {d} dialog blocks the page; press escape to dismiss it or enter to accept it"
         ))),
         None => Ok(()),
-    }
-}
-
-/// Numbers `node` and its subtree pre-order from `next`, moving the native
-/// references held in the ids into `refs`.
-fn number(node: &mut Node, next: &mut usize, refs: &mut HashMap<String, String>) {
-    let id = format!("e{next}");
-    *next += 1;
-    let native = std::mem::replace(&mut node.id, id.clone());
-    if !native.is_empty() {
-        refs.insert(id, native);
-    }
-    for child in &mut node.children {
-        number(child, next, refs);
     }
 }
 
@@ -438,6 +427,7 @@ impl Adapter for WebAdapter {
     ) -> Result<Capture, AdapterError> {
         let browser = self.browser().await?;
         let mut out = Capture::default();
+        let mut roots = Vec::new();
         let mut next = 0usize;
         let mut missing = 0usize;
         let mut reasons = Vec::new();
@@ -459,9 +449,9 @@ impl Adapter for WebAdapter {
             match tokio::time::timeout(left, read).await {
                 Ok(Ok((page, _view))) => {
                     pages.extend(page.facts.map(|f| *f));
-                    if let Some(mut root) = page.root {
-                        number(&mut root, &mut next, &mut out.refs);
-                        out.tree.push(root);
+                    if let Some(root) = page.root {
+                        next += root.subtree_len();
+                        roots.push(root);
                     }
                     out.notes.extend(page.notes);
                     out.tools.extend(page.tools);
@@ -490,6 +480,11 @@ impl Adapter for WebAdapter {
                 }
             }
         }
+        match self.ids.lock() {
+            Ok(mut ids) => ids.number(&mut roots, &mut out.refs),
+            Err(poisoned) => poisoned.into_inner().number(&mut roots, &mut out.refs),
+        }
+        out.tree = roots;
         if missing > 0 {
             out.partial = Some(Partial {
                 reason: reasons.join("; "),

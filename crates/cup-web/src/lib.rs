@@ -15,6 +15,7 @@ pub mod capture;
 pub mod cdp;
 pub mod dump;
 pub mod endpoint;
+mod ids;
 pub mod keys;
 pub mod layout;
 pub mod mapping;

@@ -30,13 +30,14 @@ pub enum ActionError {
     #[error("Unknown action '{0}'; valid: {valid}", valid = valid_actions())]
     UnknownAction(String),
     /// The id is not in the latest snapshot.
-    #[error("element '{id}' not found in the current snapshot ({count} elements, ids e0..e{last}); take a new snapshot and use its ids")]
+    #[error("element '{id}' not found in the current snapshot ({count} elements, ids up to e{last}); take a new snapshot and use its ids")]
     UnknownId {
         /// The id asked for.
         id: String,
         /// Elements in the snapshot.
         count: usize,
-        /// Highest id number.
+        /// Highest id number (ids may have gaps: a web page's nodes keep
+        /// their ids from one snapshot to the next).
         last: usize,
     },
     /// An element action before any snapshot.
@@ -84,11 +85,15 @@ impl Session {
             .as_ref()
             .ok_or_else(|| ActionError::NoSnapshot(id.to_owned()))?;
         let (window, node) = find_node(&last.envelope.tree, id).ok_or_else(|| {
-            let count = last.envelope.node_count();
             ActionError::UnknownId {
                 id: id.to_owned(),
-                count,
-                last: count.saturating_sub(1),
+                count: last.envelope.node_count(),
+                last: last
+                    .envelope
+                    .nodes()
+                    .filter_map(|n| n.id.strip_prefix('e')?.parse::<usize>().ok())
+                    .max()
+                    .unwrap_or(0),
             }
         })?;
         check_supported(id, node, verb)?;

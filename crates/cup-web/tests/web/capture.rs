@@ -358,18 +358,38 @@ async fn repeated_snapshots_show_every_change_and_keep_ids() {
         );
     }
 
-    // Structure: the new item is there at once.
+    // Structure: the new item is there at once, and every element that
+    // was there keeps its id (the list item comes before "Last line": in
+    // tree-order numbering its id would have moved).
+    let before = s;
     web.session
         .action(&add, "click", &none)
         .await
         .expect("click");
     let s = snap(&mut web).await;
+    let added = nodes(&s)
+        .into_iter()
+        .find(|n| n.name == "Added 2")
+        .cloned()
+        .unwrap_or_else(|| panic!("the added item is missing:\n{}", s.text));
+    assert_eq!(node(&s, &check).name, "Gift wrap");
+    for old in nodes(&before) {
+        let now = node(&s, &old.id);
+        assert_eq!(
+            (now.role, &now.name),
+            (old.role, &old.name),
+            "{} changed its element:\nbefore:\n{}\nafter:\n{}",
+            old.id,
+            before.text,
+            s.text
+        );
+    }
     assert!(
-        nodes(&s).iter().any(|n| n.name == "Added 2"),
-        "the added item is missing:\n{}",
+        nodes(&before).iter().all(|n| n.id != added.id),
+        "the new item has a new id ({}):\n{}",
+        added.id,
         s.text
     );
-    assert_eq!(node(&s, &check).name, "Gift wrap");
 
     // The mechanism itself, on a connection of its own: a state change is
     // answered as a patch of the walk held, a new node as a whole walk.
