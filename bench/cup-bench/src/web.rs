@@ -318,6 +318,100 @@ pub async fn measure_cup_after_click(port: u16, runs: usize) -> Result<Measureme
     Ok(m)
 }
 
+/// The list item the structural-change run adds and removes.
+pub const ADDED: &str = "Point added by the page";
+
+/// cup's snapshot of the large page right after the page's own script
+/// changed its structure: odd runs add a list item to article 5, even runs
+/// remove it (the script runs over a connection of its own, not timed).
+/// Each snapshot must show the change, and the ids of the form's checkbox
+/// and of the page's last node must stay as they were. `incremental`:
+/// cup's default (the walker walks the changed list again); without, a
+/// whole walk after the same change (the browser lays the page out again
+/// either way).
+pub async fn measure_cup_after_change(
+    port: u16,
+    runs: usize,
+    incremental: bool,
+) -> Result<Measurement, String> {
+    let endpoint = cup_web::Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port,
+    };
+    let mut session = Session::new(Box::new(
+        cup_web::WebAdapter::new(endpoint.clone()).with_incremental(incremental),
+    ));
+    let page = cup_web::WebAdapter::new(endpoint);
+    let req = SnapshotRequest {
+        scope: Scope::Foreground,
+        limits: CaptureLimits {
+            deadline: Duration::from_secs(30),
+            ..CaptureLimits::default()
+        },
+        ..SnapshotRequest::default()
+    };
+    let find = |snap: &cup::Snapshot, name: &str| {
+        snap.envelope
+            .tree
+            .iter()
+            .flat_map(|r| r.iter())
+            .find(|n| n.name == name)
+            .map(|n| n.id.clone())
+    };
+    let last_id = |snap: &cup::Snapshot| {
+        snap.envelope
+            .tree
+            .iter()
+            .flat_map(|r| r.iter())
+            .last()
+            .map(|n| (n.id.clone(), n.name.clone()))
+    };
+    let first = session.snapshot(&req).await.map_err(|e| e.to_string())?;
+    let check = find(first, CLICKED).ok_or_else(|| format!("no {CLICKED:?} on the page"))?;
+    let last = last_id(first);
+    let mut m = Measurement::default();
+    for run in 0..=runs.max(1) {
+        let add = run % 2 == 0;
+        let js = if add {
+            format!(
+                "(() => {{ const li = document.createElement('li'); li.id = 'cup-added'; li.textContent = {ADDED:?}; document.querySelectorAll('article')[4].querySelector('ul').append(li); return 1; }})()"
+            )
+        } else {
+            "(() => { document.getElementById('cup-added').remove(); return 1; })()".to_owned()
+        };
+        page.page_script(None, &cup_web::PageScript::ExecuteJavascript(js))
+            .await
+            .map_err(|e| format!("page script: {e}"))?;
+        let cpu = crate::cpu::Clock::start();
+        let t = Instant::now();
+        let snap = session.snapshot(&req).await.map_err(|e| e.to_string())?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let cpu_ms = cpu.stop();
+        if find(snap, ADDED).is_some() != add {
+            return Err(format!(
+                "the snapshot after change {run} does not show the item {}",
+                if add { "added" } else { "removed" }
+            ));
+        }
+        if find(snap, CLICKED).as_ref() != Some(&check) || last_id(snap) != last {
+            return Err(format!(
+                "ids moved after change {run}: checkbox {check} -> {:?}, last node {last:?} -> {:?}",
+                find(snap, CLICKED),
+                last_id(snap)
+            ));
+        }
+        if run == 0 {
+            continue; // warm-up
+        }
+        m.times_ms.push(ms);
+        m.cpu_ms.extend(cpu_ms);
+        m.nodes_per_run
+            .push(u64::try_from(snap.envelope.node_count()).ok());
+        m.text.clone_from(&snap.text);
+    }
+    Ok(m)
+}
+
 /// The Python SDK's web adapter on the browser at `port`.
 pub async fn measure_python(port: u16, runs: usize) -> Outcome {
     let python = crate::peers::python_sdk::python();

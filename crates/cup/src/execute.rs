@@ -84,8 +84,8 @@ impl Session {
             .last
             .as_ref()
             .ok_or_else(|| ActionError::NoSnapshot(id.to_owned()))?;
-        let (window, node) = find_node(&last.envelope.tree, id).ok_or_else(|| {
-            ActionError::UnknownId {
+        let (window, node) =
+            find_node(&last.envelope.tree, id).ok_or_else(|| ActionError::UnknownId {
                 id: id.to_owned(),
                 count: last.envelope.node_count(),
                 last: last
@@ -94,8 +94,7 @@ impl Session {
                     .filter_map(|n| n.id.strip_prefix('e')?.parse::<usize>().ok())
                     .max()
                     .unwrap_or(0),
-            }
-        })?;
+            })?;
         check_supported(id, node, verb)?;
         let native = last.refs.get(id).cloned().unwrap_or_default();
         let target = Target {

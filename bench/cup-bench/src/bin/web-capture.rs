@@ -179,6 +179,24 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                 page_text: None,
                 clipped: true,
             });
+            eprintln!("   cup, snapshot after a change of the page's structure");
+            rows.push(Row {
+                page,
+                tool: "cup, after a change",
+                outcome: rt.block_on(web::measure_cup_after_change(cdp, runs, true)),
+                bounds: None,
+                page_text: None,
+                clipped: true,
+            });
+            eprintln!("   cup, whole walk after a change of the page's structure");
+            rows.push(Row {
+                page,
+                tool: "cup, whole walk after a change",
+                outcome: rt.block_on(web::measure_cup_after_change(cdp, runs, false)),
+                bounds: None,
+                page_text: None,
+                clipped: true,
+            });
         }
     }
     browser.stop();
@@ -193,7 +211,7 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
          against cup on the same path (Playwright MCP against cup MCP, the rest against cup in process). \
          `cup` walks every frame whole on every snapshot (the same work as the peers); `cup, repeated` is cup's default, \
          repeated snapshots of the unchanged page re-reading only what changed; `cup, chromium AX` is cup reading Chromium's getFullAXTree and layout snapshot (--ax-source chromium) instead of its page walker; \
-         `cup, after a click` the snapshot taken right after a click on the large page's checkbox (the walker re-reads what changed). cpu ms: CPU time of the bench process (cup's) per capture, median. \
+         `cup, after a click` the snapshot taken right after a click on the large page's checkbox (the walker re-reads what changed), `cup, after a change` the snapshot right after the page's own script added or removed a list item (the walker walks that list again and reads every box), `cup, whole walk after a change` the same with every snapshot a whole walk (the same work but for the walk: the browser lays the page out again in both). cpu ms: CPU time of the bench process (cup's) per capture, median. \
          Tokens (o200k_base, last run): `viewport` is the text the tool returns (cup's compact text is clipped to the viewport), \
          `whole page` the same content for every tool: the peers' text (they return the whole page) and cup's `detail=page` \
          text of the same capture (the compact rules with nothing clipped, no character cap).",
@@ -237,7 +255,13 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
                 };
                 // Incremental reads are not the same work as a whole read:
                 // no ratio for them.
-                let incremental = matches!(r.tool, "cup, repeated" | "cup, after a click");
+                let incremental = matches!(
+                    r.tool,
+                    "cup, repeated"
+                        | "cup, after a click"
+                        | "cup, after a change"
+                        | "cup, whole walk after a change"
+                );
                 let ratio = match (s, cup_median) {
                     (Some(s), Some(c)) if c > 0.0 && !incremental => {
                         format!("{:.1}x", s.median / c)
@@ -342,6 +366,20 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         ),
         None => (
             "large page: snapshot after a click not measured".into(),
+            None,
+        ),
+    });
+    let changed = get("large page", "cup, after a change").and_then(median);
+    let whole = get("large page", "cup, whole walk after a change").and_then(median);
+    checks.push(match (changed, whole) {
+        (Some(a), Some(w)) => (
+            format!(
+                "large page: snapshot after a change of structure, median {a:.1} ms < a whole walk's after the same change {w:.1} ms"
+            ),
+            Some(a < w),
+        ),
+        _ => (
+            "large page: snapshot after a change of structure not measured".into(),
             None,
         ),
     });

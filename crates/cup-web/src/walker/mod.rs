@@ -129,6 +129,9 @@ pub struct RawWalk {
     /// The first of those errors.
     #[serde(rename = "firstError", skip_serializing_if = "Option::is_none")]
     pub first_error: Option<String>,
+    /// Why an incremental read was answered with a whole walk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
     /// The walker's own time, ms (`setup`, `walk`, `total`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ms: Option<Value>,
@@ -173,6 +176,36 @@ pub struct Patch {
     pub viewport: Vec<f64>,
 }
 
+/// The walker's answer when nodes were added, removed or changed since the
+/// walk the reader holds: the subtrees walked again, put in place of their
+/// old rows one after the other, then the rows whose name, states or value
+/// changed around them and every box (the layout may have moved anything).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Splice {
+    /// The generation it changes.
+    pub splice: u64,
+    /// The generation it makes.
+    pub gen: u64,
+    /// Nodes of the walk it changes.
+    pub base: usize,
+    /// Nodes of the walk it makes.
+    pub count: usize,
+    /// Per subtree, in order: first row replaced, rows replaced, rows
+    /// added, parent row (indices of the walk as the parts before left it).
+    pub parts: Vec<i64>,
+    /// The rows added, part after part (each part's top rows at depth 0).
+    pub walk: RawWalk,
+    /// node index, state bits, value, ... (indices of the new walk).
+    pub rows: Vec<Value>,
+    /// node index, name, description, ...
+    pub names: Vec<Value>,
+    /// Every node's box, as [`RawWalk::bounds`] (units of 1/`walk.scale`).
+    pub bounds: Vec<i64>,
+    /// As [`RawWalk::viewport`].
+    pub viewport: Vec<f64>,
+}
+
 /// What the walker answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
@@ -180,6 +213,8 @@ pub enum Answer {
     Whole(Box<RawWalk>),
     /// Rows changed since the walk the reader holds.
     Patch(Patch),
+    /// Subtrees walked again since the walk the reader holds.
+    Splice(Box<Splice>),
 }
 
 impl Answer {
@@ -193,6 +228,10 @@ impl Answer {
         if text.starts_with("{\"v\":1,\"patch\"") {
             serde_json::from_str(text)
                 .map(Answer::Patch)
+                .map_err(|e| WalkError::Parse(e.to_string()))
+        } else if text.starts_with("{\"v\":1,\"splice\"") {
+            serde_json::from_str(text)
+                .map(|s| Answer::Splice(Box::new(s)))
                 .map_err(|e| WalkError::Parse(e.to_string()))
         } else {
             RawWalk::parse(text).map(|w| Answer::Whole(Box::new(w)))
@@ -217,21 +256,7 @@ impl Walk {
                 self.nodes.len()
             )));
         }
-        let mut rows = Vec::with_capacity(patch.rows.len() / 3);
-        for r in patch.rows.chunks(3) {
-            let (Some(i), Some(f), Some(v)) = (
-                r.first().and_then(Value::as_u64),
-                r.get(1).and_then(Value::as_u64),
-                r.get(2).and_then(Value::as_str),
-            ) else {
-                return Err(WalkError::Inconsistent(format!("a patch row {r:?}")));
-            };
-            let i = usize::try_from(i).unwrap_or(usize::MAX);
-            if i >= self.nodes.len() {
-                return Err(WalkError::Inconsistent(format!("a patch of node {i}")));
-            }
-            rows.push((i, u32::try_from(f).unwrap_or(0), v));
-        }
+        let rows = state_rows(&patch.rows, self.nodes.len())?;
         for (i, f, v) in rows {
             self.nodes[i].flags = f;
             v.clone_into(&mut self.nodes[i].value);
@@ -240,6 +265,144 @@ impl Walk {
         self.scroll = (col(&patch.viewport, 3), col(&patch.viewport, 4));
         Ok(())
     }
+
+    /// Applies `splice` (made against this walk's generation).
+    ///
+    /// # Errors
+    ///
+    /// [`WalkError::Inconsistent`] when it was made against another walk
+    /// or does not fit it (the walk is then left half-changed: drop it).
+    pub fn splice(&mut self, splice: &Splice) -> Result<(), WalkError> {
+        let bad = |what: String| WalkError::Inconsistent(what);
+        if splice.splice != self.gen || splice.base != self.nodes.len() {
+            return Err(bad(format!(
+                "a splice of generation {} ({} nodes) for the walk of generation {} ({} nodes)",
+                splice.splice,
+                splice.base,
+                self.gen,
+                self.nodes.len()
+            )));
+        }
+        let fresh = splice.walk.decode_rows(true)?.nodes;
+        let mut taken = 0usize;
+        for part in splice.parts.chunks(4) {
+            let [at, remove, add, parent] = part else {
+                return Err(bad(format!("a splice part {part:?}")));
+            };
+            let index =
+                |v: i64| usize::try_from(v).map_err(|_| bad(format!("a splice part {part:?}")));
+            let (at, remove, add, parent) =
+                (index(*at)?, index(*remove)?, index(*add)?, index(*parent)?);
+            let end = at + remove;
+            if end > self.nodes.len() || parent >= at || taken + add > fresh.len() {
+                return Err(bad(format!(
+                    "a splice part {part:?} of a walk of {} nodes ({} new rows)",
+                    self.nodes.len(),
+                    fresh.len()
+                )));
+            }
+            for n in &mut self.nodes[end..] {
+                if let Some(p) = n.parent.as_mut() {
+                    if *p >= end {
+                        *p = *p + add - remove;
+                    }
+                }
+            }
+            let rows = fresh[taken..taken + add].iter().map(|n| WalkNode {
+                parent: Some(n.parent.map_or(parent, |r| at + r - taken)),
+                ..n.clone()
+            });
+            self.nodes.splice(at..end, rows);
+            taken += add;
+        }
+        if taken != fresh.len() || self.nodes.len() != splice.count {
+            return Err(bad(format!(
+                "a splice of {} new rows, {taken} placed, {} nodes for {}",
+                fresh.len(),
+                self.nodes.len(),
+                splice.count
+            )));
+        }
+        let n = self.nodes.len();
+        let mut children = vec![Vec::new(); n];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if let Some(p) = node.parent {
+                if p >= i {
+                    return Err(bad(format!("node {i} under node {p}")));
+                }
+                children[p].push(i);
+            }
+        }
+        self.children = children;
+        for (i, f, v) in state_rows(&splice.rows, n)? {
+            self.nodes[i].flags = f;
+            v.clone_into(&mut self.nodes[i].value);
+        }
+        for r in splice.names.chunks(3) {
+            let (Some(i), Some(name), Some(desc)) = (
+                r.first()
+                    .and_then(Value::as_u64)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .filter(|i| *i < n),
+                r.get(1).and_then(Value::as_str),
+                r.get(2).and_then(Value::as_str),
+            ) else {
+                return Err(bad(format!("a splice name {r:?}")));
+            };
+            name.clone_into(&mut self.nodes[i].name);
+            desc.clone_into(&mut self.nodes[i].description);
+        }
+        if splice.bounds.len() != 4 * n {
+            return Err(bad(format!(
+                "{} box values for {n} nodes",
+                splice.bounds.len()
+            )));
+        }
+        let scale = if splice.walk.scale > 0.0 {
+            splice.walk.scale
+        } else {
+            1.0
+        };
+        for (node, b) in self.nodes.iter_mut().zip(splice.bounds.chunks_exact(4)) {
+            node.bounds = boxed(b, scale);
+        }
+        self.gen = splice.gen;
+        self.scroll = (col(&splice.viewport, 3), col(&splice.viewport, 4));
+        Ok(())
+    }
+}
+
+/// A patch's or splice's rows: node index, state bits, value.
+fn state_rows(rows: &[Value], n: usize) -> Result<Vec<(usize, u32, &str)>, WalkError> {
+    let mut out = Vec::with_capacity(rows.len() / 3);
+    for r in rows.chunks(3) {
+        let (Some(i), Some(f), Some(v)) = (
+            r.first().and_then(Value::as_u64),
+            r.get(1).and_then(Value::as_u64),
+            r.get(2).and_then(Value::as_str),
+        ) else {
+            return Err(WalkError::Inconsistent(format!("a patch row {r:?}")));
+        };
+        let i = usize::try_from(i).unwrap_or(usize::MAX);
+        if i >= n {
+            return Err(WalkError::Inconsistent(format!("a patch of node {i}")));
+        }
+        out.push((i, u32::try_from(f).unwrap_or(0), v));
+    }
+    Ok(out)
+}
+
+/// A box in CSS px from quantized x, y, w, h (`None`: w or h below 0).
+#[allow(clippy::cast_precision_loss)] // screen coordinates are far below 2^52
+fn boxed(b: &[i64], scale: f64) -> Option<(f64, f64, f64, f64)> {
+    (b[2] >= 0 && b[3] >= 0).then(|| {
+        (
+            b[0] as f64 / scale,
+            b[1] as f64 / scale,
+            b[2] as f64 / scale,
+            b[3] as f64 / scale,
+        )
+    })
 }
 
 /// Why a walker answer cannot be read.
@@ -331,6 +494,12 @@ impl RawWalk {
     ///
     /// [`WalkError::Inconsistent`] when columns disagree.
     pub fn decode(&self) -> Result<Walk, WalkError> {
+        self.decode_rows(false)
+    }
+
+    /// The rows of this walk; with `forest` there may be several at depth
+    /// 0 (the rows of a splice), each with no parent.
+    fn decode_rows(&self, forest: bool) -> Result<Walk, WalkError> {
         let n = self.count;
         if self.depth.len() != n
             || self.role.len() != n
@@ -366,22 +535,14 @@ impl RawWalk {
             let parent = stack.last().copied();
             if let Some(p) = parent {
                 children[p].push(i);
-            } else if i > 0 {
+            } else if i > 0 && !forest {
                 return Err(WalkError::Inconsistent(format!(
                     "a second root at node {i}"
                 )));
             }
             stack.push(i);
             id += self.id[i];
-            let b = &self.bounds[4 * i..4 * i + 4];
-            let bounds = (b[2] >= 0 && b[3] >= 0).then(|| {
-                (
-                    b[0] as f64 / scale,
-                    b[1] as f64 / scale,
-                    b[2] as f64 / scale,
-                    b[3] as f64 / scale,
-                )
-            });
+            let bounds = boxed(&self.bounds[4 * i..4 * i + 4], scale);
             nodes.push(WalkNode {
                 parent,
                 role: self.string(self.role[i])?.to_owned(),

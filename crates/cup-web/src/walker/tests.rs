@@ -185,3 +185,80 @@ fn a_patch_changes_states_and_values_of_its_generation_only() {
     let whole = serde_json::to_string(&main_walk()).unwrap_or_default();
     assert!(matches!(Answer::parse(&whole), Ok(Answer::Whole(_))));
 }
+
+#[test]
+fn a_splice_puts_the_subtrees_walked_again_in_place_of_their_old_rows() {
+    let mut raw = main_walk();
+    raw.gen = 4;
+    let mut w = raw.decode().unwrap_or_else(|e| panic!("{e}"));
+    // The password field (row 3) walked again as a group holding a button;
+    // the heading renamed; the checkbox unchecked; every box read again.
+    let bounds: Vec<String> = (0..7).map(|i| format!("{i},{},10,10", 2 * i)).collect();
+    // (as the walker writes it: "v" and "splice" first)
+    let text = format!(
+        r#"{{"v":1,"splice":4,"gen":5,"base":6,"count":7,"parts":[3,1,2,0],
+        "walk":{{"v":1,"count":2,"strings":["","group","button","Send","div","button"],
+          "depth":[0,1],"role":[1,2],"name":[0,3],"flags":[0,1],"id":[40,1],
+          "bounds":[0,0,2,2,0,0,2,2],"scale":2.0,"tag":[4,5],"extra":{{}}}},
+        "rows":[2,513,""],"names":[1,"New title","more"],"bounds":[{}],
+        "viewport":[800,600,2,0,0]}}"#,
+        bounds.join(",")
+    );
+    let Ok(Answer::Splice(s)) = Answer::parse(&text) else {
+        panic!("not read as a splice")
+    };
+    let mut before = w.clone();
+    w.splice(&s).unwrap_or_else(|e| panic!("{e}"));
+    let roles: Vec<&str> = w.nodes.iter().map(|n| n.role.as_str()).collect();
+    assert_eq!(
+        roles,
+        [
+            "RootWebArea",
+            "heading",
+            "checkbox",
+            "group",
+            "button",
+            "link",
+            "Iframe"
+        ]
+    );
+    let parents: Vec<Option<usize>> = w.nodes.iter().map(|n| n.parent).collect();
+    assert_eq!(
+        parents,
+        [None, Some(0), Some(0), Some(0), Some(3), Some(0), Some(0)]
+    );
+    assert_eq!(w.children[0], [1, 2, 3, 5, 6]);
+    assert_eq!(w.children[3], [4]);
+    assert_eq!((w.nodes[3].id, w.nodes[4].id), (40, 41));
+    assert_eq!(w.nodes[4].name, "Send");
+    assert_eq!(
+        w.nodes[5].url.as_deref(),
+        Some("http://x/far"),
+        "kept rows keep their facts"
+    );
+    assert_eq!(
+        (w.nodes[1].name.as_str(), w.nodes[1].description.as_str()),
+        ("New title", "more")
+    );
+    assert_eq!(w.nodes[2].flags, 513);
+    assert_eq!(
+        w.nodes[6].bounds,
+        Some((3.0, 6.0, 5.0, 5.0)),
+        "every box from the splice"
+    );
+    assert_eq!(w.gen, 5);
+    // Made against another generation, or not fitting: refused.
+    assert!(matches!(w.splice(&s), Err(WalkError::Inconsistent(_))));
+    let mut short = (*s).clone();
+    short.bounds.truncate(8);
+    assert!(matches!(
+        before.clone().splice(&short),
+        Err(WalkError::Inconsistent(_))
+    ));
+    let mut outside = (*s).clone();
+    outside.parts = vec![5, 3, 2, 0];
+    assert!(matches!(
+        before.splice(&outside),
+        Err(WalkError::Inconsistent(_))
+    ));
+}

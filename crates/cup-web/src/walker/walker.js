@@ -52,6 +52,12 @@
   }
   var oParent = [], oRole = [], oName = [], oDesc = [], oValue = [], oFlags = [], oLevel = [], oId = [], oTag = [];
   var oBounds = [];
+  // How each row's box is read (so a splice can read every box again):
+  // BK_NONE no box, BK_EL the element's border box, BK_RANGE a text
+  // node's Range, BK_UNION the union of its children (display: contents),
+  // BK_PARENT its parent row's box, BK_VIEW the viewport.
+  var BK_NONE = -1, BK_EL = -2, BK_RANGE = -3, BK_UNION = -4, BK_PARENT = -5, BK_VIEW = -6;
+  var oBk = [];
   var handles = [];
   // url: absolute URLs; href: raw href attributes (resolved against
   // result.base by the reader: cheaper than the href property).
@@ -146,8 +152,7 @@
       if (styleAttr || shadow) m = K_ALL;
       else {
         m = UA_MASK.get(el.localName) || 0;
-        if (styleCands === null) styleCands = buildStyleCands();
-        var c = styleCands.get(el);
+        var c = candsFor(el).get(el);
         if (c) m |= c;
         if (a ? a.any && a.popover != null : el.hasAttribute('popover')) m |= K_POS | K_D;
         if (a ? a.any && a.hidden != null : el.hasAttribute('hidden')) m |= K_CV | K_D;
@@ -688,22 +693,35 @@
   // of the element itself); any other mutation makes the next walk whole.
   var PATCH_ATTRS = new Set(['aria-checked', 'aria-selected', 'aria-pressed', 'aria-expanded', 'aria-busy',
     'aria-valuenow', 'aria-valuetext', 'value', 'checked', 'selected']);
+  // Attributes that reach elements elsewhere on the page (references by
+  // id): their change makes the next walk whole. Any other change (nodes
+  // added or removed, text, other attributes) is re-walked where it
+  // happened: the node is noted (an attribute's element by its parent, so
+  // its siblings are walked again too) and trySplice finds the subtree.
+  var WHOLE_ATTRS = new Set(['id', 'for', 'form', 'list', 'aria-owns', 'headers', 'usemap']);
   var TRACK = G.track;
   if (!TRACK) {
-    TRACK = G.track = { whole: true, focus: false, pointer: false, input: false, attrs: [], roots: new WeakSet() };
+    TRACK = G.track = { whole: true, why: 'the first walk', focus: false, pointer: false, input: false, attrs: [], dirty: [] };
     TRACK.note = function (r) {
-      if (r.type === 'attributes' && PATCH_ATTRS.has(r.attributeName)) TRACK.attrs.push(r.target);
-      else TRACK.whole = true;
+      var t = r.target;
+      if (r.type === 'attributes') {
+        if (PATCH_ATTRS.has(r.attributeName)) TRACK.attrs.push(t);
+        else if (WHOLE_ATTRS.has(r.attributeName)) { TRACK.whole = true; TRACK.why = 'attribute ' + r.attributeName; }
+        else if (t.parentNode) TRACK.dirty.push([t.parentNode, t.previousSibling, t.nextSibling, t]);
+        else TRACK.dirty.push(t);
+      } else if (r.type === 'characterData') TRACK.dirty.push(t.parentNode || t);
+      else TRACK.dirty.push([t, r.previousSibling, r.nextSibling]);
+      if (TRACK.dirty.length > 256) { TRACK.whole = true; TRACK.why = 'over 256 changes'; }
     };
     TRACK.observer = new MutationObserver(function (records) {
       for (var i = 0; i < records.length; i++) TRACK.note(records[i]);
     });
     TRACK.observer.observe(doc, OBSERVE);
-    var whole = function () { TRACK.whole = true; };
+    var onWhole = function (e) { TRACK.whole = true; TRACK.why = 'event ' + e.type; };
     ['scroll', 'resize', 'load', 'error', 'toggle', 'animationstart', 'animationend', 'animationcancel',
       'transitionrun', 'transitionend', 'fullscreenchange', 'hashchange', 'popstate', 'pageshow'
-    ].forEach(function (t) { win.addEventListener(t, whole, true); });
-    if (doc.fonts && doc.fonts.addEventListener) doc.fonts.addEventListener('loadingdone', whole);
+    ].forEach(function (t) { win.addEventListener(t, onWhole, true); });
+    if (doc.fonts && doc.fonts.addEventListener) doc.fonts.addEventListener('loadingdone', onWhole);
     var focus = function () { TRACK.focus = true; };
     win.addEventListener('focusin', focus, true);
     win.addEventListener('focusout', focus, true);
@@ -788,20 +806,29 @@
   // reader holds another generation, something moved or changed shape,
   // the page has state-dependent style rules and a state changed, or the
   // last whole walk is older than maxAge.
+  // Why this walk is whole (answered with it, for tests and tracing).
+  var WHY = '';
+  function whole(why) { WHY = why; return null; }
   function tryPatch() {
     var L = G.last;
-    if (!L || options.patch !== G.gen || Date.now() - L.at > (options.maxAge || 5000)) return null;
+    if (!L) return whole('no walk held');
+    if (options.patch !== G.gen) return whole('the walk held is of another generation');
+    if (Date.now() - L.at > (options.maxAge || 5000)) return whole('the last whole walk is older than maxAge');
     var pending = TRACK.observer.takeRecords();
     for (var i = 0; i < pending.length; i++) TRACK.note(pending[i]);
     if (TRACK.whole || win.innerWidth !== L.vw || win.innerHeight !== L.vh || win.scrollX !== L.sx ||
         win.scrollY !== L.sy || (win.devicePixelRatio || 1) !== L.dpr || doc.title !== L.title ||
-        doc.URL !== L.url) return null;
-    if (G.stateSel && (TRACK.focus || TRACK.pointer || TRACK.input || TRACK.attrs.length)) return null;
-    if (sheetsKey() !== L.sheets) return null;
+        doc.URL !== L.url) return whole(TRACK.whole ? TRACK.why : 'the viewport, scroll, title or URL changed');
+    if (G.stateSel && (TRACK.focus || TRACK.pointer || TRACK.input || TRACK.attrs.length)) {
+      return whole('a state changed and style rules match on states');
+    }
+    if (sheetsKey() !== L.sheets) return whole('a style sheet changed');
+    if (TRACK.dirty.length) return G.structSel ? whole('style rules match on content (:has, :empty)') : 'splice';
     var rows = new Set(L.controls);
     for (var t = 0; t < TRACK.attrs.length; t++) {
       var at = L.handles.indexOf(TRACK.attrs[t]);
-      if (at < 0) return null;      // not an exposed element: may change what is exposed
+      // Not an exposed element: it may change what is exposed.
+      if (at < 0) return G.structSel ? whole('style rules match on content (:has, :empty)') : 'splice';
       rows.add(at);
     }
     var fe = doc.hasFocus() ? deepActive() : null;
@@ -813,7 +840,7 @@
       var el = L.handles[r];
       if (!el || !el.isConnected) { out = null; return; }
       if (out === null) return;
-      var role = L.strings[L.role[r]];
+      var role = L.roles[r];
       var st = restate(el, role, L.flags[r]);
       var f = st[0];
       if (r === focusAt) f |= F_FOCUSED;
@@ -823,11 +850,12 @@
         out.push(r, f, st[1]);
       }
     });
-    if (out === null) return null;
+    if (out === null) return whole('a row\'s node is gone');
     var rf = L.flags[0] & ~F_FOCUSED;
     if (doc.hasFocus()) rf |= F_FOCUSED;
     if (rf !== L.flags[0]) { L.flags[0] = rf; out.push(0, rf, L.values[0]); }
     L.focusAt = focusAt;
+    L.focusHandle = focusAt >= 0 ? L.handles[focusAt] : null;
     TRACK.focus = TRACK.pointer = TRACK.input = false;
     TRACK.attrs = [];
     var base = G.gen;
@@ -836,14 +864,20 @@
       viewport: [win.innerWidth, win.innerHeight, win.devicePixelRatio || 1, win.scrollX, win.scrollY],
       ms: { total: performance.now() - T0 } };
   }
+  var SPLICE = false;
   if (options.patch) {
     var patched = tryPatch();
-    if (patched) return options.stringify ? JSON.stringify(patched) : patched;
+    if (patched === 'splice') SPLICE = true;
+    else if (patched) return options.stringify ? JSON.stringify(patched) : patched;
   }
   // A whole walk: what changed before it is in it.
-  TRACK.observer.takeRecords();
-  TRACK.whole = TRACK.focus = TRACK.pointer = TRACK.input = false;
-  TRACK.attrs = [];
+  function resetTrack() {
+    TRACK.observer.takeRecords();
+    TRACK.whole = TRACK.focus = TRACK.pointer = TRACK.input = false;
+    TRACK.attrs = [];
+    TRACK.dirty = [];
+  }
+  if (!SPLICE) resetTrack();
 
   var PROP_KEYS = [
     [/(^|[;\s])visibility\s*:/, K_V], [/(^|[;\s])white-space(-collapse)?\s*:/, K_WS],
@@ -855,6 +889,13 @@
   // Selectors that match on a state a click, a key or the pointer changes:
   // with one of them in a sheet, no state change is patched in place.
   var STATE_SEL = /:(hover|focus|active|checked|indeterminate|has|target|valid|invalid|user-valid|user-invalid|placeholder-shown|open|closed|popover-open|default|enabled|disabled|read-only|read-write|autofill|modal|playing|paused|empty)\b/;
+  // Selectors that match on what an element contains: with one of them in
+  // a sheet, a change inside an element may restyle its ancestors, so no
+  // subtree is walked alone.
+  var STRUCT_SEL = /:(has|empty)\b/;
+  // Selectors on an element's place among its siblings: with one of them,
+  // a change among an element's children is walked with all of them.
+  var SIB_SEL = /[+~]|:nth-|:(first|last|only)-(child|of-type)/;
   var styleSels = null;      // [ [selector, mask], ... ]
   var pseudoCandidates = null; // null: check every element
   var styleCands = null;     // Map element -> mask (document scope)
@@ -864,6 +905,8 @@
       var r = rules[i];
       var sel = r.selectorText;
       if (sel !== undefined && STATE_SEL.test(sel)) out.state = true;
+      if (sel !== undefined && STRUCT_SEL.test(sel)) out.struct = true;
+      if (sel !== undefined && SIB_SEL.test(sel)) out.sib = true;
       if (sel !== undefined && r.style) {
         var css = r.style.cssText;
         if (inScope || (r.parentRule && r.parentRule.selectorText !== undefined)) {
@@ -906,37 +949,53 @@
     }
   }
   (function scanSheets() {
-    var props = [], pseudo = [], all = STYLE_ALL, allPseudo = options.pseudo === 'all', stateSel = false;
+    var props = [], pseudo = [], all = STYLE_ALL, allPseudo = options.pseudo === 'all', stateSel = false,
+      structSel = false, sibSel = false;
     var list = [];
     try {
       var ss = doc.styleSheets;
       for (var i = 0; i < ss.length; i++) list.push(ss[i]);
       var ad = doc.adoptedStyleSheets;
       if (ad) for (var j = 0; j < ad.length; j++) list.push(ad[j]);
-    } catch (e) { all = true; allPseudo = true; stateSel = true; }
+    } catch (e) { all = true; allPseudo = true; stateSel = true; structSel = true; sibSel = true; }
     for (var s = 0; s < list.length; s++) {
       var sheet = list[s];
       if (sheet.disabled) continue;
       var res = null, rules;
-      try { rules = sheet.cssRules; } catch (e) { all = true; allPseudo = true; stateSel = true; continue; }
+      try { rules = sheet.cssRules; } catch (e) { all = true; allPseudo = true; stateSel = true; structSel = true; sibSel = true; continue; }
       var cached = G.sheets.get(sheet);
       if (cached && cached.n === rules.length) res = cached.res;
       else {
-        res = { props: [], pseudo: [], all: false, allPseudo: false, state: false };
+        res = { props: [], pseudo: [], all: false, allPseudo: false, state: false, struct: false, sib: false };
         scanRules(rules, res, false);
         G.sheets.set(sheet, { n: rules.length, res: res });
       }
       if (res.all) all = true;
       if (res.allPseudo) allPseudo = true;
       if (res.state) stateSel = true;
+      if (res.struct) structSel = true;
+      if (res.sib) sibSel = true;
       for (var a = 0; a < res.props.length; a++) props.push(res.props[a]);
       for (var b = 0; b < res.pseudo.length; b++) pseudo.push(res.pseudo[b]);
     }
     STYLE_ALL = all;
     G.stateSel = stateSel;
+    G.structSel = structSel;
+    G.sibSel = sibSel;
     styleSels = props;
     if (!allPseudo) pseudoCandidates = { doc: pseudo };
   })();
+  // The candidates for el: of the subtree a splice walks again, or of the
+  // whole document (el outside it, e.g. an element a label refers to).
+  var fullCands = null;
+  function candsFor(el) {
+    if (SCOPE && !inScopeEl(el)) {
+      if (fullCands === null) { var sc = SCOPE; SCOPE = null; fullCands = buildStyleCands(); SCOPE = sc; }
+      return fullCands;
+    }
+    if (styleCands === null) styleCands = buildStyleCands();
+    return styleCands;
+  }
   // Elements of the document that some rule may give one of the sparingly
   // read properties (one querySelectorAll per property).
   function buildStyleCands() {
@@ -953,12 +1012,12 @@
     }
     byMask.forEach(function (sels, bit) {
       var found = null;
-      try { found = doc.querySelectorAll(sels.join(',')); } catch (e) { found = null; }
+      try { found = inScope(sels.join(',')); } catch (e) { found = null; }
       if (found === null) {
         // One bad selector: one at a time.
         var acc = [];
         for (var k = 0; k < sels.length; k++) {
-          try { var f = doc.querySelectorAll(sels[k]); for (var x = 0; x < f.length; x++) acc.push(f[x]); } catch (e) { /* skip */ }
+          try { var f = inScope(sels[k]); for (var x = 0; x < f.length; x++) acc.push(f[x]); } catch (e) { /* skip */ }
         }
         found = acc;
       }
@@ -969,9 +1028,28 @@
     });
     return map;
   }
+  // The elements of the document matching sel; while a splice walks one
+  // subtree again (SCOPE), only that subtree's.
+  var SCOPE = null;          // null, or the elements walked again
+  function inScope(sel) {
+    if (!SCOPE) return doc.querySelectorAll(sel);
+    var found = [];
+    for (var i = 0; i < SCOPE.length; i++) {
+      var f = SCOPE[i].querySelectorAll(sel);
+      for (var j = 0; j < f.length; j++) found.push(f[j]);
+      if (SCOPE[i].matches(sel)) found.push(SCOPE[i]);
+    }
+    return found;
+  }
+  function inScopeEl(el) {
+    for (var i = 0; i < SCOPE.length; i++) if (SCOPE[i].contains(el)) return true;
+    return false;
+  }
   var pseudoSets = new Map(); // root -> Set of candidate elements
-  function candidatesIn(root) {
-    var set = pseudoSets.get(root);
+  var FULL = {};
+  function candidatesIn(root, full) {
+    var key = full ? FULL : root;
+    var set = pseudoSets.get(key);
     if (set) return set;
     set = new Set();
     var sels = pseudoCandidates.doc;
@@ -999,17 +1077,17 @@
     }
     for (var q = 0; q < sels.length; q++) {
       var found;
-      try { found = root.querySelectorAll(sels[q]); } catch (e) { found = []; }
+      try { found = root === doc && !full ? inScope(sels[q]) : root.querySelectorAll(sels[q]); } catch (e) { found = []; }
       for (var f = 0; f < found.length; f++) set.add(found[f]);
     }
-    pseudoSets.set(root, set);
+    pseudoSets.set(key, set);
     return set;
   }
   function mayHavePseudo(el, root) {
     if (pseudoCandidates === null) return true;
     if (el.localName === 'q') return true; // user-agent open-quote/close-quote
     if (!root) root = el.getRootNode();
-    return candidatesIn(root).has(el);
+    return candidatesIn(root, !!SCOPE && root === doc && !inScopeEl(el)).has(el);
   }
   // The text of ::before or ::after ('' when none), and its display.
   function pseudoContent(el, which) {
@@ -1452,14 +1530,416 @@
   function rect(i, r) {
     oBounds.push(r.left, r.top, r.width, r.height);
   }
-  function noRect(i) { oBounds.push(0, 0, -1, -1); }
+  function noRect(i) { oBounds.push(0, 0, -1, -1); oBk.push(BK_NONE); }
   function setRect(i, x, y, w, h) {
     oBounds[4 * i] = x; oBounds[4 * i + 1] = y; oBounds[4 * i + 2] = w; oBounds[4 * i + 3] = h;
+  }
+  // The rows walked (o*) in the compact encoding, into out.
+  function quantize(from, to, o, scale) {
+    if (from[o + 2] < 0) { to[o] = 0; to[o + 1] = 0; to[o + 2] = -1; to[o + 3] = -1; }
+    else {
+      to[o] = Math.round(from[o] * scale); to[o + 1] = Math.round(from[o + 1] * scale);
+      to[o + 2] = Math.round(from[o + 2] * scale); to[o + 3] = Math.round(from[o + 3] * scale);
+    }
+  }
+  function encodeRows(out, scale) {
+    out.encoding = 'compact';
+    out.scale = scale;
+    var depth = new Array(count), ids = new Array(count), bq = new Array(4 * count);
+    var desc = [], value = [], level = [];
+    var prevId = 0;
+    for (var i = 0; i < count; i++) {
+      var p = oParent[i];
+      depth[i] = p < 0 ? 0 : depth[p] + 1;
+      ids[i] = oId[i] - prevId; prevId = oId[i];
+      if (oDesc[i]) desc.push(i, oDesc[i]);
+      if (oValue[i]) value.push(i, oValue[i]);
+      if (oLevel[i]) level.push(i, oLevel[i]);
+      quantize(oBounds, bq, 4 * i, scale);
+    }
+    out.depth = depth; out.role = oRole; out.name = oName; out.flags = oFlags; out.id = ids; out.bounds = bq;
+    out.tag = oTag;
+    out.desc = desc; out.value = value; out.level = level;
+  }
+
+  // ---- splice: walk again only the subtrees that changed ----------------------
+  // The mutation records name nodes (TRACK.dirty); each is walked again
+  // from the nearest element whose walk covers everything the change can
+  // reach: a box that is not inline (its neighbours' whitespace does not
+  // look inside it), a whole table, select or paragraph, a whole editing
+  // host, an element the last walk visited and that left rows. Its old rows
+  // are replaced by the new ones; then the names and descriptions of the
+  // rows above it and of rows named by other elements (labels, ARIA
+  // references), the states and values of form controls and of the focus,
+  // and every box (the layout may have moved anything) are read again.
+  // null: walk whole (a frame inside, a modal dialog or a scroll container
+  // changed, too much changed, a row whose node is gone).
+  // A row index of the walk VISIT_K splices ago, in today's walk (-1: it
+  // was inside rows replaced since).
+  function spliceAt(x, k) {
+    for (var i = k; i < G.shifts.length; i++) {
+      var sh = G.shifts[i];
+      if (x >= sh.at + sh.remove) x += sh.add - sh.remove;
+      else if (x > sh.at) return -1;
+    }
+    return x;
+  }
+  function spliceTarget(n) {
+    var el = n;
+    for (var guard = 0; guard < 4096; guard++) {
+      if (!el) return whole('a change outside the document');
+      if (el.nodeType === 11) { el = el.host; continue; }
+      if (el.nodeType !== 1) { el = el.parentNode; continue; }
+      if (el === doc.documentElement || el === doc.body || el === doc.head) return whole('a change of <' + el.localName + '>' + (SLICE_WHY ? ' (' + SLICE_WHY + ')' : ''));
+      var v = G.visits.get(el), up = false;
+      if (!v) up = true;
+      else {
+        var d = D(el);
+        var c = el.closest('table,select,datalist,p,[role=table],[role=grid],[role=treegrid]');
+        if (c && c !== el) { el = c; continue; }
+        if (d === 'inline' || d === 'contents') up = true;
+        else if (el.isContentEditable && el.parentElement && el.parentElement.isContentEditable) up = true;
+        else {
+          var st = spliceAt(v.s, v.k), en = spliceAt(v.e, v.k), pr = spliceAt(v.pr, v.k);
+          if (st < 0 || en < 0 || pr < 0 || en <= st) up = true;
+          else {
+            if (el.querySelector('iframe,frame,object,embed')) return whole('a frame in a changed subtree');
+            return { el: el, v: v, s: st, e: en, pr: pr };
+          }
+        }
+      }
+      if (up) el = flatParent(el);
+    }
+    return whole('no element to walk again');
+  }
+  // In flow and not inline: whitespace beside it neither looks inside it
+  // nor past it, and its parent is not a run of inline content.
+  function isAnchor(n) {
+    if (!n || n.nodeType !== 1 || SKIP_TAGS.has(n.localName)) return false;
+    var d = D(n);
+    if (isInlineDisplay(d) || d === 'contents' || d === 'none') return false;
+    var pos = POS(n);
+    return pos !== 'absolute' && pos !== 'fixed' && FL(n) === 'none';
+  }
+  // A change among P's children between before and after (as the record
+  // saw them): walk again only the children from the nearest anchor
+  // before it to the nearest anchor after it (both included, so the part
+  // replaces at least one row; a missing one: from P's first child, to its
+  // last). Anchors are children the last walk visited that did not change
+  // themselves. null: walk P whole (spliceTarget).
+  var SLICE_WHY = '';
+  function noSlice(w) { SLICE_WHY = w; return null; }
+  function sliceTarget(P, before, after, changed) {
+    SLICE_WHY = '';
+    if (G.sibSel) return noSlice('style rules match on sibling order');
+    var host = P.nodeType === 11 ? P.host : P;
+    if (!host || host.nodeType !== 1 || host === doc.documentElement || host === doc.head) return noSlice('not an element');
+    if (P.nodeType === 1 && (P.shadowRoot || P.localName === 'slot')) return noSlice('a shadow host or slot');
+    var d = D(host);
+    if (d === 'inline' || d === 'contents' || host.isContentEditable) return noSlice('inline or editable');
+    if (host.closest('table,select,datalist,p,[role=table],[role=grid],[role=treegrid]')) return noSlice('in a table, select or paragraph');
+    function anchor(n) { return isAnchor(n) && G.visits.has(n) && !changed.has(n); }
+    var a1 = before && before.parentNode === P ? before : null;
+    if (before && !a1) return noSlice('the node before moved');
+    while (a1 && !anchor(a1)) a1 = a1.previousSibling;
+    var a2 = after && after.parentNode === P ? after : null;
+    if (after && !a2) return noSlice('the node after moved');
+    while (a2 && !anchor(a2)) a2 = a2.nextSibling;
+    var v1 = a1 ? G.visits.get(a1) : null, v2 = a2 ? G.visits.get(a2) : null, v = v1 || v2;
+    if (!v) return noSlice('no anchor');
+    if (v1 && v2 && v1.p !== v2.p) return noSlice('anchors of two walks');  // (a node moved here keeps its old record)
+    var start, end, pr = spliceAt(v.pr, v.k);
+    if (v1) {
+      start = spliceAt(v1.s, v1.k);
+      if (start < 0 || spliceAt(v1.e, v1.k) <= start) return noSlice('the anchor before has no rows');
+    }
+    if (v2) {
+      end = spliceAt(v2.e, v2.k);
+      if (spliceAt(v2.s, v2.k) < 0 || end <= spliceAt(v2.s, v2.k)) return noSlice('the anchor after has no rows');
+    }
+    if (!v1 || !v2) {
+      // From P's first child or to its last: P's rows without P's own row
+      // and without generated content.
+      var vp = G.visits.get(host);
+      if (P !== host || !vp) return noSlice('no record of the parent');
+      if (pseudoContent(host, '::before') || pseudoContent(host, '::after')) return noSlice('generated content');
+      var ps0 = spliceAt(vp.s, vp.k), pe0 = spliceAt(vp.e, vp.k);
+      if (ps0 < 0 || pe0 < 0) return noSlice('the parent lost its place');
+      if (!v1) start = G.last.handles[ps0] === host ? ps0 + 1 : ps0;
+      if (!v2) end = pe0;
+    }
+    if (pr < 0 || start < 0 || end <= start) return noSlice('no rows to replace');
+    return { el: host, v: v, s: start, e: end, pr: pr, slice: [P, a1, a2] };
+  }
+  function trySplice() {
+    var L = G.last;
+    if (!L || !G.visits || !L.scrollers || !KEEP_NODES || !BOUNDS) return whole('no walk to splice');
+    VISITS = G.visits;
+    SCROLLERS = L.scrollers;
+    var baseCount = L.count;
+    var md = null;
+    try { md = doc.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
+    if (md !== L.modal) return whole('a modal dialog opened or closed');
+    // A scroll container that starts or stops scrolling changes its row
+    // (and maybe whether it is kept) wherever it is.
+    var moved = false;
+    L.scrollers.forEach(function (was, el) { if (el.isConnected && scrolls(el) !== was) moved = true; });
+    if (moved) return whole('a scroll container started or stopped scrolling');
+    var rowOf = new Map();
+    for (var i = 0; i < L.count; i++) if (L.handles[i]) rowOf.set(L.handles[i], i);
+    var dirty = TRACK.dirty.slice();
+    for (var a = 0; a < TRACK.attrs.length; a++) {
+      var ta = TRACK.attrs[a];
+      if (!rowOf.has(ta)) dirty.push(ta.parentNode ? [ta.parentNode, ta.previousSibling, ta.nextSibling, ta] : ta);
+    }
+    var changed = new Set();
+    for (var cd = 0; cd < dirty.length; cd++) if (Array.isArray(dirty[cd]) && dirty[cd][3]) changed.add(dirty[cd][3]);
+    var targets = [], byParent = new Map();
+    for (var t = 0; t < dirty.length; t++) {
+      var dn = dirty[t], tg;
+      // (a removed node: its connected ancestor was noted too)
+      if (Array.isArray(dn)) {
+        if (!dn[0] || !dn[0].isConnected) continue;
+        tg = sliceTarget(dn[0], dn[1], dn[2], changed) || spliceTarget(dn[0]);
+      } else {
+        if (!dn || !dn.isConnected) continue;
+        tg = spliceTarget(dn);
+      }
+      if (!tg) return null;   // (why: said by spliceTarget)
+      if (tg.slice) {
+        // Changes among the same children: one part from the first anchor
+        // to the last.
+        var m = byParent.get(tg.slice[0]);
+        if (m) {
+          if (tg.s < m.s) { m.s = tg.s; m.slice[1] = tg.slice[1]; }
+          if (tg.e > m.e) { m.e = tg.e; m.slice[2] = tg.slice[2]; }
+          continue;
+        }
+        byParent.set(tg.slice[0], tg);
+      }
+      targets.push(tg);
+    }
+    targets.sort(function (x, y) { return x.s - y.s || y.e - x.e; });
+    var parts = [], lastEnd = -1, replaced = 0;
+    for (var u = 0; u < targets.length; u++) {
+      var g = targets[u];
+      if (g.s < lastEnd) {
+        if (g.e <= lastEnd) continue;        // inside one already taken
+        return whole('changed subtrees overlap');
+      }
+      for (var f = g.s; f < g.e; f++) if (L.flags[f] & F_FRAME) return whole('a frame in a changed subtree');
+      parts.push(g);
+      lastEnd = g.e;
+      replaced += g.e - g.s;
+    }
+    if (!parts.length) return whole('nothing to walk again');
+    if (replaced > L.count / 2) return whole('over half of the page changed');
+
+    // Walk each part again and put its rows in place of the old ones.
+    var tFind = performance.now();
+    var k0 = G.shifts.length, added = [];
+    for (var q = 0; q < parts.length; q++) {
+      var P = parts[q];
+      var at = spliceAt(P.s, k0), end = spliceAt(P.e, k0), pr = spliceAt(P.pr, k0);
+      if (at < 0 || end < 0 || pr < 0) return whole('a changed subtree lost its place');
+      var start = count;
+      REBASE = at - start;
+      TOP_PR = pr;
+      VISIT_K = G.shifts.length + 1;
+      styleCands = null;
+      pseudoSets = new Map();
+      if (P.slice) {
+        var SP = P.slice[0], kids = SP.childNodes;
+        var i0 = P.slice[1] ? Array.prototype.indexOf.call(kids, P.slice[1]) : 0;
+        var i1 = P.slice[2] ? Array.prototype.indexOf.call(kids, P.slice[2]) : kids.length - 1;
+        if (i0 < 0 || i1 < i0) return whole('the children of a change moved');
+        SCOPE = [];
+        for (var sk = i0; sk <= i1; sk++) if (kids[sk].nodeType === 1) SCOPE.push(kids[sk]);
+        var tp = SP.nodeType === 11 ? SP.host : SP, tps = R(tp);
+        for (var kk = i0; kk <= i1; kk++) {
+          var kid = kids[kk];
+          if (kid.nodeType === 1) {
+            try { walkElement(kid, -1, P.v.p); } catch (e) { errors++; if (!firstError) firstError = String(e && e.stack || e).slice(0, 300); }
+          } else if (kid.nodeType === 3) walkText(kid, kids, kk, tp, -1, P.v.p, tps, -1);
+        }
+      } else {
+        SCOPE = [P.el];
+        walkElement(P.el, -1, P.v.p);
+      }
+      var add = count - start;
+      G.shifts.push({ at: at, remove: end - at, add: add });
+      added.push(at, end - at, add, pr);
+      // The new rows in L (parents as today's indices).
+      var delta = add - (end - at);
+      var nParent = [], nDepth = [], nRoles = [], nNames = [], nDescs = [], nValues = [], nTags = [];
+      for (var j = start; j < count; j++) {
+        var pj = oParent[j] < 0 ? pr : oParent[j] + REBASE;
+        nParent.push(pj);
+        nDepth.push(pj < at ? L.depth[pj] + 1 : nDepth[pj - at] + 1);
+        nRoles.push(strings[oRole[j]]); nNames.push(strings[oName[j]]); nDescs.push(strings[oDesc[j]]);
+        nValues.push(strings[oValue[j]]); nTags.push(strings[oTag[j]]);
+      }
+      for (var x = end; x < L.count; x++) if (L.parent[x] >= end) L.parent[x] += delta;
+      var rm = end - at;
+      L.handles.splice.apply(L.handles, [at, rm].concat(handles.slice(start)));
+      L.parent.splice.apply(L.parent, [at, rm].concat(nParent));
+      L.depth.splice.apply(L.depth, [at, rm].concat(nDepth));
+      L.roles.splice.apply(L.roles, [at, rm].concat(nRoles));
+      L.names.splice.apply(L.names, [at, rm].concat(nNames));
+      L.descs.splice.apply(L.descs, [at, rm].concat(nDescs));
+      L.values.splice.apply(L.values, [at, rm].concat(nValues));
+      L.tags.splice.apply(L.tags, [at, rm].concat(nTags));
+      L.flags.splice.apply(L.flags, [at, rm].concat(oFlags.slice(start)));
+      L.bk.splice.apply(L.bk, [at, rm].concat(oBk.slice(start)));
+      L.count += delta;
+    }
+    SCOPE = null;
+    var tWalk = performance.now();
+
+    // What the new rows change around them.
+    var again = new Set();
+    for (var w = 0; w < added.length; w += 4) {
+      for (var an = added[w + 3]; an > 0; an = L.parent[an]) again.add(an);
+    }
+    var fresh = [];          // [from, to) of the new rows
+    for (var z = 0; z < added.length; z += 4) fresh.push(added[z], added[z] + added[z + 2]);
+    function isFresh(r) {
+      for (var y = 0; y < fresh.length; y += 2) if (r >= fresh[y] && r < fresh[y + 1]) return true;
+      return false;
+    }
+    var controlsNow = [];
+    for (var c = 0; c < L.count; c++) {
+      var h = L.handles[c];
+      if (!h || h.nodeType !== 1) continue;
+      var tg2 = L.tags[c];
+      if (tg2 === 'input' || tg2 === 'select' || tg2 === 'textarea' || tg2 === 'option') controlsNow.push(c);
+      if (isFresh(c)) continue;
+      if (h.hasAttribute('aria-labelledby') || h.hasAttribute('aria-describedby') ||
+          (h.labels && h.labels.length)) again.add(c);
+    }
+    var fe = doc.hasFocus() ? deepActive() : null;
+    var focusAt = fe ? L.handles.indexOf(fe) : -1;
+    var oldFocus = L.focusHandle ? L.handles.indexOf(L.focusHandle) : -1;
+    var states = new Set(controlsNow);
+    if (oldFocus >= 0) states.add(oldFocus);
+    if (focusAt >= 0) states.add(focusAt);
+    for (var at2 = 0; at2 < TRACK.attrs.length; at2++) {
+      var ar = L.handles.indexOf(TRACK.attrs[at2]);
+      if (ar >= 0) states.add(ar);
+    }
+    again.forEach(function (r) { states.add(r); });
+    var rowsOut = [], namesOut = [];
+    again.forEach(function (r) {
+      var el = L.handles[r];
+      if (!el || el.nodeType !== 1) return;
+      var tag = el.localName, a = attrsOf(el) || NOATTRS, role = L.roles[r];
+      var nm = tag === 'br' ? ['\n', 'contents'] : computeName(el, tag, a, role);
+      var name = nm[0];
+      if (role === 'generic' && nm[1] === 'contents') name = '';
+      var desc = computeDescription(el, tag, a, role, nm[1], name);
+      if (name !== L.names[r] || desc !== L.descs[r]) {
+        L.names[r] = name; L.descs[r] = desc;
+        namesOut.push(r, name, desc);
+      }
+    });
+    var gone = false;
+    states.forEach(function (r) {
+      var el = L.handles[r];
+      if (!el || !el.isConnected) { gone = true; return; }
+      if (el.nodeType !== 1) return;
+      var st = restate(el, L.roles[r], L.flags[r]);
+      var fl = st[0];
+      if (r === focusAt) fl |= F_FOCUSED;
+      if (fl !== L.flags[r] || st[1] !== L.values[r]) {
+        L.flags[r] = fl; L.values[r] = st[1];
+        rowsOut.push(r, fl, st[1]);
+      }
+    });
+    var rf = L.flags[0] & ~F_FOCUSED;
+    if (doc.hasFocus()) rf |= F_FOCUSED;
+    if (rf !== L.flags[0]) { L.flags[0] = rf; rowsOut.push(0, rf, L.values[0]); }
+    // Every box, read again.
+    var tAround = performance.now();
+    var all = readBoxes(L);
+    var tBoxes = performance.now();
+    if (gone || all === null) return whole('a row\'s node is gone');
+    L.controls = controlsNow;
+    L.focusAt = focusAt;
+    L.focusHandle = focusAt >= 0 ? L.handles[focusAt] : null;
+    G.nodes = L.handles;
+    G.count = L.count;
+    var base = G.gen;
+    G.gen++;
+    resetTrack();
+    var dpr0 = win.devicePixelRatio || 1, scale0 = options.boundsScale || dpr0;
+    var bq = new Array(all.length);
+    for (var o = 0; o < all.length; o += 4) quantize(all, bq, o, scale0);
+    var rows = { v: 1, count: count, strings: strings, extra: extra, scale: scale0 };
+    encodeRows(rows, scale0);
+    return { v: 1, splice: base, gen: G.gen, base: baseCount, count: L.count, parts: added, walk: rows, rows: rowsOut, names: namesOut, bounds: bq,
+      viewport: [win.innerWidth, win.innerHeight, dpr0, win.scrollX, win.scrollY],
+      ms: { find: tFind - T0, walk: tWalk - tFind, around: tAround - tWalk, boxes: tBoxes - tAround,
+        total: performance.now() - T0 } };
+  }
+  // Every row's box as the walk reads it (null: a row's node is gone).
+  function readBoxes(L) {
+    var n = L.count, b = new Array(4 * n), bk = L.bk, hs = L.handles, par = L.parent;
+    var rg = doc.createRange(), iw = win.innerWidth, ih = win.innerHeight;
+    var ux = new Map();
+    for (var i = 0; i < n; i++) {
+      var k = bk[i], o = 4 * i, r;
+      if (k === BK_EL || k === BK_RANGE) {
+        var h = hs[i];
+        if (!h || !h.isConnected) return null;
+        if (k === BK_EL) r = h.getBoundingClientRect();
+        else { rg.selectNodeContents(h); r = rg.getBoundingClientRect(); }
+        b[o] = r.left; b[o + 1] = r.top; b[o + 2] = r.width; b[o + 3] = r.height;
+      } else if (k === BK_VIEW) { b[o] = 0; b[o + 1] = 0; b[o + 2] = iw; b[o + 3] = ih; }
+      else if (k === BK_UNION) { b[o] = 0; b[o + 1] = 0; b[o + 2] = 0; b[o + 3] = 0; }
+      else { b[o] = 0; b[o + 1] = 0; b[o + 2] = -1; b[o + 3] = -1; }
+    }
+    // Unions (display: contents): children come after their parent, so
+    // from the end each union is whole when its parent takes it.
+    for (var j = n - 1; j > 0; j--) {
+      var q = 4 * j;
+      if (bk[j] === BK_UNION) {
+        var u = ux.get(j);
+        if (u) { b[q] = u[0]; b[q + 1] = u[1]; b[q + 2] = u[2] - u[0]; b[q + 3] = u[3] - u[1]; }
+      }
+      var p = par[j];
+      if (p >= 0 && bk[p] === BK_UNION && b[q + 2] >= 0) {
+        var acc = ux.get(p);
+        if (!acc) { acc = [Infinity, Infinity, -Infinity, -Infinity]; ux.set(p, acc); }
+        acc[0] = Math.min(acc[0], b[q]); acc[1] = Math.min(acc[1], b[q + 1]);
+        acc[2] = Math.max(acc[2], b[q] + b[q + 2]); acc[3] = Math.max(acc[3], b[q + 1] + b[q + 3]);
+      }
+    }
+    for (var m = 0; m < n; m++) {
+      if (bk[m] !== BK_PARENT) continue;
+      var pp = 4 * par[m], mm = 4 * m;
+      b[mm] = b[pp]; b[mm + 1] = b[pp + 1]; b[mm + 2] = b[pp + 2]; b[mm + 3] = b[pp + 3];
+    }
+    return b;
+  }
+  if (SPLICE) {
+    var spliced = null;
+    try { spliced = trySplice(); } catch (e) { spliced = whole('the splice failed: ' + String(e).slice(0, 200)); }
+    if (spliced) return options.stringify ? JSON.stringify(spliced) : spliced;
+    // Walk whole, from a clean slate.
+    resetTrack();
+    SCOPE = null; styleCands = null; pseudoSets = new Map();
+    count = 0; errors = 0; firstError = '';
+    strings.length = 1; stringIds.clear(); stringIds.set('', 0);
+    oParent.length = oRole.length = oName.length = oDesc.length = oValue.length = oFlags.length = 0;
+    oLevel.length = oId.length = oTag.length = oBounds.length = oBk.length = 0;
+    handles.length = 0; controls.length = 0;
+    for (var ek in extra) extra[ek].length = 0;
   }
 
   // Root: the document.
   var rootIndex = emit(doc, -1, 'RootWebArea', flat(doc.title || ''), '', '', F_FOCUSABLE | (doc.hasFocus() ? F_FOCUSED : 0), 0);
   oBounds.push(0, 0, vw, vh);
+  oBk.push(BK_VIEW);
   extra.url.push(rootIndex, S(doc.URL));
 
   // ctx: what an element passes to its children.
@@ -1524,12 +2004,15 @@
     if (soleOf >= 0 && TEXT_RECTS === 'auto' && D(parent) === 'inline') {
       var o = 4 * soleOf;
       oBounds.push(oBounds[o], oBounds[o + 1], oBounds[o + 2], oBounds[o + 3]);
+      oBk.push(BK_PARENT);
     } else if (TEXT_RECTS && BOUNDS) {
       range.selectNodeContents(t);
       var r = range.getBoundingClientRect();
       oBounds.push(r.left, r.top, r.width, r.height);
+      oBk.push(BK_RANGE);
     } else {
       oBounds.push(0, 0, -1, -1);
+      oBk.push(BK_NONE);
     }
   }
 
@@ -1614,7 +2097,21 @@
     return any;
   }
 
+  // Where each element walked left its rows, for a later splice: its
+  // parent's context, its parent row, and its rows [s, e), as indices of
+  // the walk after VISIT_K shifts (see spliceAt).
+  var VISITS = null, REBASE = 0, TOP_PR = 0, VISIT_K = 0;
+  var SCROLLERS = null;      // scroll container -> did it scroll
   function walkElement(el, parentIndex, pctx) {
+    var s0 = count;
+    walkElementIn(el, parentIndex, pctx);
+    if (VISITS) VISITS.set(el, { p: pctx, pr: parentIndex >= 0 ? parentIndex + REBASE : TOP_PR, s: s0 + REBASE,
+      e: count + REBASE, k: VISIT_K });
+  }
+  function scrolls(el) {
+    return el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+  }
+  function walkElementIn(el, parentIndex, pctx) {
     var tag = el.localName;
     if (SKIP_TAGS.has(tag)) return;
     if (modalDialog && !modalDialog.contains(el) && !el.contains(modalDialog)) return; // inert outside a modal
@@ -1638,6 +2135,8 @@
     var ctx = child(pctx);
     ctx.vis = vis;
     ctx.display = display;
+    if (SCROLLERS && display !== 'inline' && display !== 'contents' && display !== 'none' && tag !== 'body' &&
+        tag !== 'html' && OV(el)) SCROLLERS.set(el, scrolls(el));
     ctx.ts = textStyle(el, pctx.ts);
     var inShadow = pctx.shadow;
 
@@ -1808,12 +2307,14 @@
       if (role !== 'generic') ctx.container = role;
       if (display === 'contents') {
         oBounds.push(0, 0, 0, 0); // union of the children, below
+        oBk.push(BK_UNION);
       } else {
         if (BOUNDS) {
           var r = el.getBoundingClientRect();
           oBounds.push(r.left, r.top, r.width, r.height);
-        } else oBounds.push(0, 0, -1, -1);
-        if (display === 'none') { oBounds[4 * index + 2] = -1; oBounds[4 * index + 3] = -1; }
+          oBk.push(BK_EL);
+        } else { oBounds.push(0, 0, -1, -1); oBk.push(BK_NONE); }
+        if (display === 'none') { oBounds[4 * index + 2] = -1; oBounds[4 * index + 3] = -1; oBk[index] = BK_NONE; }
       }
     } else if (role === 'list' || (tag === 'ul' || tag === 'ol')) {
       ctx.listDepth = pctx.listDepth + (role === 'none' ? 0 : 1);
@@ -1867,6 +2368,7 @@
     oParent.pop(); oRole.pop(); oName.pop(); oDesc.pop(); oValue.pop(); oFlags.pop(); oLevel.pop(); oId.pop(); oTag.pop();
     if (KEEP_NODES) handles.pop();
     oBounds.length -= 4;
+    oBk.pop();
   }
 
   function unionChildren(index) {
@@ -1890,6 +2392,12 @@
     ROOT_CTX.vis = htmlR.v;
     ROOT_CTX.ts = textStyle(doc.documentElement, TS_DEFAULT);
     ROOT_CTX.display = htmlR.d;
+    if (KEEP_NODES) {
+      VISITS = G.visits = new WeakMap();
+      SCROLLERS = new Map();
+      G.shifts = [];
+      REBASE = 0; VISIT_K = 0;
+    }
     walkChildren(doc.documentElement, rootIndex, ROOT_CTX, htmlR);
   }
   var T2 = performance.now();
@@ -1897,11 +2405,20 @@
   if (KEEP_NODES) G.nodes = handles;
   G.count = count;
   G.gen++;
-  var lastValues = new Array(count);
-  for (var lv = 0; lv < count; lv++) lastValues[lv] = strings[oValue[lv]];
+  function texts(col) {
+    var t = new Array(count);
+    for (var ti = 0; ti < count; ti++) t[ti] = strings[col[ti]];
+    return t;
+  }
+  var lastDepth = new Array(count);
+  for (var ld = 0; ld < count; ld++) lastDepth[ld] = oParent[ld] < 0 ? 0 : lastDepth[oParent[ld]] + 1;
+  var focusAt0 = focusedEl ? handles.indexOf(focusedEl) : -1;
+  // What a patch or a splice of this walk needs (rows by index).
   G.last = KEEP_NODES ? {
-    at: Date.now(), handles: handles, strings: strings, role: oRole, flags: oFlags.slice(), values: lastValues,
-    controls: controls, count: count, focusAt: focusedEl ? handles.indexOf(focusedEl) : -1,
+    at: Date.now(), handles: handles.slice(), roles: texts(oRole), names: texts(oName), descs: texts(oDesc),
+    values: texts(oValue), tags: texts(oTag), flags: oFlags.slice(), parent: oParent.slice(), depth: lastDepth,
+    bk: oBk.slice(), controls: controls, count: count, focusAt: focusAt0,
+    focusHandle: focusAt0 >= 0 ? focusedEl : null, modal: modalDialog, scrollers: SCROLLERS,
     vw: vw, vh: vh, sx: win.scrollX, sy: win.scrollY, dpr: win.devicePixelRatio || 1, title: doc.title,
     url: doc.URL, sheets: sheetsKey()
   } : null;
@@ -1930,34 +2447,12 @@
     ms: { setup: T1 - T0, walk: T2 - T1, total: 0 }
   };
   if (errors) { out.errors = errors; out.firstError = firstError; }
+  if (WHY) out.why = WHY;
   if (options.encoding === 'plain') {
     out.encoding = 'plain';
     out.parent = oParent; out.role = oRole; out.name = oName; out.desc = oDesc; out.value = oValue;
     out.flags = oFlags; out.level = oLevel; out.id = oId; out.bounds = oBounds; out.tag = oTag;
-  } else {
-    out.encoding = 'compact';
-    out.scale = scale;
-    var depth = new Array(count), ids = new Array(count), bq = new Array(4 * count);
-    var desc = [], value = [], level = [];
-    var prevId = 0;
-    for (var i = 0; i < count; i++) {
-      var p = oParent[i];
-      depth[i] = p < 0 ? 0 : depth[p] + 1;
-      ids[i] = oId[i] - prevId; prevId = oId[i];
-      if (oDesc[i]) desc.push(i, oDesc[i]);
-      if (oValue[i]) value.push(i, oValue[i]);
-      if (oLevel[i]) level.push(i, oLevel[i]);
-      var o = 4 * i;
-      if (oBounds[o + 2] < 0) { bq[o] = 0; bq[o + 1] = 0; bq[o + 2] = -1; bq[o + 3] = -1; }
-      else {
-        bq[o] = Math.round(oBounds[o] * scale); bq[o + 1] = Math.round(oBounds[o + 1] * scale);
-        bq[o + 2] = Math.round(oBounds[o + 2] * scale); bq[o + 3] = Math.round(oBounds[o + 3] * scale);
-      }
-    }
-    out.depth = depth; out.role = oRole; out.name = oName; out.flags = oFlags; out.id = ids; out.bounds = bq;
-    out.tag = oTag;
-    out.desc = desc; out.value = value; out.level = level;
-  }
+  } else encodeRows(out, scale);
   out.ms.total = performance.now() - T0;
   if (options.stringify) return JSON.stringify(out);
   return out;

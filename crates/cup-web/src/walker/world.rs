@@ -223,7 +223,8 @@ pub async fn walk(
 
 /// The current walk of `frame`: the last one patched when the walker says
 /// only states changed since (mutation records, events and the focus tell
-/// it), else a whole walk. With `whole` the walk is whole and its raw
+/// it), the last one with the changed subtrees walked again when nodes,
+/// text or attributes changed, else a whole walk. With `whole` the walk is whole and its raw
 /// answer is returned too (for `--native-dump`).
 ///
 /// # Errors
@@ -242,9 +243,15 @@ pub async fn read(
     };
     let answer = walk(browser, target, frame, cached.as_ref().map(|w| w.gen)).await?;
     let raw = match answer {
-        Answer::Patch(p) => {
+        Answer::Patch(_) | Answer::Splice(_) => {
             if let Some(mut w) = cached {
-                match Arc::make_mut(&mut w).apply(&p) {
+                let held = Arc::make_mut(&mut w);
+                let applied = match &answer {
+                    Answer::Patch(p) => held.apply(p),
+                    Answer::Splice(s) => held.splice(s),
+                    Answer::Whole(_) => Ok(()),
+                };
+                match applied {
                     Ok(()) => {
                         browser.worlds().keep_walk(target, frame, Arc::clone(&w));
                         return Ok((w, None));
@@ -254,7 +261,7 @@ pub async fn read(
             }
             match walk(browser, target, frame, None).await? {
                 Answer::Whole(raw) => *raw,
-                Answer::Patch(_) => {
+                Answer::Patch(_) | Answer::Splice(_) => {
                     return Err(protocol(
                         "Runtime.evaluate",
                         "the walker answered a patch to a whole walk".into(),

@@ -237,7 +237,7 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         let raw = match world::walk(&browser, &page, &page, None).await {
             Ok(Answer::Whole(raw)) => raw,
-            Ok(Answer::Patch(_)) => panic!("{path}: a patch to a whole walk"),
+            Ok(Answer::Patch(_) | Answer::Splice(_)) => panic!("{path}: a patch to a whole walk"),
             Err(e) => panic!("{path}: walk: {e}"),
         };
         let walk = raw.decode().unwrap_or_else(|e| panic!("{path}: {e}"));

@@ -9,3 +9,4 @@ mod actions;
 mod agreement;
 mod capture;
 mod overlay;
+mod splice;

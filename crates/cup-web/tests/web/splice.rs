@@ -1,0 +1,249 @@
+//! Incremental walks against whole walks: on every page of the agreement
+//! corpus, seeded random changes (nodes added and removed, text changed,
+//! classes, styles, `hidden`, `aria-hidden`, labels, list items, table
+//! rows, whole subtrees replaced) are made by the page's own script; after
+//! each, the walk the walker answers incrementally (a splice of the
+//! changed subtrees, or a patch of states) is applied to the walk held and
+//! must equal, node for node (role, name, description, value, states,
+//! level, id, box, tag, attributes, tree), a whole walk of the same page
+//! state. Most steps must be answered as splices, else the mechanism
+//! under test is not the one that ran.
+
+#![allow(clippy::print_stderr)]
+
+use std::time::{Duration, Instant};
+
+use cup_web::walker::{world, Answer, Walk};
+use cup_web::{Endpoint, WebAdapter};
+use serde_json::{json, Value};
+
+use crate::support::{Site, Web};
+
+const PAGES: &[(&str, &str)] = &[
+    ("/forms.html", include_str!("pages/agreement/forms.html")),
+    ("/tables.html", include_str!("pages/agreement/tables.html")),
+    (
+        "/widgets.html",
+        include_str!("pages/agreement/widgets.html"),
+    ),
+    (
+        "/content.html",
+        include_str!("pages/agreement/content.html"),
+    ),
+    ("/shadow.html", include_str!("pages/agreement/shadow.html")),
+    ("/styled.html", include_str!("pages/agreement/styled.html")),
+    ("/modal.html", include_str!("pages/agreement/modal.html")),
+    ("/probe.html", include_str!("pages/agreement/probe.html")),
+    ("/probe2.html", include_str!("pages/agreement/probe2.html")),
+    ("/probe3.html", include_str!("pages/agreement/probe3.html")),
+    ("/probe4.html", include_str!("pages/agreement/probe4.html")),
+    ("/probe5.html", include_str!("pages/agreement/probe5.html")),
+];
+
+const CHILD: &str = include_str!("pages/agreement/child.html");
+
+/// Changes per page.
+const STEPS: u32 = 16;
+
+/// The page's own script: `__cupMutate(seed)` makes 1–3 seeded random
+/// changes and says what it did. Classes `cupx` / `cupy` get rules before
+/// the first walk (a new style sheet later would make every walk whole).
+const MUTATOR: &str = r##"
+(function () {
+  var st = document.createElement('style');
+  st.textContent = '.cupx{display:none} .cupy{display:inline-block;padding:3px} .cupz{visibility:hidden}';
+  document.head.appendChild(st);
+  var n = 0;
+  window.__cupMutate = function (seed) {
+    var x = seed >>> 0 || 1;
+    function rnd(k) { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % k; }
+    var skip = { SCRIPT: 1, STYLE: 1, HEAD: 1, HTML: 1, TITLE: 1, META: 1, LINK: 1, IFRAME: 1, TEMPLATE: 1 };
+    var all = Array.prototype.filter.call(document.body.querySelectorAll('*'), function (e) { return !skip[e.tagName]; });
+    var done = [];
+    var times = 1 + rnd(3);
+    for (var t = 0; t < times && all.length; t++) {
+      var el = all[rnd(all.length)];
+      var what = rnd(14);
+      n++;
+      var tag = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
+      switch (what) {
+        case 0: el.appendChild(document.createTextNode(' added ' + n)); break;
+        case 1: var sp = document.createElement('span'); sp.textContent = 'word ' + n; el.appendChild(sp); break;
+        case 2: var b = document.createElement('button'); b.textContent = 'Button ' + n; el.insertBefore(b, el.firstChild); break;
+        case 3: if (el.parentNode && el !== document.body) el.remove(); break;
+        case 4:
+          var tn = null;
+          for (var c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && c.data.trim()) { tn = c; break; }
+          if (tn) tn.data = 'changed ' + n; else el.appendChild(document.createTextNode('text ' + n));
+          break;
+        case 5: el.classList.toggle(['cupx', 'cupy', 'cupz'][rnd(3)]); break;
+        case 6: el.style.display = el.style.display === 'none' ? '' : 'none'; break;
+        case 7: el.hidden = !el.hidden; break;
+        case 8: el.setAttribute('aria-label', 'label ' + n); break;
+        case 9:
+          var list = document.querySelector(['ul', 'ol', 'tbody', 'select'][rnd(4)]);
+          if (list) {
+            var item = document.createElement(list.tagName === 'TBODY' ? 'tr' : list.tagName === 'SELECT' ? 'option' : 'li');
+            if (item.tagName === 'TR') item.innerHTML = '<td>cell ' + n + '</td><td>more</td>';
+            else item.textContent = 'item ' + n;
+            list.appendChild(item);
+            tag = list.tagName.toLowerCase();
+          }
+          break;
+        case 10: el.innerHTML = '<p>para ' + n + ' <b>bold</b> <a href="#x">link</a></p>'; break;
+        case 11: el.title = 'title ' + n; break;
+        case 12: if (el.getAttribute('aria-hidden') === 'true') el.removeAttribute('aria-hidden'); else el.setAttribute('aria-hidden', 'true'); break;
+        case 13: var d = document.createElement('div'); d.innerHTML = 'new <i>block</i> ' + n; el.after(d); break;
+      }
+      done.push(what + '@' + tag);
+    }
+    return done.join(', ');
+  };
+  return 1;
+})()
+"##;
+
+/// The first difference between two walks, if any.
+fn difference(got: &Walk, want: &Walk) -> Option<String> {
+    if got.nodes.len() != want.nodes.len() {
+        let first = got
+            .nodes
+            .iter()
+            .zip(&want.nodes)
+            .position(|(a, b)| a != b)
+            .unwrap_or(got.nodes.len().min(want.nodes.len()));
+        return Some(format!(
+            "{} nodes, a whole walk has {}; first difference at {first}:\n  spliced {:?}\n  whole   {:?}",
+            got.nodes.len(),
+            want.nodes.len(),
+            got.nodes.get(first),
+            want.nodes.get(first)
+        ));
+    }
+    if let Some(i) = got.nodes.iter().zip(&want.nodes).position(|(a, b)| a != b) {
+        return Some(format!(
+            "node {i}:\n  spliced {:?}\n  whole   {:?}",
+            got.nodes[i], want.nodes[i]
+        ));
+    }
+    (got.children != want.children).then(|| "the same nodes in another tree".to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn incremental_walks_equal_whole_walks_after_random_changes() {
+    let mut served: Vec<(&str, String)> =
+        PAGES.iter().map(|(p, h)| (*p, (*h).to_owned())).collect();
+    served.push(("/child.html", CHILD.to_owned()));
+    let site = Site::serve(&served);
+    let web = Web::open(&site.url("/forms.html"));
+    let adapter = WebAdapter::new(Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    });
+    let browser = adapter
+        .browser()
+        .await
+        .unwrap_or_else(|e| panic!("no browser: {e}"));
+    let (mut spliced, mut patched, mut whole) = (0u32, 0u32, 0u32);
+    let mut failures = Vec::new();
+    let mut why = std::collections::BTreeMap::new();
+    for (p, (path, _)) in PAGES.iter().enumerate() {
+        let page = browser
+            .pages()
+            .await
+            .ok()
+            .and_then(|p| p.first().map(|p| p.id.clone()))
+            .unwrap_or_else(|| panic!("no page target"));
+        browser
+            .call(&page, "Page.navigate", json!({"url": site.url(path)}))
+            .await
+            .unwrap_or_else(|e| panic!("{path}: navigate: {e}"));
+        let start = Instant::now();
+        loop {
+            let ready = browser
+                .evaluate(
+                    &page,
+                    "document.readyState === 'complete' && location.pathname",
+                )
+                .await
+                .ok();
+            if ready.as_ref().and_then(Value::as_str) == Some(*path) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{path} did not load"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        browser
+            .evaluate(&page, MUTATOR)
+            .await
+            .unwrap_or_else(|e| panic!("{path}: mutator: {e}"));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let whole_walk = |tag: String| {
+            let browser = &browser;
+            let page = page.clone();
+            async move {
+                match world::walk(browser, &page, &page, None).await {
+                    Ok(Answer::Whole(raw)) => raw
+                        .decode()
+                        .unwrap_or_else(|e| panic!("{tag}: decode: {e}")),
+                    other => panic!("{tag}: a whole walk answered {other:?}"),
+                }
+            }
+        };
+        let mut held = whole_walk(format!("{path} first")).await;
+        for step in 0..STEPS {
+            let seed = 7919 * (p as u32 + 1) + 104_729 * (step + 1);
+            let did = browser
+                .evaluate(&page, &format!("__cupMutate({seed})"))
+                .await
+                .unwrap_or_else(|e| panic!("{path}: mutate: {e}"));
+            let did = did.as_str().unwrap_or_default().to_owned();
+            let tag = format!("{path} step {step} ({did})");
+            let mut got = held.clone();
+            match world::walk(&browser, &page, &page, Some(held.gen)).await {
+                Ok(Answer::Splice(s)) => {
+                    got.splice(&s)
+                        .unwrap_or_else(|e| panic!("{tag}: splice: {e}"));
+                    spliced += 1;
+                }
+                Ok(Answer::Patch(pt)) => {
+                    got.apply(&pt)
+                        .unwrap_or_else(|e| panic!("{tag}: patch: {e}"));
+                    patched += 1;
+                }
+                Ok(Answer::Whole(raw)) => {
+                    got = raw.decode().unwrap_or_else(|e| panic!("{tag}: {e}"));
+                    whole += 1;
+                    *why.entry(raw.why.unwrap_or_default()).or_insert(0u32) += 1;
+                }
+                Err(e) => panic!("{tag}: walk: {e}"),
+            }
+            let want = whole_walk(tag.clone()).await;
+            if let Some(d) = difference(&got, &want) {
+                failures.push(format!("{tag}: {d}"));
+            }
+            held = want;
+        }
+    }
+    eprintln!(
+        "{} changes: {spliced} answered as splices, {patched} as patches, {whole} as whole walks; {} differ from a whole walk",
+        spliced + patched + whole,
+        failures.len()
+    );
+    for (reason, n) in &why {
+        eprintln!("  whole: {n} x {reason}");
+    }
+    assert!(
+        failures.is_empty(),
+        "incremental walks that differ from a whole walk:\n{}",
+        failures.join("\n")
+    );
+    assert!(
+        spliced * 2 >= spliced + patched + whole,
+        "at least half the changes must be answered as splices ({spliced} of {})",
+        spliced + patched + whole
+    );
+}
