@@ -20,7 +20,8 @@ use serde_json::{json, Value};
 
 use crate::support::{Site, Web};
 
-const PAGES: &[(&str, &str)] = &[
+/// The corpus (also changed at random by `splice.rs`).
+pub const PAGES: &[(&str, &str)] = &[
     ("/forms.html", include_str!("pages/agreement/forms.html")),
     ("/tables.html", include_str!("pages/agreement/tables.html")),
     (
@@ -42,7 +43,7 @@ const PAGES: &[(&str, &str)] = &[
 ];
 
 /// The iframe document of content.html.
-const CHILD: &str = include_str!("pages/agreement/child.html");
+pub const CHILD: &str = include_str!("pages/agreement/child.html");
 
 /// Compared states, from Chromium's properties.
 fn chromium_states(ax: &AxNode) -> Vec<&'static str> {
@@ -186,6 +187,39 @@ fn pct(n: usize, of: usize) -> f64 {
     }
 }
 
+/// Navigates the browser's first page to `path` of `site` and waits until
+/// it has loaded; returns the page's target id.
+pub async fn open_page(browser: &cup_web::browser::Browser, site: &Site, path: &str) -> String {
+    let page = browser
+        .pages()
+        .await
+        .ok()
+        .and_then(|p| p.first().map(|p| p.id.clone()))
+        .unwrap_or_else(|| panic!("no page target"));
+    browser
+        .call(&page, "Page.navigate", json!({"url": site.url(path)}))
+        .await
+        .unwrap_or_else(|e| panic!("{path}: navigate: {e}"));
+    let start = Instant::now();
+    loop {
+        let ready = browser
+            .evaluate(
+                &page,
+                "document.readyState === 'complete' && location.pathname",
+            )
+            .await
+            .ok();
+        if ready.as_ref().and_then(Value::as_str) == Some(path) {
+            return page;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{path} did not load"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_walker_agrees_with_chromium_node_for_node() {
     let mut served: Vec<(&str, String)> =
@@ -203,36 +237,7 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
         .unwrap_or_else(|e| panic!("no browser: {e}"));
     let mut t = Tally::default();
     for (path, _) in PAGES {
-        let pages = browser
-            .pages()
-            .await
-            .unwrap_or_else(|e| panic!("no pages: {e}"));
-        let page = pages
-            .first()
-            .map(|p| p.id.clone())
-            .unwrap_or_else(|| panic!("no page target"));
-        browser
-            .call(&page, "Page.navigate", json!({"url": site.url(path)}))
-            .await
-            .unwrap_or_else(|e| panic!("{path}: navigate: {e}"));
-        let start = Instant::now();
-        loop {
-            let ready = browser
-                .evaluate(
-                    &page,
-                    "document.readyState === 'complete' && location.pathname",
-                )
-                .await
-                .ok();
-            if ready.as_ref().and_then(Value::as_str) == Some(*path) {
-                break;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "{path} did not load"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let page = open_page(&browser, &site, path).await;
         // Layout settles (images, the iframe) before both reads.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let raw = match world::walk(&browser, &page, &page, None).await {

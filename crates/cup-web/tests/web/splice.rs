@@ -11,36 +11,13 @@
 
 #![allow(clippy::print_stderr)]
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cup_web::walker::{world, Answer, Walk};
 use cup_web::{Endpoint, WebAdapter};
-use serde_json::{json, Value};
 
+use crate::agreement::{open_page, CHILD, PAGES};
 use crate::support::{Site, Web};
-
-const PAGES: &[(&str, &str)] = &[
-    ("/forms.html", include_str!("pages/agreement/forms.html")),
-    ("/tables.html", include_str!("pages/agreement/tables.html")),
-    (
-        "/widgets.html",
-        include_str!("pages/agreement/widgets.html"),
-    ),
-    (
-        "/content.html",
-        include_str!("pages/agreement/content.html"),
-    ),
-    ("/shadow.html", include_str!("pages/agreement/shadow.html")),
-    ("/styled.html", include_str!("pages/agreement/styled.html")),
-    ("/modal.html", include_str!("pages/agreement/modal.html")),
-    ("/probe.html", include_str!("pages/agreement/probe.html")),
-    ("/probe2.html", include_str!("pages/agreement/probe2.html")),
-    ("/probe3.html", include_str!("pages/agreement/probe3.html")),
-    ("/probe4.html", include_str!("pages/agreement/probe4.html")),
-    ("/probe5.html", include_str!("pages/agreement/probe5.html")),
-];
-
-const CHILD: &str = include_str!("pages/agreement/child.html");
 
 /// Changes per page.
 const STEPS: u32 = 16;
@@ -148,34 +125,7 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
     let mut failures = Vec::new();
     let mut why = std::collections::BTreeMap::new();
     for (p, (path, _)) in PAGES.iter().enumerate() {
-        let page = browser
-            .pages()
-            .await
-            .ok()
-            .and_then(|p| p.first().map(|p| p.id.clone()))
-            .unwrap_or_else(|| panic!("no page target"));
-        browser
-            .call(&page, "Page.navigate", json!({"url": site.url(path)}))
-            .await
-            .unwrap_or_else(|e| panic!("{path}: navigate: {e}"));
-        let start = Instant::now();
-        loop {
-            let ready = browser
-                .evaluate(
-                    &page,
-                    "document.readyState === 'complete' && location.pathname",
-                )
-                .await
-                .ok();
-            if ready.as_ref().and_then(Value::as_str) == Some(*path) {
-                break;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "{path} did not load"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let page = open_page(&browser, &site, path).await;
         browser
             .evaluate(&page, MUTATOR)
             .await
