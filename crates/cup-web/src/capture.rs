@@ -420,11 +420,6 @@ async fn capture_walked(
         nodes = main.nodes.len(),
         "page walked"
     );
-    if let Some(raw) = &main_raw {
-        if let (Some(n), Some(first)) = (raw.errors, raw.first_error.as_deref()) {
-            tracing::debug!(n, first, "walker skipped nodes it could not read");
-        }
-    }
     let (view, tools) = read_probe(&probe);
     let has_frames = main
         .nodes

@@ -272,12 +272,17 @@
     return out;
   }
 
+  // Changes inside a shadow root are not seen by the document's observer.
+  function observeRoot(sr) {
+    if (!TRACK.roots.has(sr)) { TRACK.observer.observe(sr, OBSERVE); TRACK.roots.add(sr); }
+  }
+
   // Flat-tree children of a node (open shadow roots, slots).
   function kidsOf(node) {
     if (node.nodeType === 1) {
       var sr = node.shadowRoot;
       if (sr) {
-        if (!TRACK.roots.has(sr)) { TRACK.observer.observe(sr, OBSERVE); TRACK.roots.add(sr); }
+        observeRoot(sr);
         return sr.childNodes;
       }
       if (node.localName === 'slot') {
@@ -701,7 +706,7 @@
   var WHOLE_ATTRS = new Set(['id', 'for', 'form', 'list', 'aria-owns', 'headers', 'usemap']);
   var TRACK = G.track;
   if (!TRACK) {
-    TRACK = G.track = { whole: true, why: 'the first walk', focus: false, pointer: false, input: false, attrs: [], dirty: [] };
+    TRACK = G.track = { whole: true, why: 'the first walk', focus: false, pointer: false, input: false, attrs: [], dirty: [], roots: new WeakSet() };
     TRACK.note = function (r) {
       var t = r.target;
       if (r.type === 'attributes') {
@@ -1957,7 +1962,7 @@
     var kids;
     if (node.nodeType === 1) {
       var sr = node.shadowRoot;
-      if (sr) { kids = sr.childNodes; ctx.root = sr; ctx.shadow = true; }
+      if (sr) { observeRoot(sr); kids = sr.childNodes; ctx.root = sr; ctx.shadow = true; }
       else if (ctx.shadow && node.localName === 'slot') {
         var as = node.assignedNodes();
         if (as.length) { kids = as; var r = as[0].getRootNode(); ctx.root = r; ctx.shadow = r !== doc; ctx.slotted = true; }

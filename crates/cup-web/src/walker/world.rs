@@ -218,7 +218,22 @@ pub async fn walk(
         .and_then(|r| r.get("value"))
         .and_then(Value::as_str)
         .ok_or_else(|| protocol("Runtime.evaluate", "the walker answered no text".into()))?;
-    Answer::parse(text).map_err(|e| protocol("Runtime.evaluate", e.to_string()))
+    let answer = Answer::parse(text).map_err(|e| protocol("Runtime.evaluate", e.to_string()))?;
+    let raw = match &answer {
+        Answer::Whole(raw) => Some(&**raw),
+        Answer::Splice(s) => Some(&s.walk),
+        Answer::Patch(_) => None,
+    };
+    if let Some((n, first)) = raw.and_then(|r| Some((r.errors?, r.first_error.as_deref()?))) {
+        tracing::warn!(
+            target,
+            frame,
+            n,
+            first,
+            "the walker skipped subtrees it could not read (a bug in cup's walker: please report it with the page)"
+        );
+    }
+    Ok(answer)
 }
 
 /// The current walk of `frame`: the last one patched when the walker says

@@ -245,6 +245,11 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
             Ok(Answer::Patch(_) | Answer::Splice(_)) => panic!("{path}: a patch to a whole walk"),
             Err(e) => panic!("{path}: walk: {e}"),
         };
+        assert_eq!(
+            (raw.errors, raw.first_error.as_deref()),
+            (None, None),
+            "{path}: the walker skipped subtrees"
+        );
         let walk = raw.decode().unwrap_or_else(|e| panic!("{path}: {e}"));
         let backends = world::backend_ids(&browser, &page, &page)
             .await

@@ -416,18 +416,35 @@ async fn repeated_snapshots_show_every_change_and_keep_ids() {
     };
     assert_eq!((patch.patch, patch.count), (held.gen, held.nodes.len()));
     assert!(!patch.rows.is_empty(), "the patch names the checkbox's row");
+    let mut walk = (*held).clone();
+    walk.apply(&patch)
+        .unwrap_or_else(|e| panic!("the patch does not apply: {e}"));
     page.page_script(
         None,
-        &script("document.getElementById('l').append(document.createElement('li')); 1"),
+        &script(
+            "var li = document.createElement('li'); li.textContent = 'Spliced in'; document.getElementById('l').append(li); 1",
+        ),
     )
     .await
     .unwrap_or_else(|e| panic!("script: {e}"));
+    let splice = match world::walk(&browser, &target, &target, Some(patch.gen)).await {
+        Ok(Answer::Splice(s)) => s,
+        other => panic!("a new list item was not answered as a splice: {other:?}"),
+    };
+    assert_eq!((splice.splice, splice.base), (patch.gen, held.nodes.len()));
+    walk.splice(&splice)
+        .unwrap_or_else(|e| panic!("the splice does not apply: {e}"));
     assert!(
-        matches!(
-            world::walk(&browser, &target, &target, Some(patch.gen)).await,
-            Ok(Answer::Whole(_))
-        ),
-        "a new node is answered with a whole walk"
+        walk.nodes.len() > held.nodes.len() && walk.nodes.iter().any(|n| n.name == "Spliced in"),
+        "the splice adds the new item's rows"
+    );
+    let whole = match world::walk(&browser, &target, &target, None).await {
+        Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
+        other => panic!("a whole walk answered {other:?}"),
+    };
+    assert_eq!(
+        walk.nodes, whole.nodes,
+        "the spliced walk is the whole walk"
     );
 }
 

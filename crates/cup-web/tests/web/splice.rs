@@ -1,7 +1,8 @@
 //! Incremental walks against whole walks: on every page of the agreement
-//! corpus, seeded random changes (nodes added and removed, text changed,
-//! classes, styles, `hidden`, `aria-hidden`, labels, list items, table
-//! rows, whole subtrees replaced) are made by the page's own script; after
+//! corpus, seeded random changes in the document and inside its open
+//! shadow roots (nodes added and removed, text changed, classes, styles,
+//! `hidden`, `aria-hidden`, labels, list items, table rows, whole subtrees
+//! replaced) are made by the page's own script; after
 //! each, the walk the walker answers incrementally (a splice of the
 //! changed subtrees, or a patch of states) is applied to the walk held and
 //! must equal, node for node (role, name, description, value, states,
@@ -35,7 +36,14 @@ const MUTATOR: &str = r##"
     var x = seed >>> 0 || 1;
     function rnd(k) { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % k; }
     var skip = { SCRIPT: 1, STYLE: 1, HEAD: 1, HTML: 1, TITLE: 1, META: 1, LINK: 1, IFRAME: 1, TEMPLATE: 1 };
-    var all = Array.prototype.filter.call(document.body.querySelectorAll('*'), function (e) { return !skip[e.tagName]; });
+    // Elements of the document and of every open shadow root in it.
+    var all = [];
+    (function collect(root) {
+      root.querySelectorAll('*').forEach(function (e) {
+        if (!skip[e.tagName]) all.push(e);
+        if (e.shadowRoot) collect(e.shadowRoot);
+      });
+    })(document.body);
     var done = [];
     var times = 1 + rnd(3);
     for (var t = 0; t < times && all.length; t++) {
@@ -136,9 +144,11 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
             let page = page.clone();
             async move {
                 match world::walk(browser, &page, &page, None).await {
-                    Ok(Answer::Whole(raw)) => raw
-                        .decode()
-                        .unwrap_or_else(|e| panic!("{tag}: decode: {e}")),
+                    Ok(Answer::Whole(raw)) => {
+                        assert_eq!(raw.first_error, None, "{tag}: the walker skipped subtrees");
+                        raw.decode()
+                            .unwrap_or_else(|e| panic!("{tag}: decode: {e}"))
+                    }
                     other => panic!("{tag}: a whole walk answered {other:?}"),
                 }
             }
@@ -155,6 +165,10 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
             let mut got = held.clone();
             match world::walk(&browser, &page, &page, Some(held.gen)).await {
                 Ok(Answer::Splice(s)) => {
+                    assert_eq!(
+                        s.walk.first_error, None,
+                        "{tag}: the splice skipped subtrees"
+                    );
                     got.splice(&s)
                         .unwrap_or_else(|e| panic!("{tag}: splice: {e}"));
                     spliced += 1;
