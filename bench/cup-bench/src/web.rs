@@ -162,6 +162,54 @@ pub struct CupRun {
     pub page_text: String,
 }
 
+/// cup's web adapter on the browser at `port`.
+fn cup_adapter(port: u16) -> cup_web::WebAdapter {
+    cup_web::WebAdapter::new(cup_web::Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port,
+    })
+}
+
+/// A foreground snapshot with a deadline long enough for the largest page.
+fn foreground() -> SnapshotRequest {
+    SnapshotRequest {
+        scope: Scope::Foreground,
+        limits: CaptureLimits {
+            deadline: Duration::from_secs(30),
+            ..CaptureLimits::default()
+        },
+        ..SnapshotRequest::default()
+    }
+}
+
+/// The first node of `snap` named `name`.
+fn named<'a>(snap: &'a cup::Snapshot, name: &str) -> Option<&'a cup_protocol::Node> {
+    snap.envelope
+        .tree
+        .iter()
+        .flat_map(|r| r.iter())
+        .find(|n| n.name == name)
+}
+
+/// The id and name of the last node of `snap`.
+fn last_node(snap: &cup::Snapshot) -> Option<(String, String)> {
+    snap.envelope
+        .tree
+        .iter()
+        .flat_map(|r| r.iter())
+        .last()
+        .map(|n| (n.id.clone(), n.name.clone()))
+}
+
+/// Adds a timed snapshot to `m`.
+fn record(m: &mut Measurement, ms: f64, cpu_ms: Option<f64>, snap: &cup::Snapshot) {
+    m.times_ms.push(ms);
+    m.cpu_ms.extend(cpu_ms);
+    m.nodes_per_run
+        .push(u64::try_from(snap.envelope.node_count()).ok());
+    m.text.clone_from(&snap.text);
+}
+
 /// cup in this process: a session on the web adapter, 1 warm-up, `runs`
 /// timed foreground snapshots.
 ///
@@ -176,22 +224,12 @@ pub async fn measure_cup(
 ) -> Result<CupRun, String> {
     let started = Instant::now();
     let mut session = Session::new(Box::new(
-        cup_web::WebAdapter::new(cup_web::Endpoint::Http {
-            host: "127.0.0.1".into(),
-            port,
-        })
-        .with_ax_source(source)
-        .with_incremental(incremental),
+        cup_adapter(port)
+            .with_ax_source(source)
+            .with_incremental(incremental),
     ));
     let init_ms = started.elapsed().as_secs_f64() * 1e3;
-    let req = SnapshotRequest {
-        scope: Scope::Foreground,
-        limits: CaptureLimits {
-            deadline: Duration::from_secs(30),
-            ..CaptureLimits::default()
-        },
-        ..SnapshotRequest::default()
-    };
+    let req = foreground();
     let warm = session.snapshot(&req).await.map_err(|e| e.to_string())?;
     let mut m = Measurement {
         warmup_nodes: u64::try_from(warm.envelope.node_count()).ok(),
@@ -204,8 +242,7 @@ pub async fn measure_cup(
         let cpu = crate::cpu::Clock::start();
         let t = Instant::now();
         let snap = session.snapshot(&req).await.map_err(|e| e.to_string())?;
-        m.times_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        m.cpu_ms.extend(cpu.stop());
+        record(&mut m, t.elapsed().as_secs_f64() * 1e3, cpu.stop(), snap);
         page_text = cup_protocol::compact::render(
             &snap.envelope,
             &cup_protocol::compact::RenderOptions {
@@ -214,9 +251,6 @@ pub async fn measure_cup(
                 ..cup_protocol::compact::RenderOptions::default()
             },
         );
-        m.nodes_per_run
-            .push(u64::try_from(snap.envelope.node_count()).ok());
-        m.text.clone_from(&snap.text);
         let all: Vec<_> = snap.envelope.tree.iter().flat_map(|r| r.iter()).collect();
         with_bounds = (all.iter().filter(|n| n.bounds.is_some()).count(), all.len());
     }
@@ -241,26 +275,11 @@ pub const CLICKED: &str = "Gift wrap";
 /// A failed snapshot or click, a snapshot that does not show the click,
 /// or ids that moved.
 pub async fn measure_cup_after_click(port: u16, runs: usize) -> Result<Measurement, String> {
-    let mut session = Session::new(Box::new(cup_web::WebAdapter::new(
-        cup_web::Endpoint::Http {
-            host: "127.0.0.1".into(),
-            port,
-        },
-    )));
-    let req = SnapshotRequest {
-        scope: Scope::Foreground,
-        limits: CaptureLimits {
-            deadline: Duration::from_secs(30),
-            ..CaptureLimits::default()
-        },
-        ..SnapshotRequest::default()
-    };
+    let mut session = Session::new(Box::new(cup_adapter(port)));
+    let req = foreground();
     let checkbox = |snap: &cup::Snapshot| {
-        snap.envelope
-            .tree
-            .iter()
-            .flat_map(|r| r.iter())
-            .find(|n| n.role == cup_protocol::Role::Checkbox && n.name == CLICKED)
+        named(snap, CLICKED)
+            .filter(|n| n.role == cup_protocol::Role::Checkbox)
             .map(|n| {
                 (
                     n.id.clone(),
@@ -268,18 +287,10 @@ pub async fn measure_cup_after_click(port: u16, runs: usize) -> Result<Measureme
                 )
             })
     };
-    let last_id = |snap: &cup::Snapshot| {
-        snap.envelope
-            .tree
-            .iter()
-            .flat_map(|r| r.iter())
-            .last()
-            .map(|n| (n.id.clone(), n.name.clone()))
-    };
     let first = session.snapshot(&req).await.map_err(|e| e.to_string())?;
     let (id, mut checked) =
         checkbox(first).ok_or_else(|| format!("no checkbox {CLICKED:?} on the page"))?;
-    let last = last_id(first);
+    let last = last_node(first);
     let params = cup::ActionParams::default();
     let mut m = Measurement::default();
     for run in 0..=runs.max(1) {
@@ -294,10 +305,10 @@ pub async fn measure_cup_after_click(port: u16, runs: usize) -> Result<Measureme
         let cpu_ms = cpu.stop();
         let (now_id, now_checked) =
             checkbox(snap).ok_or_else(|| format!("the checkbox is gone after click {run}"))?;
-        if now_id != id || last_id(snap) != last {
+        if now_id != id || last_node(snap) != last {
             return Err(format!(
                 "ids moved after click {run}: checkbox {id} -> {now_id}, last node {last:?} -> {:?}",
-                last_id(snap)
+                last_node(snap)
             ));
         }
         if now_checked == checked {
@@ -306,14 +317,9 @@ pub async fn measure_cup_after_click(port: u16, runs: usize) -> Result<Measureme
             ));
         }
         checked = now_checked;
-        if run == 0 {
-            continue; // warm-up
+        if run > 0 {
+            record(&mut m, ms, cpu_ms, snap); // run 0 is the warm-up
         }
-        m.times_ms.push(ms);
-        m.cpu_ms.extend(cpu_ms);
-        m.nodes_per_run
-            .push(u64::try_from(snap.envelope.node_count()).ok());
-        m.text.clone_from(&snap.text);
     }
     Ok(m)
 }
@@ -334,41 +340,13 @@ pub async fn measure_cup_after_change(
     runs: usize,
     incremental: bool,
 ) -> Result<Measurement, String> {
-    let endpoint = cup_web::Endpoint::Http {
-        host: "127.0.0.1".into(),
-        port,
-    };
-    let mut session = Session::new(Box::new(
-        cup_web::WebAdapter::new(endpoint.clone()).with_incremental(incremental),
-    ));
-    let page = cup_web::WebAdapter::new(endpoint);
-    let req = SnapshotRequest {
-        scope: Scope::Foreground,
-        limits: CaptureLimits {
-            deadline: Duration::from_secs(30),
-            ..CaptureLimits::default()
-        },
-        ..SnapshotRequest::default()
-    };
-    let find = |snap: &cup::Snapshot, name: &str| {
-        snap.envelope
-            .tree
-            .iter()
-            .flat_map(|r| r.iter())
-            .find(|n| n.name == name)
-            .map(|n| n.id.clone())
-    };
-    let last_id = |snap: &cup::Snapshot| {
-        snap.envelope
-            .tree
-            .iter()
-            .flat_map(|r| r.iter())
-            .last()
-            .map(|n| (n.id.clone(), n.name.clone()))
-    };
+    let mut session = Session::new(Box::new(cup_adapter(port).with_incremental(incremental)));
+    let page = cup_adapter(port);
+    let req = foreground();
+    let find = |snap: &cup::Snapshot, name: &str| named(snap, name).map(|n| n.id.clone());
     let first = session.snapshot(&req).await.map_err(|e| e.to_string())?;
     let check = find(first, CLICKED).ok_or_else(|| format!("no {CLICKED:?} on the page"))?;
-    let last = last_id(first);
+    let last = last_node(first);
     let mut m = Measurement::default();
     for run in 0..=runs.max(1) {
         let add = run % 2 == 0;
@@ -393,21 +371,16 @@ pub async fn measure_cup_after_change(
                 if add { "added" } else { "removed" }
             ));
         }
-        if find(snap, CLICKED).as_ref() != Some(&check) || last_id(snap) != last {
+        if find(snap, CLICKED).as_ref() != Some(&check) || last_node(snap) != last {
             return Err(format!(
                 "ids moved after change {run}: checkbox {check} -> {:?}, last node {last:?} -> {:?}",
                 find(snap, CLICKED),
-                last_id(snap)
+                last_node(snap)
             ));
         }
-        if run == 0 {
-            continue; // warm-up
+        if run > 0 {
+            record(&mut m, ms, cpu_ms, snap); // run 0 is the warm-up
         }
-        m.times_ms.push(ms);
-        m.cpu_ms.extend(cpu_ms);
-        m.nodes_per_run
-            .push(u64::try_from(snap.envelope.node_count()).ok());
-        m.text.clone_from(&snap.text);
     }
     Ok(m)
 }

@@ -43,7 +43,45 @@ pub const PAGES: &[(&str, &str)] = &[
 ];
 
 /// The iframe document of content.html.
-pub const CHILD: &str = include_str!("pages/agreement/child.html");
+const CHILD: &str = include_str!("pages/agreement/child.html");
+
+/// The corpus served on loopback, a headless Chromium showing its first
+/// page, and cup's web adapter on that browser.
+pub struct Corpus {
+    /// The corpus pages and the iframe document.
+    pub site: Site,
+    /// Keeps the browser running.
+    _web: Web,
+    adapter: WebAdapter,
+}
+
+impl Corpus {
+    /// Serves the corpus and starts a browser on its first page.
+    pub fn open() -> Self {
+        let mut served: Vec<(&str, String)> =
+            PAGES.iter().map(|(p, h)| (*p, (*h).to_owned())).collect();
+        served.push(("/child.html", CHILD.to_owned()));
+        let site = Site::serve(&served);
+        let web = Web::open(&site.url(PAGES[0].0));
+        let adapter = WebAdapter::new(Endpoint::Http {
+            host: "127.0.0.1".into(),
+            port: web.browser.port(),
+        });
+        Self {
+            site,
+            _web: web,
+            adapter,
+        }
+    }
+
+    /// The adapter's connection to the browser.
+    pub async fn browser(&self) -> std::sync::Arc<cup_web::browser::Browser> {
+        self.adapter
+            .browser()
+            .await
+            .unwrap_or_else(|e| panic!("no browser: {e}"))
+    }
+}
 
 /// Compared states, from Chromium's properties.
 fn chromium_states(ax: &AxNode) -> Vec<&'static str> {
@@ -222,22 +260,11 @@ pub async fn open_page(browser: &cup_web::browser::Browser, site: &Site, path: &
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_walker_agrees_with_chromium_node_for_node() {
-    let mut served: Vec<(&str, String)> =
-        PAGES.iter().map(|(p, h)| (*p, (*h).to_owned())).collect();
-    served.push(("/child.html", CHILD.to_owned()));
-    let site = Site::serve(&served);
-    let web = Web::open(&site.url("/forms.html"));
-    let adapter = WebAdapter::new(Endpoint::Http {
-        host: "127.0.0.1".into(),
-        port: web.browser.port(),
-    });
-    let browser = adapter
-        .browser()
-        .await
-        .unwrap_or_else(|e| panic!("no browser: {e}"));
+    let corpus = Corpus::open();
+    let (site, browser) = (&corpus.site, corpus.browser().await);
     let mut t = Tally::default();
     for (path, _) in PAGES {
-        let page = open_page(&browser, &site, path).await;
+        let page = open_page(&browser, site, path).await;
         // Layout settles (images, the iframe) before both reads.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let raw = match world::walk(&browser, &page, &page, None).await {

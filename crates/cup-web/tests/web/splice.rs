@@ -15,10 +15,8 @@
 use std::time::Duration;
 
 use cup_web::walker::{world, Answer, Walk};
-use cup_web::{Endpoint, WebAdapter};
 
-use crate::agreement::{open_page, CHILD, PAGES};
-use crate::support::{Site, Web};
+use crate::agreement::{open_page, Corpus, PAGES};
 
 /// Changes per page.
 const STEPS: u32 = 16;
@@ -116,24 +114,13 @@ fn difference(got: &Walk, want: &Walk) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn incremental_walks_equal_whole_walks_after_random_changes() {
-    let mut served: Vec<(&str, String)> =
-        PAGES.iter().map(|(p, h)| (*p, (*h).to_owned())).collect();
-    served.push(("/child.html", CHILD.to_owned()));
-    let site = Site::serve(&served);
-    let web = Web::open(&site.url("/forms.html"));
-    let adapter = WebAdapter::new(Endpoint::Http {
-        host: "127.0.0.1".into(),
-        port: web.browser.port(),
-    });
-    let browser = adapter
-        .browser()
-        .await
-        .unwrap_or_else(|e| panic!("no browser: {e}"));
+    let corpus = Corpus::open();
+    let (site, browser) = (&corpus.site, corpus.browser().await);
     let (mut spliced, mut patched, mut whole) = (0u32, 0u32, 0u32);
     let mut failures = Vec::new();
     let mut why = std::collections::BTreeMap::new();
     for (p, (path, _)) in PAGES.iter().enumerate() {
-        let page = open_page(&browser, &site, path).await;
+        let page = open_page(&browser, site, path).await;
         browser
             .evaluate(&page, MUTATOR)
             .await
