@@ -272,9 +272,13 @@
     return out;
   }
 
-  // Changes inside a shadow root are not seen by the document's observer.
+  // Changes inside a shadow root are not seen by the document's observer,
+  // nor its uncomposed events (a scroll) by the window's listeners.
   function observeRoot(sr) {
-    if (!TRACK.roots.has(sr)) { TRACK.observer.observe(sr, OBSERVE); TRACK.roots.add(sr); }
+    if (TRACK.roots.has(sr)) return;
+    TRACK.roots.add(sr);
+    TRACK.observer.observe(sr, OBSERVE);
+    for (var i = 0; i < TRACK.uncomposed.length; i++) sr.addEventListener(TRACK.uncomposed[i], TRACK.onWhole, true);
   }
 
   // Flat-tree children of a node (open shadow roots, slots).
@@ -722,10 +726,13 @@
       for (var i = 0; i < records.length; i++) TRACK.note(records[i]);
     });
     TRACK.observer.observe(doc, OBSERVE);
-    var onWhole = function (e) { TRACK.whole = true; TRACK.why = 'event ' + e.type; };
-    ['scroll', 'resize', 'load', 'error', 'toggle', 'animationstart', 'animationend', 'animationcancel',
-      'transitionrun', 'transitionend', 'fullscreenchange', 'hashchange', 'popstate', 'pageshow'
-    ].forEach(function (t) { win.addEventListener(t, onWhole, true); });
+    var onWhole = TRACK.onWhole = function (e) { TRACK.whole = true; TRACK.why = 'event ' + e.type; };
+    // Of these, the events that do not cross a shadow root's boundary
+    // (not composed) are listened for on each shadow root too (observeRoot).
+    TRACK.uncomposed = ['scroll', 'load', 'error', 'toggle', 'animationstart', 'animationend', 'animationcancel',
+      'transitionrun', 'transitionend'];
+    TRACK.uncomposed.concat(['resize', 'fullscreenchange', 'hashchange', 'popstate', 'pageshow'])
+      .forEach(function (t) { win.addEventListener(t, onWhole, true); });
     if (doc.fonts && doc.fonts.addEventListener) doc.fonts.addEventListener('loadingdone', onWhole);
     var focus = function () { TRACK.focus = true; };
     win.addEventListener('focusin', focus, true);

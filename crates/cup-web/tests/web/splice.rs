@@ -198,3 +198,73 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
         spliced + patched + whole
     );
 }
+
+/// A list scrolled inside an open shadow root.
+const SHADOW_SCROLL: &str = r#"<!doctype html><title>Shadow scroll</title>
+<x-list></x-list>
+<script>
+customElements.define('x-list', class extends HTMLElement {
+  constructor() {
+    super();
+    const r = this.attachShadow({mode: 'open'});
+    let items = '';
+    for (let i = 0; i < 30; i++) items += '<button style="display:block;height:30px">Item ' + i + '</button>';
+    r.innerHTML = '<div style="height:100px;overflow:auto">' + items + '</div>';
+  }
+});
+</script>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scroll_inside_a_shadow_root_makes_the_next_walk_whole() {
+    let site = crate::support::Site::serve(&[("/scroll.html", SHADOW_SCROLL.to_owned())]);
+    let web = crate::support::Web::open(&site.url("/scroll.html"));
+    let adapter = cup_web::WebAdapter::new(cup_web::Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    });
+    let browser = adapter
+        .browser()
+        .await
+        .unwrap_or_else(|e| panic!("no browser: {e}"));
+    let page = open_page(&browser, &site, "/scroll.html").await;
+    let item = |w: &Walk, name: &str| {
+        w.nodes
+            .iter()
+            .find(|n| n.name == name)
+            .and_then(|n| n.bounds)
+            .unwrap_or_else(|| panic!("no {name} with a box"))
+    };
+    let held = match world::walk(&browser, &page, &page, None).await {
+        Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
+        other => panic!("a whole walk answered {other:?}"),
+    };
+    // Nothing changed: a patch of nothing.
+    let held_gen = match world::walk(&browser, &page, &page, Some(held.gen)).await {
+        Ok(Answer::Patch(p)) => {
+            assert!(p.rows.is_empty(), "nothing changed: {p:?}");
+            p.gen
+        }
+        other => panic!("an unchanged page was not answered as a patch: {other:?}"),
+    };
+    browser
+        .evaluate(
+            &page,
+            "document.querySelector('x-list').shadowRoot.querySelector('div').scrollTop = 200; 1",
+        )
+        .await
+        .unwrap_or_else(|e| panic!("scroll: {e}"));
+    // The scroll event comes with the next frame.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = match world::walk(&browser, &page, &page, Some(held_gen)).await {
+        Ok(Answer::Whole(raw)) => {
+            assert_eq!(raw.why.as_deref(), Some("event scroll"));
+            raw.decode().unwrap_or_else(|e| panic!("decode: {e}"))
+        }
+        other => panic!("a scroll in a shadow root did not make the walk whole: {other:?}"),
+    };
+    let (before, now) = (item(&held, "Item 10"), item(&after, "Item 10"));
+    assert!(
+        (before.1 - now.1 - 200.0).abs() < 1.0,
+        "Item 10 moved up by the scroll: {before:?} -> {now:?}"
+    );
+}
