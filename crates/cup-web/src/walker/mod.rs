@@ -174,6 +174,9 @@ pub struct Patch {
     pub rows: Vec<Value>,
     /// As [`RawWalk::viewport`].
     pub viewport: Vec<f64>,
+    /// The walker's own time, ms (`total`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ms: Option<Value>,
 }
 
 /// The walker's answer when nodes were added, removed or changed since the
@@ -204,6 +207,10 @@ pub struct Splice {
     pub bounds: Vec<i64>,
     /// As [`RawWalk::viewport`].
     pub viewport: Vec<f64>,
+    /// The walker's own time, ms (`find`, `walk`, `around`, `boxes`,
+    /// `total`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ms: Option<Value>,
 }
 
 /// What the walker answered.

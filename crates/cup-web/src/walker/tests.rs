@@ -177,7 +177,7 @@ fn a_patch_changes_states_and_values_of_its_generation_only() {
         gen: 6,
         count: 6,
         rows: vec![json!(9), json!(1), json!("")],
-        viewport: vec![],
+        ..Patch::default()
     };
     assert!(matches!(w.apply(&bad), Err(WalkError::Inconsistent(_))));
     assert_eq!(w.gen, 5);

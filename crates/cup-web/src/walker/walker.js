@@ -710,7 +710,7 @@
   var WHOLE_ATTRS = new Set(['id', 'for', 'form', 'list', 'aria-owns', 'headers', 'usemap']);
   var TRACK = G.track;
   if (!TRACK) {
-    TRACK = G.track = { whole: true, why: 'the first walk', focus: false, pointer: false, input: false, attrs: [], dirty: [], roots: new WeakSet() };
+    TRACK = G.track = { whole: true, why: 'the first walk', focus: false, pointer: false, input: false, attrs: [], dirty: [], moved: false, roots: new WeakSet() };
     TRACK.note = function (r) {
       var t = r.target;
       if (r.type === 'attributes') {
@@ -726,7 +726,13 @@
       for (var i = 0; i < records.length; i++) TRACK.note(records[i]);
     });
     TRACK.observer.observe(doc, OBSERVE);
-    var onWhole = TRACK.onWhole = function (e) { TRACK.whole = true; TRACK.why = 'event ' + e.type; };
+    // A scroll (of the page or of an element) moves boxes and nothing
+    // else: the next read splices, reading every box again. The other
+    // events make it whole.
+    var onWhole = TRACK.onWhole = function (e) {
+      if (e.type === 'scroll') TRACK.moved = true;
+      else { TRACK.whole = true; TRACK.why = 'event ' + e.type; }
+    };
     // Of these, the events that do not cross a shadow root's boundary
     // (not composed) are listened for on each shadow root too (observeRoot).
     TRACK.uncomposed = ['scroll', 'load', 'error', 'toggle', 'animationstart', 'animationend', 'animationcancel',
@@ -828,14 +834,17 @@
     if (Date.now() - L.at > (options.maxAge || 5000)) return whole('the last whole walk is older than maxAge');
     var pending = TRACK.observer.takeRecords();
     for (var i = 0; i < pending.length; i++) TRACK.note(pending[i]);
-    if (TRACK.whole || win.innerWidth !== L.vw || win.innerHeight !== L.vh || win.scrollX !== L.sx ||
-        win.scrollY !== L.sy || (win.devicePixelRatio || 1) !== L.dpr || doc.title !== L.title ||
-        doc.URL !== L.url) return whole(TRACK.whole ? TRACK.why : 'the viewport, scroll, title or URL changed');
+    if (TRACK.whole || win.innerWidth !== L.vw || win.innerHeight !== L.vh ||
+        (win.devicePixelRatio || 1) !== L.dpr || doc.title !== L.title ||
+        doc.URL !== L.url) return whole(TRACK.whole ? TRACK.why : 'the viewport, zoom, title or URL changed');
+    // (The page scrolled with no event yet: boxes moved.)
+    if (win.scrollX !== L.sx || win.scrollY !== L.sy) TRACK.moved = true;
     if (G.stateSel && (TRACK.focus || TRACK.pointer || TRACK.input || TRACK.attrs.length)) {
       return whole('a state changed and style rules match on states');
     }
     if (sheetsKey() !== L.sheets) return whole('a style sheet changed');
     if (TRACK.dirty.length) return G.structSel ? whole('style rules match on content (:has, :empty)') : 'splice';
+    if (TRACK.moved) return 'splice';
     var rows = new Set(L.controls);
     for (var t = 0; t < TRACK.attrs.length; t++) {
       var at = L.handles.indexOf(TRACK.attrs[t]);
@@ -885,7 +894,7 @@
   // A whole walk: what changed before it is in it.
   function resetTrack() {
     TRACK.observer.takeRecords();
-    TRACK.whole = TRACK.focus = TRACK.pointer = TRACK.input = false;
+    TRACK.whole = TRACK.focus = TRACK.pointer = TRACK.input = TRACK.moved = false;
     TRACK.attrs = [];
     TRACK.dirty = [];
   }
@@ -1744,7 +1753,8 @@
       lastEnd = g.e;
       replaced += g.e - g.s;
     }
-    if (!parts.length) return whole('nothing to walk again');
+    // No part: only boxes moved (a scroll), unless what changed is out of reach.
+    if (!parts.length && dirty.length) return whole('nothing to walk again');
     if (replaced > L.count / 2) return whole('over half of the page changed');
 
     // Walk each part again and put its rows in place of the old ones.
@@ -1876,6 +1886,7 @@
     var tBoxes = performance.now();
     if (gone || all === null) return whole('a row\'s node is gone');
     L.controls = controlsNow;
+    L.sx = win.scrollX; L.sy = win.scrollY;
     L.focusAt = focusAt;
     L.focusHandle = focusAt >= 0 ? L.handles[focusAt] : null;
     G.nodes = L.handles;

@@ -219,11 +219,20 @@ pub async fn walk(
         .and_then(Value::as_str)
         .ok_or_else(|| protocol("Runtime.evaluate", "the walker answered no text".into()))?;
     let answer = Answer::parse(text).map_err(|e| protocol("Runtime.evaluate", e.to_string()))?;
-    let raw = match &answer {
-        Answer::Whole(raw) => Some(&**raw),
-        Answer::Splice(s) => Some(&s.walk),
-        Answer::Patch(_) => None,
+    let (kind, raw, ms) = match &answer {
+        Answer::Whole(raw) => ("whole", Some(&**raw), raw.ms.as_ref()),
+        Answer::Splice(s) => ("splice", Some(&s.walk), s.ms.as_ref()),
+        Answer::Patch(p) => ("patch", None, p.ms.as_ref()),
     };
+    tracing::debug!(
+        target,
+        frame,
+        kind,
+        why = raw.and_then(|r| r.why.as_deref()).unwrap_or(""),
+        walker_ms = ms.and_then(|m| m.get("total")?.as_f64()),
+        bytes = text.len(),
+        "walker answered"
+    );
     if let Some((n, first)) = raw.and_then(|r| Some((r.errors?, r.first_error.as_deref()?))) {
         tracing::warn!(
             target,

@@ -2,7 +2,7 @@
 //! corpus, seeded random changes in the document and inside its open
 //! shadow roots (nodes added and removed, text changed, classes, styles,
 //! `hidden`, `aria-hidden`, labels, list items, table rows, whole subtrees
-//! replaced) are made by the page's own script; after
+//! replaced, the page or an element scrolled) are made by the page's own script; after
 //! each, the walk the walker answers incrementally (a splice of the
 //! changed subtrees, or a patch of states) is applied to the walk held and
 //! must equal, node for node (role, name, description, value, states,
@@ -46,7 +46,7 @@ const MUTATOR: &str = r##"
     var times = 1 + rnd(3);
     for (var t = 0; t < times && all.length; t++) {
       var el = all[rnd(all.length)];
-      var what = rnd(14);
+      var what = rnd(16);
       n++;
       var tag = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
       switch (what) {
@@ -77,6 +77,8 @@ const MUTATOR: &str = r##"
         case 11: el.title = 'title ' + n; break;
         case 12: if (el.getAttribute('aria-hidden') === 'true') el.removeAttribute('aria-hidden'); else el.setAttribute('aria-hidden', 'true'); break;
         case 13: var d = document.createElement('div'); d.innerHTML = 'new <i>block</i> ' + n; el.after(d); break;
+        case 14: window.scrollBy(0, rnd(2) ? 150 : -150); tag = 'window'; break;
+        case 15: el.scrollTop += 40; el.scrollLeft += 10; break;
       }
       done.push(what + '@' + tag);
     }
@@ -199,9 +201,10 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
     );
 }
 
-/// A list scrolled inside an open shadow root.
+/// A list scrolled inside an open shadow root, on a page that scrolls.
 const SHADOW_SCROLL: &str = r#"<!doctype html><title>Shadow scroll</title>
 <x-list></x-list>
+<div style="height:3000px">Below the list</div>
 <script>
 customElements.define('x-list', class extends HTMLElement {
   constructor() {
@@ -215,7 +218,7 @@ customElements.define('x-list', class extends HTMLElement {
 </script>"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_scroll_inside_a_shadow_root_makes_the_next_walk_whole() {
+async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
     let site = crate::support::Site::serve(&[("/scroll.html", SHADOW_SCROLL.to_owned())]);
     let web = crate::support::Web::open(&site.url("/scroll.html"));
     let adapter = cup_web::WebAdapter::new(cup_web::Endpoint::Http {
@@ -239,13 +242,16 @@ async fn a_scroll_inside_a_shadow_root_makes_the_next_walk_whole() {
         other => panic!("a whole walk answered {other:?}"),
     };
     // Nothing changed: a patch of nothing.
-    let held_gen = match world::walk(&browser, &page, &page, Some(held.gen)).await {
+    let mut after = held.clone();
+    match world::walk(&browser, &page, &page, Some(held.gen)).await {
         Ok(Answer::Patch(p)) => {
             assert!(p.rows.is_empty(), "nothing changed: {p:?}");
-            p.gen
+            after
+                .apply(&p)
+                .unwrap_or_else(|e| panic!("the patch does not apply: {e}"));
         }
         other => panic!("an unchanged page was not answered as a patch: {other:?}"),
-    };
+    }
     browser
         .evaluate(
             &page,
@@ -255,16 +261,51 @@ async fn a_scroll_inside_a_shadow_root_makes_the_next_walk_whole() {
         .unwrap_or_else(|e| panic!("scroll: {e}"));
     // The scroll event comes with the next frame.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let after = match world::walk(&browser, &page, &page, Some(held_gen)).await {
-        Ok(Answer::Whole(raw)) => {
-            assert_eq!(raw.why.as_deref(), Some("event scroll"));
-            raw.decode().unwrap_or_else(|e| panic!("decode: {e}"))
+    // Boxes only: a splice of no subtree that reads every box again.
+    match world::walk(&browser, &page, &page, Some(after.gen)).await {
+        Ok(Answer::Splice(s)) => {
+            assert!(s.parts.is_empty(), "nothing to walk again: {:?}", s.parts);
+            after
+                .splice(&s)
+                .unwrap_or_else(|e| panic!("the splice does not apply: {e}"));
         }
-        other => panic!("a scroll in a shadow root did not make the walk whole: {other:?}"),
+        other => panic!("a scroll in a shadow root was not answered as a splice: {other:?}"),
+    }
+    let whole = match world::walk(&browser, &page, &page, None).await {
+        Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
+        other => panic!("a whole walk answered {other:?}"),
     };
+    assert_eq!(
+        after.nodes, whole.nodes,
+        "the spliced walk is the whole walk"
+    );
     let (before, now) = (item(&held, "Item 10"), item(&after, "Item 10"));
     assert!(
         (before.1 - now.1 - 200.0).abs() < 1.0,
         "Item 10 moved up by the scroll: {before:?} -> {now:?}"
+    );
+
+    // The page scrolled: the same, read before the scroll event comes.
+    browser
+        .evaluate(&page, "window.scrollBy(0, 120); 1")
+        .await
+        .unwrap_or_else(|e| panic!("scroll: {e}"));
+    // (The whole walk above is the walker's latest.)
+    let held = whole;
+    let mut after = held.clone();
+    match world::walk(&browser, &page, &page, Some(after.gen)).await {
+        Ok(Answer::Splice(s)) => {
+            assert!(s.parts.is_empty(), "nothing to walk again: {:?}", s.parts);
+            after
+                .splice(&s)
+                .unwrap_or_else(|e| panic!("the splice does not apply: {e}"));
+        }
+        other => panic!("a scroll of the page was not answered as a splice: {other:?}"),
+    }
+    assert_eq!(after.scroll, (0.0, 120.0), "the walk's scroll offset");
+    let (before, now) = (item(&held, "Item 10"), item(&after, "Item 10"));
+    assert!(
+        (before.1 - now.1 - 120.0).abs() < 1.0,
+        "Item 10 moved up by the page's scroll: {before:?} -> {now:?}"
     );
 }
