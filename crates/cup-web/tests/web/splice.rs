@@ -217,6 +217,23 @@ customElements.define('x-list', class extends HTMLElement {
 });
 </script>"#;
 
+/// Reads `page` incrementally after `what` and applies the answer to
+/// `walk`: it must be a splice of no subtree (boxes only).
+async fn boxes_only(browser: &cup_web::browser::Browser, page: &str, walk: &mut Walk, what: &str) {
+    match world::walk(browser, page, page, Some(walk.gen)).await {
+        Ok(Answer::Splice(s)) => {
+            assert!(
+                s.parts.is_empty(),
+                "{what}: nothing to walk again: {:?}",
+                s.parts
+            );
+            walk.splice(&s)
+                .unwrap_or_else(|e| panic!("{what}: the splice does not apply: {e}"));
+        }
+        other => panic!("{what} was not answered as a splice: {other:?}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
     let site = crate::support::Site::serve(&[("/scroll.html", SHADOW_SCROLL.to_owned())]);
@@ -261,16 +278,7 @@ async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
         .unwrap_or_else(|e| panic!("scroll: {e}"));
     // The scroll event comes with the next frame.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // Boxes only: a splice of no subtree that reads every box again.
-    match world::walk(&browser, &page, &page, Some(after.gen)).await {
-        Ok(Answer::Splice(s)) => {
-            assert!(s.parts.is_empty(), "nothing to walk again: {:?}", s.parts);
-            after
-                .splice(&s)
-                .unwrap_or_else(|e| panic!("the splice does not apply: {e}"));
-        }
-        other => panic!("a scroll in a shadow root was not answered as a splice: {other:?}"),
-    }
+    boxes_only(&browser, &page, &mut after, "a scroll in a shadow root").await;
     let whole = match world::walk(&browser, &page, &page, None).await {
         Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
         other => panic!("a whole walk answered {other:?}"),
@@ -293,15 +301,7 @@ async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
     // (The whole walk above is the walker's latest.)
     let held = whole;
     let mut after = held.clone();
-    match world::walk(&browser, &page, &page, Some(after.gen)).await {
-        Ok(Answer::Splice(s)) => {
-            assert!(s.parts.is_empty(), "nothing to walk again: {:?}", s.parts);
-            after
-                .splice(&s)
-                .unwrap_or_else(|e| panic!("the splice does not apply: {e}"));
-        }
-        other => panic!("a scroll of the page was not answered as a splice: {other:?}"),
-    }
+    boxes_only(&browser, &page, &mut after, "a scroll of the page").await;
     assert_eq!(after.scroll, (0.0, 120.0), "the walk's scroll offset");
     let (before, now) = (item(&held, "Item 10"), item(&after, "Item 10"));
     assert!(
