@@ -278,7 +278,7 @@
     if (TRACK.roots.has(sr)) return;
     TRACK.roots.add(sr);
     TRACK.observer.observe(sr, OBSERVE);
-    for (var i = 0; i < TRACK.uncomposed.length; i++) sr.addEventListener(TRACK.uncomposed[i], TRACK.onWhole, true);
+    for (var i = 0; i < TRACK.uncomposed.length; i++) sr.addEventListener(TRACK.uncomposed[i], TRACK.onEvent, true);
   }
 
   // Flat-tree children of a node (open shadow roots, slots).
@@ -729,7 +729,7 @@
     // A scroll (of the page or of an element) moves boxes and nothing
     // else: the next read splices, reading every box again. The other
     // events make it whole.
-    var onWhole = TRACK.onWhole = function (e) {
+    var onEvent = TRACK.onEvent = function (e) {
       if (e.type === 'scroll') TRACK.moved = true;
       else { TRACK.whole = true; TRACK.why = 'event ' + e.type; }
     };
@@ -738,8 +738,8 @@
     TRACK.uncomposed = ['scroll', 'load', 'error', 'toggle', 'animationstart', 'animationend', 'animationcancel',
       'transitionrun', 'transitionend'];
     TRACK.uncomposed.concat(['resize', 'fullscreenchange', 'hashchange', 'popstate', 'pageshow'])
-      .forEach(function (t) { win.addEventListener(t, onWhole, true); });
-    if (doc.fonts && doc.fonts.addEventListener) doc.fonts.addEventListener('loadingdone', onWhole);
+      .forEach(function (t) { win.addEventListener(t, onEvent, true); });
+    if (doc.fonts && doc.fonts.addEventListener) doc.fonts.addEventListener('loadingdone', onEvent);
     var focus = function () { TRACK.focus = true; };
     win.addEventListener('focusin', focus, true);
     win.addEventListener('focusout', focus, true);
@@ -820,10 +820,12 @@
     return flags;
   }
 
-  // A patch of the last walk, or null when the walk must be whole: the
-  // reader holds another generation, something moved or changed shape,
-  // the page has state-dependent style rules and a state changed, or the
-  // last whole walk is older than maxAge.
+  // A patch of the last walk (only states changed); 'splice' when nodes,
+  // text or attributes changed or boxes moved (a scroll); or null when
+  // the walk must be whole: the reader holds another generation, the
+  // viewport, zoom, title or URL changed, the page has state-dependent
+  // style rules and a state changed, a style sheet changed, or the last
+  // whole walk is older than maxAge.
   // Why this walk is whole (answered with it, for tests and tracing).
   var WHY = '';
   function whole(why) { WHY = why; return null; }
