@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 
 use cup_web::mapping::AxNode;
 use cup_web::walker::{world, Answer, WalkNode};
-use cup_web::{Endpoint, WebAdapter};
 use serde_json::{json, Value};
 
 use crate::support::{Site, Web};
@@ -45,14 +44,12 @@ pub const PAGES: &[(&str, &str)] = &[
 /// The iframe document of content.html.
 const CHILD: &str = include_str!("pages/agreement/child.html");
 
-/// The corpus served on loopback, a headless Chromium showing its first
-/// page, and cup's web adapter on that browser.
+/// The corpus served on loopback and a headless Chromium showing its
+/// first page.
 pub struct Corpus {
     /// The corpus pages and the iframe document.
     pub site: Site,
-    /// Keeps the browser running.
-    _web: Web,
-    adapter: WebAdapter,
+    web: Web,
 }
 
 impl Corpus {
@@ -63,23 +60,12 @@ impl Corpus {
         served.push(("/child.html", CHILD.to_owned()));
         let site = Site::serve(&served);
         let web = Web::open(&site.url(PAGES[0].0));
-        let adapter = WebAdapter::new(Endpoint::Http {
-            host: "127.0.0.1".into(),
-            port: web.browser.port(),
-        });
-        Self {
-            site,
-            _web: web,
-            adapter,
-        }
+        Self { site, web }
     }
 
-    /// The adapter's connection to the browser.
+    /// A CDP connection to the browser.
     pub async fn browser(&self) -> std::sync::Arc<cup_web::browser::Browser> {
-        self.adapter
-            .browser()
-            .await
-            .unwrap_or_else(|e| panic!("no browser: {e}"))
+        self.web.cdp().await
     }
 }
 

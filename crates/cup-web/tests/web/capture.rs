@@ -438,10 +438,7 @@ async fn repeated_snapshots_show_every_change_and_keep_ids() {
         walk.nodes.len() > held.nodes.len() && walk.nodes.iter().any(|n| n.name == "Spliced in"),
         "the splice adds the new item's rows"
     );
-    let whole = match world::walk(&browser, &target, &target, None).await {
-        Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
-        other => panic!("a whole walk answered {other:?}"),
-    };
+    let whole = crate::support::whole_walk(&browser, &target, "after the splice").await;
     assert_eq!(
         walk.nodes, whole.nodes,
         "the spliced walk is the whole walk"

@@ -17,6 +17,7 @@ use std::time::Duration;
 use cup_web::walker::{world, Answer, Walk};
 
 use crate::agreement::{open_page, Corpus, PAGES};
+use crate::support::{whole_walk, Site, Web};
 
 /// Changes per page.
 const STEPS: u32 = 16;
@@ -128,21 +129,7 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
             .await
             .unwrap_or_else(|e| panic!("{path}: mutator: {e}"));
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let whole_walk = |tag: String| {
-            let browser = &browser;
-            let page = page.clone();
-            async move {
-                match world::walk(browser, &page, &page, None).await {
-                    Ok(Answer::Whole(raw)) => {
-                        assert_eq!(raw.first_error, None, "{tag}: the walker skipped subtrees");
-                        raw.decode()
-                            .unwrap_or_else(|e| panic!("{tag}: decode: {e}"))
-                    }
-                    other => panic!("{tag}: a whole walk answered {other:?}"),
-                }
-            }
-        };
-        let mut held = whole_walk(format!("{path} first")).await;
+        let mut held = whole_walk(&browser, &page, &format!("{path} first")).await;
         for step in 0..STEPS {
             let seed = 7919 * (p as u32 + 1) + 104_729 * (step + 1);
             let did = browser
@@ -174,7 +161,7 @@ async fn incremental_walks_equal_whole_walks_after_random_changes() {
                 }
                 Err(e) => panic!("{tag}: walk: {e}"),
             }
-            let want = whole_walk(tag.clone()).await;
+            let want = whole_walk(&browser, &page, &tag).await;
             if let Some(d) = difference(&got, &want) {
                 failures.push(format!("{tag}: {d}"));
             }
@@ -236,16 +223,9 @@ async fn boxes_only(browser: &cup_web::browser::Browser, page: &str, walk: &mut 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
-    let site = crate::support::Site::serve(&[("/scroll.html", SHADOW_SCROLL.to_owned())]);
-    let web = crate::support::Web::open(&site.url("/scroll.html"));
-    let adapter = cup_web::WebAdapter::new(cup_web::Endpoint::Http {
-        host: "127.0.0.1".into(),
-        port: web.browser.port(),
-    });
-    let browser = adapter
-        .browser()
-        .await
-        .unwrap_or_else(|e| panic!("no browser: {e}"));
+    let site = Site::serve(&[("/scroll.html", SHADOW_SCROLL.to_owned())]);
+    let web = Web::open(&site.url("/scroll.html"));
+    let browser = web.cdp().await;
     let page = open_page(&browser, &site, "/scroll.html").await;
     let item = |w: &Walk, name: &str| {
         w.nodes
@@ -254,10 +234,7 @@ async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
             .and_then(|n| n.bounds)
             .unwrap_or_else(|| panic!("no {name} with a box"))
     };
-    let held = match world::walk(&browser, &page, &page, None).await {
-        Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
-        other => panic!("a whole walk answered {other:?}"),
-    };
+    let held = whole_walk(&browser, &page, "the first walk").await;
     // Nothing changed: a patch of nothing.
     let mut after = held.clone();
     match world::walk(&browser, &page, &page, Some(held.gen)).await {
@@ -279,10 +256,7 @@ async fn a_scroll_inside_a_shadow_root_moves_the_boxes_of_the_next_walk() {
     // The scroll event comes with the next frame.
     tokio::time::sleep(Duration::from_millis(300)).await;
     boxes_only(&browser, &page, &mut after, "a scroll in a shadow root").await;
-    let whole = match world::walk(&browser, &page, &page, None).await {
-        Ok(Answer::Whole(raw)) => raw.decode().unwrap_or_else(|e| panic!("decode: {e}")),
-        other => panic!("a whole walk answered {other:?}"),
-    };
+    let whole = whole_walk(&browser, &page, "after the scroll").await;
     assert_eq!(
         after.nodes, whole.nodes,
         "the spliced walk is the whole walk"

@@ -139,6 +139,18 @@ impl Web {
         }
     }
 
+    /// A CDP connection of its own to this browser (as cup's web adapter
+    /// makes it), for reading the walker directly.
+    pub async fn cdp(&self) -> Arc<cup_web::browser::Browser> {
+        WebAdapter::new(Endpoint::Http {
+            host: "127.0.0.1".into(),
+            port: self.browser.port(),
+        })
+        .browser()
+        .await
+        .unwrap_or_else(|e| panic!("no browser: {e}"))
+    }
+
     /// Takes foreground snapshots until `done` holds (or 10 s pass), checks
     /// each against the schema, and returns the last.
     pub async fn snapshot_until(&mut self, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
@@ -168,6 +180,24 @@ impl Web {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+/// A whole walk of `page`'s main frame, decoded; the walker must not have
+/// skipped any subtree. `tag` names the step in a failure.
+pub async fn whole_walk(
+    browser: &cup_web::browser::Browser,
+    page: &str,
+    tag: &str,
+) -> cup_web::walker::Walk {
+    use cup_web::walker::{world, Answer};
+    match world::walk(browser, page, page, None).await {
+        Ok(Answer::Whole(raw)) => {
+            assert_eq!(raw.first_error, None, "{tag}: the walker skipped subtrees");
+            raw.decode()
+                .unwrap_or_else(|e| panic!("{tag}: decode: {e}"))
+        }
+        other => panic!("{tag}: a whole walk answered {other:?}"),
     }
 }
 
