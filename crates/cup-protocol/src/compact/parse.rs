@@ -2,7 +2,7 @@
 //! and tools downstream can consume CUP text.
 
 use crate::compact::line::{LineAttrs, LineFields};
-use crate::compact::prune::Clipped;
+use crate::compact::prune::{Clipped, Folded};
 use crate::compact::render::{direction_word, TRUNCATION_MARK, UNTITLED};
 use crate::compact::text;
 use crate::node::{Orientation, Rect};
@@ -81,6 +81,16 @@ pub enum Line {
         container: String,
         /// Hidden items by direction.
         clipped: Clipped,
+    },
+    /// A fold line (D13) after a container's children: items without a
+    /// place on screen, counted instead of shown.
+    Fold {
+        /// Indentation level (the container's depth + 1).
+        depth: usize,
+        /// Container id named in the line.
+        container: String,
+        /// Folded items and the action that opens a closed container.
+        folded: Folded,
     },
     /// Any other `#` line in the body.
     Comment {
@@ -202,16 +212,23 @@ pub fn parse(input: &str) -> Result<Document, ParseError> {
                 break;
             }
             let comment = comment.strip_prefix(' ').unwrap_or(comment);
-            body.push(match parse_hint(comment) {
-                Some((container, clipped)) => Line::Hint {
+            body.push(if let Some((container, clipped)) = parse_hint(comment) {
+                Line::Hint {
                     depth,
                     container,
                     clipped,
-                },
-                None => Line::Comment {
+                }
+            } else if let Some((container, folded)) = parse_fold(comment) {
+                Line::Fold {
+                    depth,
+                    container,
+                    folded,
+                }
+            } else {
+                Line::Comment {
                     depth,
                     text: comment.to_owned(),
-                },
+                }
             });
         } else {
             let fields = parse_node_line(trimmed).map_err(|m| err(n, m))?;
@@ -254,6 +271,47 @@ fn parse_hint(s: &str) -> Option<(String, Clipped)> {
     }
     (clipped.total() == total).then_some(())?;
     Some((container?, clipped))
+}
+
+/// `12 items in closed menu e17 — action(element_id='e17', action='click') to open`
+/// or `3 offscreen items without bounds under e40 — detail='full' shows them`.
+fn parse_fold(s: &str) -> Option<(String, Folded)> {
+    let (head, rest) = s.split_once(" — ")?;
+    let (count, head) = head.split_once(' ')?;
+    let items: usize = count.parse().ok()?;
+    let one = items == 1;
+    let closed = if one {
+        "item in closed "
+    } else {
+        "items in closed "
+    };
+    if let Some(tail) = head.strip_prefix(closed) {
+        let (role, id) = tail.split_once(' ')?;
+        Role::from_name(role)?;
+        let call = rest
+            .strip_prefix("action(element_id='")?
+            .strip_suffix("') to open")?;
+        let (call_id, action) = call.split_once("', action='")?;
+        let open: Action = action.parse().ok()?;
+        (call_id == id && !id.is_empty()).then(|| {
+            (
+                id.to_owned(),
+                Folded {
+                    items,
+                    open: Some(open),
+                },
+            )
+        })
+    } else {
+        let id = head.strip_prefix(if one {
+            "offscreen item without bounds under "
+        } else {
+            "offscreen items without bounds under "
+        })?;
+        let shows = if one { "it" } else { "them" };
+        (rest == format!("detail='full' shows {shows}") && !id.is_empty() && !id.contains(' '))
+            .then(|| (id.to_owned(), Folded { items, open: None }))
+    }
 }
 
 /// A cursor over one line.

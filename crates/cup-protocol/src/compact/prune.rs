@@ -12,7 +12,12 @@
 //!    direction, instead of shown;
 //! 4. the child is pruned recursively; an unnamed structural container
 //!    without a meaningful action that ends with exactly one child and no
-//!    clipped ones is replaced by that child.
+//!    clipped or folded ones is replaced by that child;
+//! 5. fold (D13): below a closed container that can be opened ([`opener`])
+//!    or below a node that is itself off screen without bounds
+//!    ([`is_placeless`]), a child whose lines would all be nodes off screen
+//!    without bounds (none focused, no clip hint) is counted instead of
+//!    shown. `compact` and `minimal` only.
 
 use crate::node::{Node, Rect};
 use crate::vocab::{Action, Direction, Role, State};
@@ -110,6 +115,19 @@ impl Clipped {
     }
 }
 
+/// Children folded into one line because they have no place on screen
+/// (D13): the items of a closed container, or the content of a node that is
+/// itself off screen without bounds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Folded {
+    /// Folded items (children as the compact text would show them, D6).
+    pub items: usize,
+    /// The action that opens the closed container (`expand`, else
+    /// `click`); `None` when the items are folded below a node that is off
+    /// screen without bounds.
+    pub open: Option<Action>,
+}
+
 /// A node kept by pruning, with its kept children and what its viewport hid.
 #[derive(Debug, Clone)]
 pub struct Pruned<'a> {
@@ -119,6 +137,8 @@ pub struct Pruned<'a> {
     pub children: Vec<Pruned<'a>>,
     /// Children hidden outside the viewport.
     pub clipped: Clipped,
+    /// Children folded because they have no place on screen (D13).
+    pub folded: Folded,
 }
 
 impl Pruned<'_> {
@@ -180,7 +200,7 @@ fn prune_page(node: &Node) -> Pruned<'_> {
         Viewport::Ignored,
         &mut |child, _| children.push(prune_page(child)),
     );
-    collapse(node, children, Clipped::default())
+    collapse(node, children, Clipped::default(), Folded::default())
 }
 
 fn keep_all(node: &Node) -> Pruned<'_> {
@@ -188,15 +208,24 @@ fn keep_all(node: &Node) -> Pruned<'_> {
         node,
         children: node.children.iter().map(keep_all).collect(),
         clipped: Clipped::default(),
+        folded: Folded::default(),
     }
 }
 
 fn keep_actionable(node: &Node) -> Option<Pruned<'_>> {
-    let children: Vec<_> = node.children.iter().filter_map(keep_actionable).collect();
-    (node.has_meaningful_action() || !children.is_empty()).then_some(Pruned {
+    let mut fold = Fold::of(node);
+    let children: Vec<_> = node
+        .children
+        .iter()
+        .filter_map(keep_actionable)
+        .filter(|child| !fold.takes(child))
+        .collect();
+    let folded = fold.folded();
+    (node.has_meaningful_action() || !children.is_empty() || folded.items > 0).then_some(Pruned {
         node,
         children,
         clipped: Clipped::default(),
+        folded,
     })
 }
 
@@ -304,23 +333,98 @@ pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
     let inner = child_viewport(node, viewport);
     let mut children = Vec::new();
     let mut clipped = Clipped::default();
+    let mut fold = Fold::of(node);
     for_each_item(Some(node), &node.children, &mut |child, _| {
         let dir = inner
             .zip(child.bounds)
             .and_then(|(v, b)| clip_direction(&b, &v));
         match dir {
             Some(d) => clipped.add(d, 1),
-            None => children.push(prune_kept(child, inner)),
+            None => {
+                let kept = prune_kept(child, inner);
+                if !fold.takes(&kept) {
+                    children.push(kept);
+                }
+            }
         }
     });
-    collapse(node, children, clipped)
+    collapse(node, children, clipped, fold.folded())
+}
+
+/// `true` for a node off screen without bounds: no place on screen at all
+/// (D13).
+pub fn is_placeless(node: &Node) -> bool {
+    node.bounds.is_none() && node.has_state(State::Offscreen)
+}
+
+/// The action that opens `node` when it is a closed container (D13): a
+/// menu, menu item or combobox, or a node that can `expand` or is
+/// `collapsed`, that is not `expanded`. `expand` when it has it, else
+/// `click`; `None` when it is not a closed container or offers neither.
+pub fn opener(node: &Node) -> Option<Action> {
+    let container = matches!(node.role, Role::Menu | Role::MenuItem | Role::Combobox)
+        || node.actions.contains(&Action::Expand)
+        || node.has_state(State::Collapsed);
+    if !container || node.has_state(State::Expanded) {
+        return None;
+    }
+    [Action::Expand, Action::Click]
+        .into_iter()
+        .find(|a| node.actions.contains(a))
+}
+
+/// Which children of one node fold (D13), and how many did.
+struct Fold {
+    /// `None`: nothing folds below this node; else the opening action, as
+    /// in [`Folded::open`].
+    mode: Option<Option<Action>>,
+    items: usize,
+}
+
+impl Fold {
+    fn of(node: &Node) -> Fold {
+        let mode = match opener(node) {
+            Some(action) => Some(Some(action)),
+            None => is_placeless(node).then_some(None),
+        };
+        Fold { mode, items: 0 }
+    }
+
+    /// Counts `child` as folded when nothing of it has a place on screen:
+    /// the child is off screen without bounds, unfocused, and shows no
+    /// children and no clip hint of its own (its content, placeless too,
+    /// was folded below it already).
+    fn takes(&mut self, child: &Pruned<'_>) -> bool {
+        let folds = self.mode.is_some()
+            && is_placeless(child.node)
+            && !child.node.has_state(State::Focused)
+            && child.children.is_empty()
+            && child.clipped.total() == 0;
+        if folds {
+            self.items += 1;
+        }
+        folds
+    }
+
+    fn folded(&self) -> Folded {
+        Folded {
+            items: self.items,
+            open: self.mode.flatten(),
+        }
+    }
 }
 
 /// The kept node with its kept children, or its only child in its place
 /// when it is an unnamed structural wrapper with nothing hidden.
-fn collapse<'a>(node: &'a Node, mut children: Vec<Pruned<'a>>, clipped: Clipped) -> Pruned<'a> {
+fn collapse<'a>(
+    node: &'a Node,
+    mut children: Vec<Pruned<'a>>,
+    clipped: Clipped,
+    folded: Folded,
+) -> Pruned<'a> {
     if children.len() == 1
         && clipped.total() == 0
+        && folded.items == 0
         && node.name.is_empty()
         && is_structural(node.role)
         && !node.has_meaningful_action()
@@ -333,5 +437,6 @@ fn collapse<'a>(node: &'a Node, mut children: Vec<Pruned<'a>>, clipped: Clipped)
         node,
         children,
         clipped,
+        folded,
     }
 }

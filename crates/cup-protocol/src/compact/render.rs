@@ -1,12 +1,13 @@
-//! The compact text of an envelope: header, indented node lines, clip hints
-//! and the character cap.
+//! The compact text of an envelope: header, indented node lines, fold lines
+//! (D13), clip hints and the character cap.
 
 use std::fmt::Write as _;
 
 use crate::compact::line::push_line;
-use crate::compact::prune::{prune, Clipped, Detail, Pruned};
+use crate::compact::prune::{prune, Clipped, Detail, Folded, Pruned};
 use crate::compact::text::{self, WINDOW_TITLE_MAX};
 use crate::envelope::{Envelope, Screen, WindowInfo};
+use crate::node::Node;
 use crate::vocab::Direction;
 
 /// Default cap on the compact text, in characters.
@@ -132,6 +133,11 @@ pub(crate) fn push_pruned(
     for child in &p.children {
         push_pruned(out, child, depth + 1, line_starts);
     }
+    if p.folded.items > 0 {
+        indent(out, depth + 1);
+        push_fold_line(out, p.node, &p.folded);
+        out.push('\n');
+    }
     if p.clipped.total() > 0 {
         indent(out, depth + 1);
         push_clip_hint(out, &p.node.id, &p.clipped);
@@ -170,6 +176,36 @@ pub fn push_clip_hint(out: &mut String, id: &str, clipped: &Clipped) {
             "{n} {}: page(element_id='{id}', direction='{dir}')",
             direction_word(dir)
         );
+    }
+}
+
+/// The fold line of D13, for the items of `container` that have no place
+/// on screen:
+///
+/// ```text
+/// # 12 items in closed menu e17 — action(element_id='e17', action='click') to open
+/// # 3 offscreen items without bounds under e40 — detail='full' shows them
+/// ```
+pub fn push_fold_line(out: &mut String, container: &Node, folded: &Folded) {
+    let n = folded.items;
+    let id = &container.id;
+    match folded.open {
+        Some(action) => {
+            let _ = write!(
+                out,
+                "# {n} item{} in closed {} {id} — action(element_id='{id}', action='{action}') to open",
+                if n == 1 { "" } else { "s" },
+                container.role
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                "# {n} offscreen item{} without bounds under {id} — detail='full' shows {}",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" }
+            );
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! per file, and the tests of every file share the runner's threads.
 
 mod conformance;
+mod folding;
 mod properties;
 mod pruning;
 mod schema;

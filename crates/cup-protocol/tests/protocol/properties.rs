@@ -1,6 +1,6 @@
 //! Properties over generated envelopes:
 //! - `parse(render(tree))` returns exactly the fields the text shows, for
-//!   every detail level, including clip hints;
+//!   every detail level, including clip hints and fold lines;
 //! - every generated envelope validates against `cup.schema.json` with a real
 //!   JSON Schema validator, and survives a JSON round trip unchanged.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -176,6 +176,13 @@ fn expected_lines(pruned: &[Pruned<'_>], depth: usize, out: &mut Vec<Line>) {
             fields: LineFields::of(p.node),
         });
         expected_lines(&p.children, depth + 1, out);
+        if p.folded.items > 0 {
+            out.push(Line::Fold {
+                depth: depth + 1,
+                container: p.node.id.clone(),
+                folded: p.folded,
+            });
+        }
         if p.clipped.total() > 0 {
             out.push(Line::Hint {
                 depth: depth + 1,
