@@ -97,6 +97,37 @@ fn gtk4_switch() {
 }
 
 #[test]
+fn gtk4_type_name_fallbacks_are_no_name() {
+    // GTK 4.8 names a widget by its type when the app set no name
+    // (gnome-text-editor: btn "GtkMenuButton", gen "GtkBuiltinIcon",
+    // grp "GtkStackPage", gen "AdwTabBar").
+    let button = map(&gtk4(AtspiRole::ToggleButton, "GtkMenuButton").build());
+    assert_eq!((button.role, button.name.as_str()), (Role::Button, ""));
+    let icon = map(&gtk4(AtspiRole::Image, "GtkBuiltinIcon").build());
+    assert_eq!((icon.role, icon.name.as_str()), (Role::Img, ""));
+    let page = map(&gtk4(AtspiRole::Panel, "GtkStackPage").build());
+    assert_eq!((page.role, page.name.as_str()), (Role::Group, ""));
+    // A named generic with a click is a button; without the type name it
+    // is unnamed and stays generic.
+    let bar = map(&gtk4(AtspiRole::Filler, "AdwTabBar")
+        .actions(&["click"])
+        .build());
+    assert_eq!((bar.role, bar.name.as_str()), (Role::Generic, ""));
+    // Real names stay, in GTK and elsewhere.
+    for name in ["Gtkfoo", "Gtk Demo"] {
+        assert_eq!(map(&gtk4(AtspiRole::Button, name).build()).name, name);
+    }
+    assert_eq!(
+        map(&gtk3(AtspiRole::Button, "GtkMenuButton").build()).name,
+        ""
+    );
+    assert_eq!(
+        map(&qt(AtspiRole::Button, "GtkMenuButton").build()).name,
+        "GtkMenuButton"
+    );
+}
+
+#[test]
 fn gtk3_radio_button() {
     let raw = gtk3(AtspiRole::RadioButton, "Landscape")
         .actions(&["click"])

@@ -10,12 +10,19 @@ pub use cup_protocol::text::{
 };
 
 /// The name and whether it came from the Text content: the `Name`
-/// property trimmed and capped at [`NAME_MAX`]; when it is empty and the
-/// role may be named by its content ([`kinds::names_from_text`]), the
-/// node's own text (web engines keep inline text only in the Text
-/// interface of its container).
+/// property trimmed and capped at [`NAME_MAX`], empty when a GTK app's
+/// name is only a toolkit type name ([`is_toolkit_type_name`]); when it is
+/// empty and the role may be named by its content
+/// ([`kinds::names_from_text`]), the node's own text (web engines keep
+/// inline text only in the Text interface of its container).
 pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
-    let name = cap(raw.name.trim(), NAME_MAX);
+    let trimmed = raw.name.trim();
+    let type_name = raw.toolkit.eq_ignore_ascii_case("gtk") && is_toolkit_type_name(trimmed);
+    let name = if type_name {
+        String::new()
+    } else {
+        cap(trimmed, NAME_MAX)
+    };
     if !name.is_empty() || !kinds::names_from_text(role) {
         return (name, false);
     }
@@ -23,6 +30,20 @@ pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
         Some(t) if !t.is_empty() => (t, true),
         _ => (name, false),
     }
+}
+
+/// `true` when `name` is only a GTK or libadwaita type name: `Gtk` or
+/// `Adw`, an uppercase letter, then only ASCII letters and digits
+/// (`GtkMenuButton`, `GtkBuiltinIcon`, `GtkStackPage`, `AdwTabBar`). GTK 4
+/// (4.8 at least) puts the widget's type name in the accessible name when
+/// the app set none: it names nothing for an agent, so it is no name.
+pub fn is_toolkit_type_name(name: &str) -> bool {
+    name.strip_prefix("Gtk")
+        .or_else(|| name.strip_prefix("Adw"))
+        .is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
 }
 
 /// The name of an unnamed node computed from its (already mapped)
@@ -167,6 +188,70 @@ mod tests {
         let (name, from_text) = map_name(&raw, Role::Button);
         assert_eq!(name.len(), 200);
         assert!(!from_text);
+    }
+
+    #[test]
+    fn toolkit_type_names_are_recognised() {
+        for t in [
+            "GtkMenuButton",
+            "GtkBuiltinIcon",
+            "GtkStackPage",
+            "AdwTabBar",
+            "GtkBox",
+            "GtkGLArea",
+            "AdwHeaderBar2",
+        ] {
+            assert!(is_toolkit_type_name(t), "{t}");
+        }
+        for t in [
+            "Gtkfoo",
+            "Gtk Demo",
+            "Gtk",
+            "Adw",
+            "Gtk4Thing",
+            "GtkMenu-Button",
+            "GtkMenu Button",
+            "GTKMenuButton",
+            "gtkMenuButton",
+            "Adwaita",
+            "MyGtkButton",
+            "GtkÉtiquette",
+            "",
+        ] {
+            assert!(!is_toolkit_type_name(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn gtk_type_names_are_no_name_in_gtk_apps_only() {
+        let mut raw = RawNode::new(AtspiRole::Button);
+        raw.toolkit = "GTK".into();
+        raw.toolkit_version = "4.8.3".into();
+        for name in ["GtkMenuButton", " AdwTabBar "] {
+            raw.name = name.into();
+            assert_eq!(
+                map_name(&raw, Role::Button),
+                (String::new(), false),
+                "{name}"
+            );
+        }
+        for name in ["Gtkfoo", "Gtk Demo", "Save"] {
+            raw.name = name.into();
+            assert_eq!(map_name(&raw, Role::Button), (name.to_owned(), false));
+        }
+        // Another toolkit may name a node so on purpose.
+        raw.toolkit = "Qt".into();
+        raw.name = "GtkMenuButton".into();
+        assert_eq!(
+            map_name(&raw, Role::Button),
+            ("GtkMenuButton".to_owned(), false)
+        );
+        // A content-named role falls back to its text, as for any empty name.
+        let mut label = RawNode::new(AtspiRole::Label);
+        label.toolkit = "GTK".into();
+        label.name = "GtkLabel".into();
+        label.text = Some("Hello".into());
+        assert_eq!(map_name(&label, Role::Text), ("Hello".to_owned(), true));
     }
 
     #[test]
