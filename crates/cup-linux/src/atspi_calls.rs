@@ -374,8 +374,11 @@ pub async fn action_names(conn: &impl Caller, obj: &ObjRef) -> CallResult<Vec<St
         call(conn, obj, "org.a11y.atspi.Action", "GetActions", &()).await?;
     let mut names: Vec<String> = actions.into_iter().map(|(name, _, _)| name).collect();
     // Chromium answers GetActions with empty names (its localized names are
-    // empty) while GetName(i) gives the real ones ("press", ...).
-    let missing: Vec<usize> = (0..names.len()).filter(|&i| names[i].is_empty()).collect();
+    // empty), Gecko with ";;" in every field, while GetName(i) gives the
+    // real ones ("press", "check", ...).
+    let missing: Vec<usize> = (0..names.len())
+        .filter(|&i| !names[i].chars().any(char::is_alphanumeric))
+        .collect();
     if !missing.is_empty() {
         let got = futures::future::join_all(missing.iter().map(|&i| async move {
             let index = i32::try_from(i).unwrap_or(i32::MAX);
@@ -416,16 +419,44 @@ pub async fn value(conn: &impl Caller, obj: &ObjRef, get_all: bool) -> CallResul
     })
 }
 
-/// `Text.GetText(0, max_chars)`.
+/// `Text.GetText(0, max_chars)`. Gecko answers an end offset past the
+/// text with nothing: an empty answer is checked against
+/// `CharacterCount` and read again up to the text's end.
 pub async fn text(conn: &impl Caller, obj: &ObjRef, max_chars: i32) -> CallResult<String> {
-    call(
-        conn,
-        obj,
-        "org.a11y.atspi.Text",
-        "GetText",
-        &(0i32, max_chars),
-    )
-    .await
+    const TEXT: &str = "org.a11y.atspi.Text";
+    let got: String = call(conn, obj, TEXT, "GetText", &(0i32, max_chars)).await?;
+    if !got.is_empty() {
+        return Ok(without_offset_padding(got));
+    }
+    let count = property::<i32>(conn, obj, TEXT, "CharacterCount")
+        .await
+        .unwrap_or(0);
+    if count <= 0 {
+        return Ok(got);
+    }
+    let got: String = call(conn, obj, TEXT, "GetText", &(0i32, count.min(max_chars))).await?;
+    Ok(without_offset_padding(got))
+}
+
+/// `text` without the U+FEFF that Gecko puts after every character
+/// beyond the Basic Multilingual Plane (an emoji, a CJK extension
+/// ideograph), so that its character offsets count UTF-16 units: the
+/// text as the page has it.
+pub fn without_offset_padding(text: String) -> String {
+    if !text.contains('\u{feff}') {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut after_astral = false;
+    for c in text.chars() {
+        if c == '\u{feff}' && after_astral {
+            after_astral = false;
+            continue;
+        }
+        after_astral = u32::from(c) > 0xFFFF;
+        out.push(c);
+    }
+    out
 }
 
 /// `Application.ToolkitName` and `Version` of an application root.
@@ -590,6 +621,15 @@ pub async fn pid_of(conn: &impl Caller, bus: &str) -> CallResult<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gecko_offset_padding_is_removed() {
+        let padded = "Zoë ✓ 東京 👍\u{feff}🏽\u{feff} end".to_owned();
+        assert_eq!(without_offset_padding(padded), "Zoë ✓ 東京 👍🏽 end");
+        // A U+FEFF of the text itself (not after an astral character) stays.
+        let own = "a\u{feff}b 😀\u{feff}\u{feff}".to_owned();
+        assert_eq!(without_offset_padding(own), "a\u{feff}b 😀\u{feff}");
+    }
     use zbus::zvariant::{self, serialized::Context};
 
     /// `GetItems`' layout, for `zvariant` to write the fixtures.

@@ -37,6 +37,8 @@ pub struct Event {
     pub kind: String,
     /// First detail number (1 = state set, 0 = cleared; children index).
     pub detail1: i32,
+    /// The text a `TextChanged` event inserted or deleted (its `any_data`).
+    pub text: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -132,9 +134,14 @@ fn parse(msg: &zbus::Message) -> Option<Event> {
     let path = header.path()?.to_string();
     let member = header.member()?.to_string();
     type Body = (String, i32, i32, OwnedValue, HashMap<String, OwnedValue>);
-    let (kind, detail1) = match msg.body().deserialize::<Body>() {
-        Ok((kind, d1, _, _, _)) => (kind, d1),
-        Err(_) => (String::new(), 0),
+    let (kind, detail1, text) = match msg.body().deserialize::<Body>() {
+        Ok((kind, d1, _, data, _)) => {
+            let text = (member == "TextChanged")
+                .then(|| String::try_from(data).ok())
+                .flatten();
+            (kind, d1, text)
+        }
+        Err(_) => (String::new(), 0, None),
     };
     Some(Event {
         bus,
@@ -142,8 +149,29 @@ fn parse(msg: &zbus::Message) -> Option<Event> {
         member,
         kind,
         detail1,
+        text,
     })
 }
+
+/// The characters that `TextChanged` insert events in `events` report
+/// (in every app: typed keys go to whichever widget has the focus).
+pub fn inserted_chars(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| e.member == "TextChanged" && e.kind.starts_with("insert"))
+        .map(|e| {
+            e.text.as_deref().map_or(0, |t| {
+                crate::atspi_calls::without_offset_padding(t.to_owned())
+                    .chars()
+                    .count()
+            })
+        })
+        .sum()
+}
+
+/// States that are set for the moment a press lasts (Qt's click
+/// animation, GTK's activation): `+pressed` alone is no effect yet.
+pub const TRANSIENT_STATES: &[&str] = &["pressed", "armed"];
 
 /// States whose change is evidence of an action's effect.
 const EVIDENT_STATES: &[&str] = &[
@@ -177,18 +205,31 @@ pub fn changes(
             .find(|c| c.target == target && c.field == field)
         {
             if field == "states" {
-                // Fold state deltas: the last word about each state wins.
+                // Fold state deltas: the last word about each state wins,
+                // and a state that went and came back (`+pressed` then
+                // `-pressed`: a click's press animation) is no change.
                 let state = after.trim_start_matches(['+', '-']);
-                let mut words: Vec<String> = c
+                let words: Vec<&str> = c
                     .after
                     .as_deref()
                     .unwrap_or_default()
                     .split(',')
-                    .filter(|w| !w.is_empty() && w.trim_start_matches(['+', '-']) != state)
-                    .map(str::to_owned)
+                    .filter(|w| !w.is_empty())
                     .collect();
-                words.push(after);
-                c.after = Some(words.join(","));
+                let earlier = words
+                    .iter()
+                    .find(|w| w.trim_start_matches(['+', '-']) == state)
+                    .copied();
+                let mut kept: Vec<String> = words
+                    .iter()
+                    .filter(|w| w.trim_start_matches(['+', '-']) != state)
+                    .map(|w| (*w).to_owned())
+                    .collect();
+                let undone = earlier.is_some_and(|w| w.starts_with('+') != after.starts_with('+'));
+                if !undone {
+                    kept.push(after);
+                }
+                c.after = Some(kept.join(","));
             } else if c.after.as_deref() != Some(after.as_str()) {
                 c.after = Some(after);
             }
@@ -227,7 +268,39 @@ pub fn changes(
             _ => {}
         }
     }
+    // States that all came back leave nothing to report.
+    out.retain(|c| !(c.field == "states" && c.after.as_deref().is_some_and(str::is_empty)));
     out
+}
+
+/// Whether `changes` are only the focus moving (to the element acted on:
+/// a side effect of most actions, not what they were for).
+pub fn only_focus(changes: &[Change]) -> bool {
+    !changes.is_empty()
+        && changes.iter().all(|c| {
+            c.field == "focus"
+                || (c.field == "states"
+                    && c.after.as_deref().is_some_and(|a| {
+                        a.split(',')
+                            .all(|w| w.trim_start_matches(['+', '-']) == "focused")
+                    }))
+        })
+}
+
+/// Whether `changes` are only a transient press of `target` (see
+/// [`TRANSIENT_STATES`]) still held: the click's effect is yet to come.
+pub fn only_transient(changes: &[Change], target: &str) -> bool {
+    !changes.is_empty()
+        && changes.iter().all(|c| {
+            c.field == "states"
+                && c.target == target
+                && c.after.as_deref().is_some_and(|a| {
+                    a.split(',').all(|w| {
+                        w.strip_prefix('+')
+                            .is_some_and(|s| TRANSIENT_STATES.contains(&s))
+                    })
+                })
+        })
 }
 
 #[cfg(test)]
@@ -241,6 +314,7 @@ mod tests {
             member: member.into(),
             kind: kind.into(),
             detail1: d1,
+            text: None,
         }
     }
 
@@ -277,5 +351,66 @@ mod tests {
                 (":1.5:/a/4".into(), "windows".into(), "opened".into()),
             ]
         );
+    }
+
+    #[test]
+    fn a_press_that_came_back_is_no_change() {
+        let name_of = |r: &str| r.to_owned();
+        let held = vec![ev("/b", "StateChanged", "pressed", 1)];
+        let c = changes(&held, None, &name_of);
+        assert!(only_transient(&c, ":1.5:/b"), "{c:?}");
+        assert!(!only_transient(&c, ":1.5:/other"));
+        let released = vec![
+            ev("/b", "StateChanged", "pressed", 1),
+            ev("/b", "StateChanged", "pressed", 0),
+        ];
+        assert!(changes(&released, None, &name_of).is_empty());
+        let with_effect = vec![
+            ev("/b", "StateChanged", "pressed", 1),
+            ev("/b", "StateChanged", "pressed", 0),
+            ev("/display", "PropertyChange", "accessible-name", 0),
+        ];
+        let c = changes(&with_effect, None, &name_of);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!(c[0].field, "name");
+        assert!(!only_transient(&c, ":1.5:/b"));
+        // A checked state that stays is a change; one that came back is not.
+        let toggled = vec![
+            ev("/c", "StateChanged", "checked", 1),
+            ev("/c", "StateChanged", "focused", 1),
+        ];
+        let c = changes(&toggled, None, &name_of);
+        assert!(
+            c.iter()
+                .any(|c| c.after.as_deref() == Some("+checked,+focused")),
+            "{c:?}"
+        );
+        assert!(!only_transient(&c, ":1.5:/c"));
+    }
+
+    #[test]
+    fn focus_alone_is_told_apart() {
+        let name_of = |r: &str| r.to_owned();
+        let focus = vec![
+            ev("/c", "StateChanged", "focused", 1),
+            ev("/d", "StateChanged", "focused", 0),
+            ev("/c", "Focus", "", 0),
+        ];
+        assert!(only_focus(&changes(&focus, None, &name_of)));
+        let mut more = focus;
+        more.push(ev("/c", "StateChanged", "checked", 1));
+        assert!(!only_focus(&changes(&more, None, &name_of)));
+        assert!(!only_focus(&[]));
+    }
+
+    #[test]
+    fn inserted_text_is_counted_in_characters() {
+        let mut a = ev("/t", "TextChanged", "insert", 0);
+        a.text = Some("héllo ".into());
+        let mut b = ev("/t", "TextChanged", "insert:system", 6);
+        b.text = Some("✓".into());
+        let mut d = ev("/t", "TextChanged", "delete", 0);
+        d.text = Some("old".into());
+        assert_eq!(inserted_chars(&[a, d, b]), 7);
     }
 }

@@ -123,7 +123,7 @@ pub async fn perform(
                 }
                 Ok(())
             };
-            super::observed(events, message, refs, work).await
+            super::typed(events, message, refs, text, work).await
         }
     }
 }

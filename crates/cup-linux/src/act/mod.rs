@@ -81,12 +81,31 @@ pub async fn act(
         return Err(gone(target));
     }
     same_element(target, role, &before.name)?;
+    // A scroll shows as the content moving (AT-SPI announces none).
+    let anchor = if verb == Action::Scroll {
+        probe::scroll_anchor(&conn, &obj).await
+    } else {
+        None
+    };
+    let anchored = match &anchor {
+        Some(a) => probe::anchor_position(&conn, a).await,
+        None => None,
+    };
     let mark = ctx.events.mark();
+    let toolkit = target
+        .node
+        .platform
+        .linux
+        .as_ref()
+        .and_then(|l| l.extra.get("toolkit"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
     let el = Element {
         conn: &conn,
         obj: &obj,
         interfaces,
         states: before.states,
+        toolkit,
     };
     let performed = verbs::perform(&el, verb, params, &ctx.fallback).await?;
 
@@ -100,22 +119,47 @@ pub async fn act(
             .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
     };
     let started = Instant::now();
-    let deadline = started + SETTLE;
+    let mut deadline = started + SETTLE;
     let mut step = FIRST_STEP;
     // Text typed with the keyboard arrives key by key after the keys were
-    // sent: the first change may be part of it.
+    // sent: the first change may be part of it, and while it keeps
+    // arriving the wait goes on (up to TEXT_SETTLE_MAX).
     let wanted_text = matches!(verb, Action::Type | Action::SetValue)
         .then(|| params.value.clone().unwrap_or_default());
+    let mut text_seen = before.text.clone();
+    // A push button's `pressed` lasts as long as its click animation
+    // (Qt: 100 ms, then `clicked`): the effect comes after the release. A
+    // toggle button's `pressed` is its state.
+    let press_passes = role != crate::raw::AtspiRole::ToggleButton;
+    let mut last_position: Option<(i32, i32)> = None;
     let (after, changes) = loop {
         let after = probe::read(&conn, &obj, plan).await;
         let mut changes = probe::diff(target.id, &before, &after);
+        // A smooth scroll moves the content over several frames: the
+        // result waits until it stops.
+        let mut scrolling = false;
+        if let (Some(a), Some(from)) = (&anchor, anchored) {
+            if let Some(to) = probe::anchor_position(&conn, a).await {
+                changes.extend(probe::scrolled(target.id, from, to));
+                scrolling = to != from && last_position.is_none_or(|p| p != to);
+                last_position = Some(to);
+            }
+        }
         let around = events::changes(&ctx.events.since(mark), Some(&obj.bus), &name_of);
         merge(&mut changes, around);
         let now = Instant::now();
         let text_pending = wanted_text
             .as_deref()
             .is_some_and(|w| after.text.as_deref().is_some_and(|t| t != w));
-        if (!changes.is_empty() && !text_pending)
+        if text_pending && after.text != text_seen {
+            text_seen.clone_from(&after.text);
+            deadline = deadline.max(now + SETTLE).min(started + TEXT_SETTLE_MAX);
+        }
+        // The press animation, or only the focus moving to the element
+        // (most actions focus it first): the effect is yet to come.
+        let pressing = press_passes && events::only_transient(&changes, target.id);
+        let focus_only = verb != Action::Focus && events::only_focus(&changes);
+        if (!changes.is_empty() && !text_pending && !pressing && !focus_only && !scrolling)
             || now >= deadline
             || performed.already
             || performed.refused
@@ -298,6 +342,103 @@ pub async fn observed(
 
 /// How long a key press may take to show an effect.
 pub const PRESS_SETTLE: Duration = Duration::from_millis(400);
+/// Longest wait for typed text that keeps arriving (a loaded machine, a
+/// slow app): each new character gives the rest [`SETTLE`] more, up to
+/// this.
+pub const TEXT_SETTLE_MAX: Duration = Duration::from_secs(5);
+/// What each typed character adds to [`typed`]'s cap.
+const PER_CHAR: Duration = Duration::from_millis(5);
+
+/// Types `text` (`perform`) and reports what changed, returning only once
+/// the apps reported every typed character inserted (`TextChanged`
+/// events), or the text stopped arriving for [`SETTLE`], or
+/// [`TEXT_SETTLE_MAX`] passed. `confirmed` only when every character
+/// arrived; `unverified` when some did, or when something else changed
+/// but no text was reported (keys that are shortcuts there, a widget that
+/// announces no text); `no_change` when nothing changed.
+pub async fn typed(
+    events: &EventLog,
+    message: String,
+    refs: &HashMap<String, String>,
+    text: &str,
+    perform: impl std::future::Future<Output = Result<(), AdapterError>>,
+) -> Result<ActionResult, AdapterError> {
+    let mark = events.mark();
+    perform.await?;
+    let want = typed_chars(text);
+    // A long text is read key by key (GTK lays out the line again for
+    // each): the cap grows with it.
+    let cap = TEXT_SETTLE_MAX + PER_CHAR * u32::try_from(want).unwrap_or(u32::MAX);
+    let started = Instant::now();
+    let mut last_progress = started;
+    let mut seen = 0;
+    loop {
+        let got = events::inserted_chars(&events.since(mark));
+        let now = Instant::now();
+        if got > seen {
+            seen = got;
+            last_progress = now;
+        }
+        let first_wait = if seen == 0 { PRESS_SETTLE } else { SETTLE };
+        let until = (last_progress + first_wait).min(started + cap);
+        if (want > 0 && seen >= want) || now >= until {
+            break;
+        }
+        events.wait(until).await;
+    }
+    // Follow-up events (a completion popup, a counter) after the last key.
+    let quiet_until = Instant::now() + QUIET;
+    loop {
+        let seen_mark = events.mark();
+        events.wait(quiet_until).await;
+        if events.mark() == seen_mark || Instant::now() >= quiet_until {
+            break;
+        }
+    }
+    let by_ref: HashMap<&str, &str> = refs
+        .iter()
+        .map(|(id, r)| (r.as_str(), id.as_str()))
+        .collect();
+    let name_of = |r: &str| {
+        by_ref
+            .get(r)
+            .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
+    };
+    let changes = events::changes(&events.since(mark), None, &name_of);
+    let changes = match events.bus() {
+        Some(bus) => outsiders::name(changes, |_| bus.clone()).await,
+        None => outsiders::rename(changes, &HashMap::new()),
+    };
+    let ms = started.elapsed().as_millis();
+    let (effect, message) = if want > 0 && seen >= want {
+        (
+            Effect::Confirmed,
+            format!("{message}; the app reported all {want} characters inserted"),
+        )
+    } else if changes.is_empty() {
+        (
+            Effect::NoChange,
+            format!("{message}; no application reported a change within {ms} ms"),
+        )
+    } else if seen > 0 {
+        (
+            Effect::Unverified,
+            format!("{message}; the app reported {seen} of {want} characters inserted within {ms} ms; take a snapshot to check the text"),
+        )
+    } else {
+        (
+            Effect::Unverified,
+            format!("{message}; the focused element reported no inserted text (it may not announce text); take a snapshot to check it"),
+        )
+    };
+    Ok(ActionResult::observed(message, effect, changes))
+}
+
+/// The characters of `text` that insert text: not the newlines and tabs
+/// (Return and Tab may activate or move focus instead).
+fn typed_chars(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_control()).count()
+}
 
 fn plan_reads_text(facts: &probe::Facts) -> bool {
     facts.text.is_some()

@@ -74,6 +74,47 @@ pub async fn read(conn: &Peer, obj: &ObjRef, plan: Plan) -> Facts {
     }
 }
 
+/// A descendant of a scrolling element whose position on screen shows a
+/// scroll (AT-SPI announces none): down the first children, the first one
+/// placed elsewhere than the element itself (a viewport fills its pane;
+/// its content moves), at most three levels down.
+pub async fn scroll_anchor(conn: &Peer, obj: &ObjRef) -> Option<ObjRef> {
+    let own = calls::extents(conn, obj, calls::COORD_SCREEN).await.ok();
+    let mut at = obj.clone();
+    for _ in 0..3 {
+        let children = calls::children(conn, &at).await.ok()?;
+        let first = children.into_iter().take(8).next()?;
+        let placed = calls::extents(conn, &first, calls::COORD_SCREEN).await.ok();
+        if placed.is_some_and(|e| !e.is_unplaced()) && placed != own {
+            return Some(first);
+        }
+        at = first;
+    }
+    None
+}
+
+/// Where `anchor` is on screen now (`x,y`), if it answers.
+pub async fn anchor_position(conn: &Peer, anchor: &ObjRef) -> Option<(i32, i32)> {
+    calls::extents(conn, anchor, calls::COORD_SCREEN)
+        .await
+        .ok()
+        .filter(|e| !e.is_unplaced())
+        .map(|e| (e.x, e.y))
+}
+
+/// The change a scroll made, from its anchor's positions before and
+/// after: the content moved by the difference.
+pub fn scrolled(target: &str, before: (i32, i32), after: (i32, i32)) -> Option<Change> {
+    (before != after).then(|| {
+        Change::new(
+            target,
+            "scroll",
+            Some(format!("content at {},{}", before.0, before.1)),
+            Some(format!("content at {},{}", after.0, after.1)),
+        )
+    })
+}
+
 /// The states that an action can change (not the ones that flicker with
 /// focus or layout).
 const WATCHED: &[AtspiState] = &[
@@ -152,6 +193,16 @@ mod tests {
             alive: true,
             ..Facts::default()
         }
+    }
+
+    #[test]
+    fn a_scroll_is_the_content_moving() {
+        assert!(scrolled("e3", (8, 106), (8, 106)).is_none());
+        let c = scrolled("e3", (8, 106), (8, -94));
+        assert_eq!(
+            c.map(|c| (c.field, c.after)),
+            Some(("scroll".to_owned(), Some("content at 8,-94".to_owned())))
+        );
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct Element<'a> {
     pub interfaces: InterfaceSet,
     /// States before the action.
     pub states: StateSet,
+    /// The app's toolkit (`ToolkitName`), when the snapshot knew it.
+    pub toolkit: &'a str,
 }
 
 fn platform(e: atspi::zbus::Error, what: &str) -> AdapterError {
@@ -195,7 +197,10 @@ pub async fn perform(
             } else {
                 "Set value to"
             };
-            if el.interfaces.contains(Interface::EditableText) {
+            // Gecko answers EditableText calls on web content with `true`
+            // and changes nothing: there the keyboard types.
+            let editable_calls_work = !crate::mapping::is_gecko(el.toolkit);
+            if el.interfaces.contains(Interface::EditableText) && editable_calls_work {
                 let ok = act::set_text(el.conn, el.obj, &value)
                     .await
                     .map_err(|e| platform(e, "replacing the text"))?;

@@ -73,6 +73,9 @@ pub(super) fn build(
     if node.name.is_empty() && mapping::kinds::names_from_content(node.role) {
         node.name = mapping::text::name_from_content(&node.children);
     }
+    if let Some(value) = mapping::text::value_from_selection(&node) {
+        node.value = Some(value);
+    }
     node
 }
 

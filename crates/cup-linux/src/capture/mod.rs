@@ -30,6 +30,7 @@ mod details;
 mod statics;
 mod structure;
 mod unallocated;
+mod warm;
 
 use assemble::{build, raw_tree, window_without_tree};
 pub use cache_index::{CacheIndex, ReadAhead, ReadAheadFor};
@@ -105,6 +106,8 @@ pub struct AppFacts {
     pids: Mutex<HashMap<String, u32>>,
     /// Structures read ahead by the window listing of a snapshot.
     pub ahead: ReadAhead,
+    /// Gecko apps whose web content was read once (see [`warm`]).
+    warm: warm::Warmed,
 }
 
 impl AppFacts {
@@ -236,6 +239,12 @@ impl Walk<'_> {
 
 /// Captures `targets`; ids are pre-order across them. With `record`, the
 /// raw facts of every captured window come back too (`--native-dump`).
+///
+/// A capture that finds a Gecko app's (Firefox, Thunderbird) web content
+/// not sent yet is read again until it settles (module `warm`), once per app:
+/// Gecko sends its content processes' facts (names from content, bounds,
+/// actions, text) to the accessibility bus only once a client first asks
+/// for each kind.
 pub async fn capture(
     links: &Links,
     targets: &[Target],
@@ -245,6 +254,30 @@ pub async fn capture(
     unresponsive: &HashSet<u32>,
     record: bool,
 ) -> (Capture, Option<Vec<RawTree>>) {
+    let once = || capture_once(links, targets, limits, ctx, facts, unresponsive, record);
+    let (capture, raws, gecko) = once().await;
+    let cold = facts.warm.first_time(gecko);
+    if cold.is_empty() {
+        return (capture, raws);
+    }
+    warm::settle(&cold, (capture, raws), || async {
+        let (c, r, _) = once().await;
+        (c, r)
+    })
+    .await
+}
+
+/// One capture of `targets`; also names the Gecko apps whose web content
+/// is not sent yet (a document on screen without bounds).
+async fn capture_once(
+    links: &Links,
+    targets: &[Target],
+    limits: &CaptureLimits,
+    ctx: &MapContext,
+    facts: &AppFacts,
+    unresponsive: &HashSet<u32>,
+    record: bool,
+) -> (Capture, Option<Vec<RawTree>>, HashSet<String>) {
     let started = Instant::now();
     let deadline = started + limits.deadline;
     // Permits for detail reads: few while the structure is read, all once
@@ -271,6 +304,7 @@ pub async fn capture(
         ahead: ReadAheadFor::default(),
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
+    let mut gecko_roots: Vec<(String, usize)> = Vec::new();
     let mut hung: Vec<u32> = Vec::new();
     let mut notes = Vec::new();
     // Extents read top-down (GTK 4 windows), and how many were inherited.
@@ -370,6 +404,9 @@ pub async fn capture(
             if let (true, Some(r)) = (deferred, root) {
                 top_down.push(r);
             }
+            if let (true, Some(r)) = (warm::is_gecko(&toolkit), root) {
+                gecko_roots.push((frame.bus.clone(), r));
+            }
             if toolkit.eq_ignore_ascii_case("chromium") {
                 if let Some(r) = root {
                     if !subtree(&walk.nodes, r)
@@ -425,6 +462,20 @@ pub async fn capture(
     let known_count = known.len();
     results.extend(known);
     let details = collect_details(walk.nodes.len(), results);
+    // Gecko apps whose web content Gecko has not sent yet (see `warm`): a
+    // document on screen without bounds.
+    let gecko: HashSet<String> = gecko_roots
+        .iter()
+        .filter(|(_, r)| {
+            subtree(&walk.nodes, *r).any(|i| {
+                let n = &walk.nodes[i];
+                n.role == AtspiRole::DocumentWeb
+                    && n.states.contains(AtspiState::Showing)
+                    && details[i].extents.is_none_or(|e| e.w <= 0 || e.h <= 0)
+            })
+        })
+        .map(|(bus, _)| bus.clone())
+        .collect();
     let timed_out_details = details.iter().filter(|d| d.timed_out).count();
     tracing::debug!(
         nodes = walk.nodes.len(),
@@ -507,7 +558,7 @@ pub async fn capture(
         notes,
         tools: Vec::new(),
     };
-    (capture, raws)
+    (capture, raws, gecko)
 }
 
 fn subtree(nodes: &[Skel], root: usize) -> impl Iterator<Item = usize> + '_ {

@@ -159,7 +159,18 @@ pub(crate) fn press(link: &mut Link, combo: &Combo, lending: Lending) -> Result<
     for &kc in modifiers.iter().rev() {
         held.key_up(kc)?;
     }
-    held.finish()
+    held.finish()?;
+    received(link, lending)
+}
+
+/// Returns once the client the keys went to has read them: it answered a
+/// ping sent after them (in the order of its event queue), so no key,
+/// the last one on a lent keycode included, is still on its way. A
+/// client that takes no pings is not waited for (nothing would tell).
+fn received(link: &mut Link, lending: Lending) -> Result<(), InputError> {
+    let notice = barrier::notice(link, Duration::ZERO, lending.ping_limit)?;
+    tracing::debug!(?notice, "keys received");
+    Ok(())
 }
 
 /// Types `text`: `\n` (and `\r`, `\r\n`) as Return, `\t` as Tab, every
@@ -232,7 +243,8 @@ pub(crate) fn type_text(link: &mut Link, text: &str, lending: Lending) -> Result
         maps = m;
         plan = p;
     }
-    held.finish()
+    held.finish()?;
+    received(link, lending)
 }
 
 /// The keysyms of `text`; `\r\n` is one Return.

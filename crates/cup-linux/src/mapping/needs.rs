@@ -9,6 +9,12 @@ use crate::raw::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
 
 /// `true` when `toolkit` (`Application.ToolkitName`) is a web engine:
 /// Chromium (and Electron), Gecko (Firefox, Thunderbird), WebKit.
+/// Whether `toolkit` (an app's `ToolkitName`) is Gecko: Firefox,
+/// Thunderbird.
+pub fn is_gecko(toolkit: &str) -> bool {
+    toolkit.eq_ignore_ascii_case("gecko")
+}
+
 pub fn is_web_toolkit(toolkit: &str) -> bool {
     let t = toolkit.to_ascii_lowercase();
     ["chrom", "gecko", "webkit", "mozilla", "firefox", "electron"]

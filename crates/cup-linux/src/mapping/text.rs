@@ -71,6 +71,29 @@ pub fn name_from_content(children: &[Node]) -> String {
     one_line(&parts.join(" "), NAME_MAX)
 }
 
+/// The value of a combo box that has none of its own (Gecko's `<select>`
+/// implements no Text): the name of its selected option, searched in its
+/// popup's items. `None` when no item is selected.
+pub fn value_from_selection(combo: &Node) -> Option<String> {
+    fn selected(children: &[Node]) -> Option<&Node> {
+        children.iter().find_map(|c| {
+            let item = matches!(
+                c.role,
+                Role::MenuItem | Role::Option | Role::ListItem | Role::MenuItemRadio
+            );
+            if item && c.states.contains(&cup_protocol::State::Selected) && !c.name.is_empty() {
+                Some(c)
+            } else {
+                selected(&c.children)
+            }
+        })
+    }
+    if combo.role != Role::Combobox || combo.value.is_some() {
+        return None;
+    }
+    selected(&combo.children).map(|n| cap(n.name.trim(), VALUE_MAX))
+}
+
 /// The description when non-empty and different from the name.
 pub fn map_description(raw: &RawNode, name: &str) -> Option<String> {
     let d = cap(raw.description.trim(), DESCRIPTION_MAX);
@@ -121,6 +144,25 @@ pub fn map_value(raw: &RawNode, role: Role) -> Option<String> {
 mod tests {
     use super::*;
     use crate::raw::{AtspiRole, RawValue};
+
+    #[test]
+    fn a_select_shows_its_selected_option() {
+        use cup_protocol::State;
+        let mut combo = Node::new("e1", Role::Combobox, "");
+        let mut menu = Node::new("e2", Role::Menu, "");
+        let mut one = Node::new("e3", Role::MenuItem, "One");
+        one.states = vec![State::Offscreen];
+        let mut two = Node::new("e4", Role::MenuItem, "Two");
+        two.states = vec![State::Selected];
+        menu.children = vec![one, two];
+        combo.children = vec![menu];
+        assert_eq!(value_from_selection(&combo).as_deref(), Some("Two"));
+        combo.value = Some("typed".into());
+        assert_eq!(value_from_selection(&combo), None);
+        combo.value = None;
+        combo.children[0].children[1].states.clear();
+        assert_eq!(value_from_selection(&combo), None);
+    }
 
     #[test]
     fn numbers_print_shortest() {

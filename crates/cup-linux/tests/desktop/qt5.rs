@@ -89,3 +89,63 @@ fn raw_actions(node: &Node) -> Vec<&str> {
         .filter_map(serde_json::Value::as_str)
         .collect()
 }
+
+/// Qt's `Press` runs the button's click animation: `pressed` for 100 ms,
+/// then `clicked` and the app's change. Each click returns only once that
+/// change showed (not on the transient `pressed`), so a snapshot taken at
+/// once shows it: 7, +, 5, = reads 7, 7, 5, 12 on the display.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qt5_each_click_shows_its_effect_in_the_next_snapshot() {
+    let desk = Desk::start();
+    let calculator = crate::support::qt_example("calculator");
+    desk.launch(&calculator.to_string_lossy(), &[]);
+    let mut session = desk.session();
+    let req = SnapshotRequest {
+        scope: Scope::Full,
+        app: Some("calculator".into()),
+        ..SnapshotRequest::default()
+    };
+    let snap = snapshot(&mut session, &req).await;
+    let id_of = |name: &str| {
+        let b = find(&snap, Role::Button, name);
+        assert_eq!(b.len(), 1, "button {name}: {}", snap.text);
+        b[0].id.clone()
+    };
+    let steps = [("7", "7"), ("+", "7"), ("5", "5"), ("=", "12")];
+    let ids: Vec<String> = steps.iter().map(|(b, _)| id_of(b)).collect();
+    for ((button, shown), id) in steps.iter().zip(&ids) {
+        let result = session
+            .action(id, "click", &cup::ActionParams::default())
+            .await
+            .unwrap_or_else(|e| panic!("click {button}: {e}"));
+        assert!(result.success, "click {button}: {result:?}");
+        let after = snapshot(&mut session, &req).await;
+        let display: Vec<_> = nodes(&after)
+            .into_iter()
+            .filter(|n| n.role == Role::TextBox)
+            .collect();
+        assert_eq!(display.len(), 1, "{}", after.text);
+        assert_eq!(
+            display[0].value.as_deref(),
+            Some(*shown),
+            "after clicking {button} ({result:?}) the display should read {shown}"
+        );
+        // The display's change is the evidence (its value), not the
+        // button's press animation: `pressed` came and went.
+        if *button != "+" {
+            assert_eq!(
+                result.effect,
+                cup::Effect::Confirmed,
+                "{button}: {result:?}"
+            );
+        }
+        assert!(
+            !result
+                .changes
+                .iter()
+                .any(|c| c.target == *id
+                    && c.after.as_deref().is_some_and(|a| a.contains("pressed"))),
+            "{button}: the press animation is no effect: {result:?}"
+        );
+    }
+}

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod firefox;
+
 use std::path::{Path, PathBuf};
 
 use cup::{Session, Snapshot, SnapshotRequest};
