@@ -21,11 +21,16 @@
 #   gcc-mingw-w64-x86-64       linker for the x86_64-pc-windows-gnu target (cup.exe)
 #   binutils-mingw-w64-x86-64  dlltool (windows-link's raw-dylib import libraries)
 #   debootstrap      creates the Debian 13 root with Wine 10 (scripts/wine-root.sh)
+#   firefox-esr      Firefox (Gecko) for the Firefox tests and bench rows
+#   libreoffice-writer, libreoffice-gtk3
+#                    LibreOffice Writer with its GTK 3 front end (the one that
+#                    speaks AT-SPI) for the Writer test and bench rows
 set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox python3-venv tk8.6
-          gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap)
+          gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
+          firefox-esr libreoffice-writer libreoffice-gtk3)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root (try: sudo $0)" >&2

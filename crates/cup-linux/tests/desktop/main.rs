@@ -9,6 +9,7 @@ mod support;
 mod actions;
 mod chromium;
 mod errors;
+mod firefox;
 mod gtk3;
 mod gtk4;
 mod input;
