@@ -407,3 +407,93 @@ fn the_mixed_texts_are_2000_characters_of_every_kind() {
     assert!(!mixed(false).contains(['\n', '\t']));
     assert!(!wide_mixed(false).contains(['\n', '\t']));
 }
+
+/// Two processes that keep a core busy each (a loaded 2-core machine),
+/// ended on drop.
+struct Burners(Vec<Child>);
+
+impl Burners {
+    fn start(count: usize) -> Burners {
+        Burners(
+            (0..count)
+                .map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .unwrap_or_else(|e| panic!("cannot start a CPU burner (sh): {e}"))
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Burners {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `type_text` returns only once the app has every key, the last one on
+/// a lent keycode included: a snapshot taken at once shows the whole text.
+/// 50 runs with two CPU burners (the MCP desktop test once saw
+/// `héllo ` for `héllo ✓` here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_text_is_all_there_when_type_text_returns_under_load() {
+    const RUNS_UNDER_LOAD: usize = 50;
+    const TEXT: &str = "héllo ✓";
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    let end = Instant::now() + Duration::from_secs(20);
+    let entry = loop {
+        let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+        let focused = nodes(&snap)
+            .into_iter()
+            .find(|n| n.role == Role::TextBox && has(n, State::Focused))
+            .cloned();
+        match focused {
+            Some(entry) => break entry,
+            None if Instant::now() > end => panic!("no focused entry after 20 s:\n{}", snap.text),
+            None => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    };
+    let b = entry
+        .bounds
+        .unwrap_or_else(|| panic!("the entry has no bounds"));
+    let centre = Point::new(
+        b.x + i64::try_from(b.w / 2).unwrap_or(0),
+        b.y + i64::try_from(b.h / 2).unwrap_or(0),
+    );
+    session
+        .input(&Gesture::Move { to: centre })
+        .await
+        .unwrap_or_else(|e| panic!("moving the pointer: {e}"));
+    let _burners = Burners::start(2);
+    let mut failures = Vec::new();
+    for run in 1..=RUNS_UNDER_LOAD {
+        (&mut GtkEntry).clear(&mut session).await;
+        let gesture = Gesture::Type {
+            text: TEXT.to_owned(),
+            delay: Duration::ZERO,
+        };
+        let result = session
+            .input(&gesture)
+            .await
+            .unwrap_or_else(|e| panic!("typing, run {run}: {e}"));
+        // One snapshot, at once: no waiting for the text here.
+        let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+        let got = entry_value(&snap).unwrap_or_default();
+        if got != TEXT || result.effect != cup::Effect::Confirmed {
+            failures.push(format!("run {run}: read {got:?}; {result:?}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {RUNS_UNDER_LOAD} runs under load:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
