@@ -17,3 +17,4 @@ mod qt5;
 mod screenshot;
 mod typing;
 mod wire;
+mod writer;

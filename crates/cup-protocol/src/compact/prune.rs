@@ -7,7 +7,8 @@
 //!    action is replaced by its children (recursively);
 //! 2. skip: chrome roles, zero size, offscreen without a meaningful action,
 //!    unnamed `img`, unnamed `text`, a `text` that is the only child of a
-//!    named parent — the node and its subtree are dropped;
+//!    named parent and repeats its name (D14) — the node and its subtree
+//!    are dropped;
 //! 3. clip: a child with bounds entirely outside the viewport is counted, by
 //!    direction, instead of shown;
 //! 4. the child is pruned recursively; an unnamed structural container
@@ -242,13 +243,24 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
             return true
         }
         Role::Img | Role::Text if node.name.is_empty() => return true,
-        Role::Text if siblings == 1 && parent.is_some_and(|p| !p.name.is_empty()) => return true,
+        Role::Text if siblings == 1 && parent.is_some_and(|p| repeats(&p.name, &node.name)) => {
+            return true
+        }
         _ => {}
     }
     node.bounds.is_some_and(|b| b.is_empty())
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
             && !node.has_meaningful_action())
+}
+
+/// Whether a sole `text` child named `text` only repeats its parent's
+/// name `parent` (D14): the parent's name holds it (case and surrounding
+/// space aside). A document whose only paragraph is what the user typed
+/// keeps that paragraph.
+fn repeats(parent: &str, text: &str) -> bool {
+    let parent = parent.trim();
+    !parent.is_empty() && parent.to_lowercase().contains(&text.trim().to_lowercase())
 }
 
 fn is_structural(role: Role) -> bool {

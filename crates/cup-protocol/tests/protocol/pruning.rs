@@ -109,6 +109,25 @@ fn unnamed_images_and_empty_or_redundant_text_are_dropped() {
 }
 
 #[test]
+fn a_sole_text_that_says_more_than_its_parent_stays() {
+    // D14: LibreOffice's document is named for its window; its only
+    // paragraph is what the user typed.
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "document", "name": "Untitled 1 - LibreOffice Document", "children": [
+                {"id": "e2", "role": "text", "name": "Zoë ✓ 東京"}]},
+            {"id": "e3", "role": "listitem", "name": "Save all", "children": [
+                {"id": "e4", "role": "text", "name": "save ALL "}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win \"W\"\n  [e1] doc \"Untitled 1 - LibreOffice Document\"\n    [e2] txt \"Zoë ✓ 東京\"\n  \
+         [e3] li \"Save all\"\n"
+    );
+}
+
+#[test]
 fn offscreen_nodes_stay_only_when_actionable() {
     let out = body(
         json!([{"id": "e0", "role": "window", "name": "W", "children": [

@@ -1,0 +1,122 @@
+//! LibreOffice Writer (its GTK 3 front end) on the sandbox desktop: text
+//! typed into the document and Ctrl+B, each confirmed and read back by a
+//! fresh snapshot; the compact text folds the items of the closed menus
+//! (D13) and keeps the typed paragraph (D14).
+
+use std::time::{Duration, Instant};
+
+use crate::support::{find, has, nodes, snapshot, Desk, TempDir};
+use cup::{ActionParams, Effect, SnapshotRequest};
+use cup_protocol::{Role, Scope, State};
+use cup_sandbox::LaunchOptions;
+
+const TYPED: &str = "Zoë ✓ 東京 👍🏽";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writer_types_unicode_and_bolds_it() {
+    let desk = Desk::start();
+    let profile = TempDir::new("cup-writer");
+    let install = format!("-env:UserInstallation=file://{}", profile.path().display());
+    let options = LaunchOptions {
+        // LibreOffice's first start makes its profile: slow on a loaded
+        // 2-core machine.
+        timeout: Duration::from_secs(90),
+        env: vec![("SAL_USE_VCLPLUGIN".into(), "gtk3".into())],
+    };
+    let _writer = desk
+        .sandbox
+        .launch_with(
+            "soffice",
+            &["--writer", "--norestore", "--nologo", install.as_str()],
+            &options,
+        )
+        .unwrap_or_else(|e| {
+            panic!("cannot launch soffice: {e} (apt-get install libreoffice-writer libreoffice-gtk3, or scripts/install-deps.sh)")
+        });
+    let mut session = desk.session();
+    let req = SnapshotRequest {
+        scope: Scope::Foreground,
+        ..SnapshotRequest::default()
+    };
+    // The document's window (the start centre may show first).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let snap = loop {
+        let snap = snapshot(&mut session, &req).await;
+        let ready = nodes(&snap)
+            .into_iter()
+            .any(|n| n.role == Role::Document && n.actions.contains(&cup_protocol::Action::Type));
+        if ready {
+            break snap;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no Writer document after 60 s:\n{}",
+            snap.text
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    // The closed menus are folded (D13): one line each, naming how to open it.
+    let folds = snap
+        .text
+        .lines()
+        .filter(|l| l.contains("items in closed menu"))
+        .count();
+    assert!(folds >= 10, "the menu bar's menus fold:\n{}", snap.text);
+    assert!(snap.text.lines().count() < 300, "{}", snap.text);
+
+    let doc = nodes(&snap)
+        .into_iter()
+        .find(|n| n.role == Role::Document && n.actions.contains(&cup_protocol::Action::Type))
+        .map(|n| n.id.clone())
+        .unwrap_or_default();
+    let params = ActionParams {
+        value: Some(TYPED.into()),
+        ..ActionParams::default()
+    };
+    let typed = session
+        .action(&doc, "type", &params)
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    assert!(typed.success, "{typed:?}");
+    assert_eq!(typed.effect, Effect::Confirmed, "{typed:?}");
+    let after = snapshot(&mut session, &req).await;
+    assert_eq!(
+        find(&after, Role::Text, TYPED).len(),
+        1,
+        "the typed paragraph:\n{}",
+        after.text
+    );
+    assert!(
+        after.text.contains(&format!("txt \"{TYPED}\"")),
+        "{}",
+        after.text
+    );
+
+    // Select it all and make it bold: the Bold button shows it.
+    for combo in ["ctrl+a", "ctrl+b"] {
+        let pressed = session
+            .press(combo)
+            .await
+            .unwrap_or_else(|e| panic!("{combo}: {e}"));
+        assert_eq!(pressed.effect, Effect::Confirmed, "{combo}: {pressed:?}");
+        if combo == "ctrl+b" {
+            assert!(
+                pressed
+                    .changes
+                    .iter()
+                    .any(|c| c.after.as_deref().is_some_and(|a| a.contains("+checked"))),
+                "{pressed:?}"
+            );
+        }
+    }
+    let after = snapshot(&mut session, &req).await;
+    let bold = find(&after, Role::Button, "Bold");
+    assert_eq!(bold.len(), 1, "{}", after.text);
+    assert!(
+        has(bold[0], State::Pressed) || has(bold[0], State::Checked),
+        "{:?}\n{}",
+        bold[0],
+        after.text
+    );
+    assert_eq!(find(&after, Role::Text, TYPED).len(), 1, "{}", after.text);
+}
