@@ -449,8 +449,10 @@ fn check_supported(id: &str, node: &Node, verb: Action) -> Result<(), ActionErro
                 .map(|v| v.name()),
         );
     }
+    // Every element takes focus; listed once, last (dedup only removes
+    // neighbours: a node's own `focus` comes first).
+    supported.retain(|v| *v != "focus");
     supported.push("focus");
-    supported.dedup();
     Err(ActionError::Unsupported {
         id: id.to_owned(),
         role: node.role.name().to_owned(),
@@ -477,6 +479,18 @@ mod tests {
             ..ActionParams::default()
         };
         assert!(check_params(Action::Type, &value).is_ok());
+    }
+
+    #[test]
+    fn focus_is_listed_once() {
+        let mut node = Node::new("e45", cup_protocol::Role::Button, "Go");
+        node.actions = vec![Action::Focus];
+        node.bounds = Some(cup_protocol::Rect::new(1, 2, 30, 20));
+        let err = check_supported("e45", &node, Action::Toggle)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(err.matches("focus").count(), 1, "{err}");
     }
 
     #[test]

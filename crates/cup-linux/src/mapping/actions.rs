@@ -10,12 +10,12 @@ use crate::raw::{AtspiRole, AtspiState, Interface, RawNode};
 
 /// The CUP verbs one raw AT-SPI action name stands for (case, spaces,
 /// dashes and underscores ignored): `click`/`press`/`activate`/`jump`/
-/// `open`/`doDefault` → click; `toggle`/`check`/`uncheck` → toggle;
+/// `open`/`doDefault` → click; `toggle`/`check`/`uncheck`/`cycle` → toggle;
 /// `expand or contract`/`expand`/`collapse` → expand + collapse;
 /// `menu`/`showMenu`/`popup`/`contextMenu` → rightclick;
 /// `increase`/`increment` → increment; `decrease`/`decrement` → decrement;
 /// `setFocus`/`focus` → focus; `close`/`dismiss`/`cancel` → dismiss;
-/// `select` → select; `scroll…` → scroll; `doubleClick` → doubleclick.
+/// `select`/`switch` (Gecko's page tabs) → select; `scroll…` → scroll; `doubleClick` → doubleclick.
 /// Anything else (`edit`, `peek`, Chromium's `clickAncestor`, whose click
 /// belongs to an ancestor) stands for nothing.
 pub fn raw_action_verbs(name: &str) -> &'static [Action] {
@@ -28,7 +28,8 @@ pub fn raw_action_verbs(name: &str) -> &'static [Action] {
         "click" | "press" | "activate" | "jump" | "open" | "dodefault" | "default" => {
             &[Action::Click]
         }
-        "toggle" | "check" | "uncheck" => &[Action::Toggle],
+        // Gecko: "cycle" for a tri-state check box.
+        "toggle" | "check" | "uncheck" | "cycle" => &[Action::Toggle],
         "expandorcontract" | "expandorcollapse" | "expandcollapse" | "expand" | "collapse" => {
             &[Action::Expand, Action::Collapse]
         }
@@ -39,7 +40,8 @@ pub fn raw_action_verbs(name: &str) -> &'static [Action] {
         "decrease" | "decrement" => &[Action::Decrement],
         "setfocus" | "focus" | "grabfocus" => &[Action::Focus],
         "close" | "dismiss" | "cancel" => &[Action::Dismiss],
-        "select" => &[Action::Select],
+        // Gecko: a page tab's "switch".
+        "select" | "switch" => &[Action::Select],
         "doubleclick" => &[Action::DoubleClick],
         k if k.starts_with("scroll") => &[Action::Scroll],
         _ => &[],
@@ -200,6 +202,11 @@ mod tests {
         assert_eq!(raw_action_verbs("double-click"), &[Action::DoubleClick]);
         assert_eq!(raw_action_verbs("ScrollLeft"), &[Action::Scroll]);
         assert_eq!(raw_action_verbs("uncheck"), &[Action::Toggle]);
+        // Gecko's names.
+        assert_eq!(raw_action_verbs("cycle"), &[Action::Toggle]);
+        assert_eq!(raw_action_verbs("switch"), &[Action::Select]);
+        assert_eq!(raw_action_verbs("jump"), &[Action::Click]);
+        assert!(raw_action_verbs("click ancestor").is_empty());
         assert!(raw_action_verbs("edit").is_empty());
         assert!(raw_action_verbs("clickAncestor").is_empty());
         assert!(raw_action_verbs("").is_empty());
