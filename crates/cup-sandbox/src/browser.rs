@@ -27,7 +27,8 @@ pub struct BrowserOptions {
     pub env: Vec<(String, String)>,
     /// More arguments.
     pub args: Vec<String>,
-    /// How long to wait for the DevTools endpoint.
+    /// How long to wait for the DevTools endpoint (default 60 s: Chromium
+    /// starts in ~1 s, but took over 20 s once on a loaded 2-core machine).
     pub timeout: Duration,
 }
 
@@ -39,7 +40,7 @@ impl Default for BrowserOptions {
             window_size: (1280, 800),
             env: Vec::new(),
             args: Vec::new(),
-            timeout: Duration::from_secs(20),
+            timeout: Duration::from_secs(60),
         }
     }
 }

@@ -40,7 +40,7 @@ pub enum SandboxError {
 
     /// A component of the desktop (Xvfb, a bus, the registry, the window
     /// manager) did not become ready in time.
-    #[error("{component} was not ready within {} s: {detail}", .timeout.as_secs_f32())]
+    #[error("{component} was not ready within {} s: {detail}{}", .timeout.as_secs_f32(), crate::procfs::load_note())]
     NotReady {
         /// The component, e.g. "Xvfb".
         component: String,
@@ -72,8 +72,9 @@ pub enum SandboxError {
 
     /// A launched program did not show a window on the accessibility bus in time.
     #[error(
-        "{program} did not register on the accessibility bus within {} s; {missing}; it was killed. Its output is in {}{tail}",
+        "{program} did not register on the accessibility bus within {} s; {missing}; it was killed{}. Its output is in {}{tail}",
         .timeout.as_secs_f32(),
+        crate::procfs::load_note(),
         .log.display()
     )]
     LaunchTimeout {

@@ -48,6 +48,30 @@ fn has_live_thread(pid: u32) -> bool {
 /// Parses the text of `/proc/PID/stat`. The command name (field 2) is in
 /// parentheses and may itself contain spaces and parentheses, so the fields
 /// are counted from the last `)`.
+/// How busy the machine is, for a time-out's message: ` (load average
+/// 3.42 over the last minute on 2 cores: a loaded machine starts programs
+/// slowly)`, or nothing when /proc/loadavg cannot be read.
+pub(crate) fn load_note() -> String {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| parse_load(&s))
+        .map(|load| {
+            let why = if load >= cores as f64 {
+                ": a loaded machine starts programs slowly"
+            } else {
+                ""
+            };
+            format!(" (load average {load:.2} over the last minute on {cores} cores{why})")
+        })
+        .unwrap_or_default()
+}
+
+/// The one-minute load average of a /proc/loadavg line.
+pub(crate) fn parse_load(text: &str) -> Option<f64> {
+    text.split_whitespace().next()?.parse().ok()
+}
+
 pub(crate) fn parse_stat(text: &str) -> Option<ProcStat> {
     let open = text.find('(')?;
     let close = text.rfind(')')?;
@@ -224,6 +248,13 @@ pub(crate) fn log_tail(path: &Path, lines: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_load_average_is_read() {
+        assert_eq!(parse_load("3.42 2.10 1.05 3/512 12345\n"), Some(3.42));
+        assert_eq!(parse_load(""), None);
+        assert!(load_note().is_empty() || load_note().contains("load average"));
+    }
 
     #[test]
     fn parses_stat_with_odd_command_names() {

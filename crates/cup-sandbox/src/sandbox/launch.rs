@@ -5,7 +5,7 @@ use super::*;
 
 impl Sandbox {
     /// Starts `program` in its own process group with the sandbox
-    /// environment, and waits (up to 20 s) until it shows a window on the
+    /// environment, and waits (up to 60 s by default) until it shows a window on the
     /// accessibility bus. See [`Sandbox::launch_with`].
     ///
     /// # Errors

@@ -89,7 +89,7 @@ pub struct SandboxOptions {
     /// socket); it is removed by [`Sandbox::stop`]. It must not exist or be
     /// empty. `None` (the default) creates `$TMPDIR/cup-sandbox-<id>`.
     pub state_dir: Option<PathBuf>,
-    /// Deadline for the whole start-up (default 15 s; it takes ~0.3 s).
+    /// Deadline for the whole start-up (default 45 s, sized for a loaded 2-core machine; it takes ~0.3 s).
     pub start_timeout: Duration,
 }
 
@@ -101,7 +101,7 @@ impl Default for SandboxOptions {
             depth: 24,
             with_window_manager: false,
             state_dir: None,
-            start_timeout: Duration::from_secs(15),
+            start_timeout: Duration::from_secs(45),
         }
     }
 }
@@ -110,7 +110,7 @@ impl Default for SandboxOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchOptions {
     /// How long to wait for a showing window on the accessibility bus
-    /// (default 20 s; gtk3-widget-factory takes ~0.6 s, gtk4-demo 1.5 s,
+    /// (default 60 s, sized for a loaded 2-core machine; gtk3-widget-factory takes ~0.6 s, gtk4-demo 1.5 s,
     /// Chromium ~1 s).
     pub timeout: Duration,
     /// Extra environment variables for the program (applied last).
@@ -120,7 +120,7 @@ pub struct LaunchOptions {
 impl Default for LaunchOptions {
     fn default() -> Self {
         Self {
-            timeout: Duration::from_secs(20),
+            timeout: Duration::from_secs(60),
             env: Vec::new(),
         }
     }

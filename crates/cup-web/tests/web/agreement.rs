@@ -237,8 +237,8 @@ pub async fn open_page(browser: &cup_web::browser::Browser, site: &Site, path: &
             return page;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{path} did not load"
+            start.elapsed() < Duration::from_secs(30),
+            "{path} did not load within 30 s (readyState and path read: {ready:?})"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -151,7 +151,8 @@ impl Web {
         .unwrap_or_else(|e| panic!("no browser: {e}"))
     }
 
-    /// Takes foreground snapshots until `done` holds (or 10 s pass), checks
+    /// Takes foreground snapshots until `done` holds (or 30 s pass: a
+    /// loaded 2-core machine lays pages out slowly), checks
     /// each against the schema, and returns the last.
     pub async fn snapshot_until(&mut self, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
         let start = Instant::now();
@@ -175,7 +176,7 @@ impl Web {
                     return snap.clone();
                 }
             }
-            if start.elapsed() > Duration::from_secs(10) {
+            if start.elapsed() > Duration::from_secs(30) {
                 return snap.unwrap_or_else(|e| panic!("snapshot failed: {e}"));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
