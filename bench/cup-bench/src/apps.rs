@@ -18,10 +18,12 @@ pub struct AppSpec {
 enum Kind {
     Gtk,
     Chromium,
+    Firefox,
+    Writer,
 }
 
 /// Every application, in report order.
-pub const ALL: [AppSpec; 3] = [
+pub const ALL: [AppSpec; 5] = [
     AppSpec {
         key: "gtk3",
         label: "gtk3-widget-factory",
@@ -39,6 +41,18 @@ pub const ALL: [AppSpec; 3] = [
         label: "Chromium (AT-SPI)",
         program: "chromium",
         kind: Kind::Chromium,
+    },
+    AppSpec {
+        key: "firefox",
+        label: "Firefox ESR (AT-SPI)",
+        program: "firefox-esr",
+        kind: Kind::Firefox,
+    },
+    AppSpec {
+        key: "writer",
+        label: "LibreOffice Writer",
+        program: "soffice",
+        kind: Kind::Writer,
     },
 ];
 
@@ -92,6 +106,29 @@ impl AppSpec {
     pub fn args(&self, scratch: &Path) -> std::io::Result<Vec<String>> {
         match self.kind {
             Kind::Gtk => Ok(Vec::new()),
+            Kind::Firefox => {
+                let page = scratch.join("checkout.html");
+                std::fs::write(&page, PAGE)?;
+                let profile = scratch.join("firefox-profile");
+                cup_sandbox::firefox::write_quiet_profile(&profile)?;
+                Ok(vec![
+                    "--no-remote".to_owned(),
+                    "--new-instance".to_owned(),
+                    "--profile".to_owned(),
+                    profile.display().to_string(),
+                    format!("file://{}", page.display()),
+                ])
+            }
+            Kind::Writer => {
+                let profile = scratch.join("libreoffice-profile");
+                std::fs::create_dir_all(&profile)?;
+                Ok(vec![
+                    "--writer".to_owned(),
+                    "--norestore".to_owned(),
+                    "--nologo".to_owned(),
+                    format!("-env:UserInstallation=file://{}", profile.display()),
+                ])
+            }
             Kind::Chromium => {
                 let page = scratch.join("checkout.html");
                 std::fs::write(&page, PAGE)?;
@@ -118,7 +155,19 @@ impl AppSpec {
     pub fn wait_for(&self) -> Option<&'static str> {
         match self.kind {
             Kind::Gtk => None,
-            Kind::Chromium => Some("\"Shipping details\""),
+            Kind::Chromium | Kind::Firefox => Some("\"Shipping details\""),
+            // The document window (the start centre may show first).
+            Kind::Writer => Some("LibreOffice Document"),
+        }
+    }
+
+    /// Environment the program needs (LibreOffice's GTK 3 front end, the
+    /// one that speaks AT-SPI).
+    pub fn env(&self) -> Vec<(String, String)> {
+        match self.kind {
+            Kind::Writer => vec![("SAL_USE_VCLPLUGIN".to_owned(), "gtk3".to_owned())],
+            Kind::Firefox => vec![("MOZ_CRASHREPORTER_DISABLE".to_owned(), "1".to_owned())],
+            Kind::Gtk | Kind::Chromium => Vec::new(),
         }
     }
 }

@@ -459,6 +459,37 @@ pub fn same_tree_check(rows: &[Row], app: &AppSpec, py_text: Result<String, Stri
     }
 }
 
+/// What D13's folding (items without a place on screen, closed menus)
+/// saves on cup's foreground text: the same envelope rendered with and
+/// without it, in o200k tokens. A pass when folding never adds.
+pub fn folding_check(rows: &[Row], app: &AppSpec) -> Check {
+    let what = format!(
+        "{} foreground: cup's compact text with D13's folding vs the same envelope without it (o200k tokens)",
+        app.label
+    );
+    let Some(env) = cup_envelope(rows, app) else {
+        return check(false, format!("{what}: cup captured no envelope"));
+    };
+    let env: cup_protocol::Envelope = match serde_json::from_value(env.clone()) {
+        Ok(e) => e,
+        Err(e) => return check(false, format!("{what}: the envelope does not parse: {e}")),
+    };
+    let opts = cup_protocol::compact::RenderOptions::default();
+    let with = cup_protocol::compact::render_folding(&env, &opts, true);
+    let without = cup_protocol::compact::render_folding(&env, &opts, false);
+    match (tokens::count(&with), tokens::count(&without)) {
+        (Ok(a), Ok(b)) => check(
+            a <= b,
+            format!(
+                "{what}: {a} vs {b} tokens, {} vs {} lines",
+                with.lines().count(),
+                without.lines().count()
+            ),
+        ),
+        (Err(e), _) | (_, Err(e)) => check(false, format!("{what}: token count failed: {e}")),
+    }
+}
+
 /// The check lines, e.g. `PASS  gtk4-demo foreground: ...`.
 pub fn check_lines(checks: &[Check]) -> String {
     let mut out = String::new();

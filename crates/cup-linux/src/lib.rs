@@ -7,6 +7,7 @@
 
 pub mod act;
 pub mod adapter;
+pub mod advice;
 pub mod apps;
 pub mod atspi_actions;
 pub mod atspi_calls;

@@ -34,6 +34,7 @@
 mod browser;
 mod bus;
 mod error;
+pub mod firefox;
 mod procfs;
 mod sandbox;
 

@@ -1,6 +1,7 @@
 //! `linux-capture`: the Linux capture benchmark of issue 3.
 //!
-//! For each app (gtk3-widget-factory, gtk4-demo, Chromium via AT-SPI), on a
+//! For each app (gtk3-widget-factory, gtk4-demo, Chromium and Firefox ESR
+//! via AT-SPI, LibreOffice Writer), on a
 //! private headless desktop of its own, captures the same window with cup
 //! (in process, release build), the Python CUP SDK 0.1.0 (in process) and
 //! the Cua Driver 0.37.0 (`get_window_state` over MCP stdio, screenshot
@@ -8,7 +9,7 @@
 //! node counts, output tokens (o200k) and the issue's targets.
 //!
 //! ```text
-//! bench/peers/setup.sh && cargo run --release -p cup-bench --bin linux-capture [-- --runs 7 --apps gtk3,gtk4,chromium --dump DIR]
+//! bench/peers/setup.sh && cargo run --release -p cup-bench --bin linux-capture [-- --runs 7 --apps gtk3,gtk4,chromium,firefox,writer --dump DIR]
 //! ```
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -28,14 +29,14 @@ use cup_sandbox::{Sandbox, SandboxOptions};
 const SETTLE_MAX: Duration = Duration::from_secs(20);
 
 const USAGE: &str = "\
-usage: linux-capture [--runs N] [--apps gtk3,gtk4,chromium] [--dump DIR]
+usage: linux-capture [--runs N] [--apps gtk3,gtk4,chromium,firefox,writer] [--dump DIR]
 
 Captures the same window with cup (in process), the Python CUP SDK 0.1.0 and
 the Cua Driver 0.37.0 on a private headless desktop per app; 1 warm-up, then
 N timed runs each (default 7). Install the peers first: bench/peers/setup.sh
 
   --runs N     timed runs per tool and scope (default 7; the issue wants >= 5)
-  --apps LIST  comma-separated subset of gtk3, gtk4, chromium (default all)
+  --apps LIST  comma-separated subset of gtk3, gtk4, chromium, firefox, writer (default all)
   --dump DIR   also write each tool's last output text to DIR";
 
 #[derive(Debug)]
@@ -82,8 +83,9 @@ fn parse_args(args: &[String]) -> anyhow::Result<Mode> {
                     .split(',')
                     .filter(|k| !k.is_empty())
                     .map(|k| {
-                        apps::by_key(k)
-                            .with_context(|| format!("unknown app '{k}' (gtk3, gtk4, chromium)"))
+                        apps::by_key(k).with_context(|| {
+                            format!("unknown app '{k}' (gtk3, gtk4, chromium, firefox, writer)")
+                        })
                     })
                     .collect::<anyhow::Result<_>>()?;
             }
@@ -180,7 +182,11 @@ fn bench_in(
         app.program,
         sandbox.display()
     );
-    let launched = match sandbox.launch(app.program, &args) {
+    let options = cup_sandbox::LaunchOptions {
+        timeout: Duration::from_secs(90),
+        env: app.env(),
+    };
+    let launched = match sandbox.launch_with(app.program, &args, &options) {
         Ok(a) => a,
         Err(e) => return failed_rows(app, &format!("{} did not start: {e}", app.program)),
     };
@@ -293,6 +299,7 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
             None => Err("cup captured no envelope".to_owned()),
         };
         checks.push(report::same_tree_check(&rows, app, py_text));
+        checks.push(report::folding_check(&rows, app));
     }
     print!("{}", report::check_lines(&checks));
     let missing_peer = rows

@@ -109,15 +109,8 @@ pub async fn act(
     };
     let performed = verbs::perform(&el, verb, params, &ctx.fallback).await?;
 
-    let by_ref: HashMap<&str, &str> = refs
-        .iter()
-        .map(|(id, r)| (r.as_str(), id.as_str()))
-        .collect();
-    let name_of = |r: &str| {
-        by_ref
-            .get(r)
-            .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
-    };
+    let by_ref = by_reference(refs);
+    let name_of = |r: &str| id_of(&by_ref, r);
     let started = Instant::now();
     let mut deadline = started + SETTLE;
     let mut step = FIRST_STEP;
@@ -132,6 +125,10 @@ pub async fn act(
     // toggle button's `pressed` is its state.
     let press_passes = role != crate::raw::AtspiRole::ToggleButton;
     let mut last_position: Option<(i32, i32)> = None;
+    // Focus is what focusing does, and what clicking into a text field
+    // does; for any other verb it is a side effect.
+    let focus_is_the_effect = verb == Action::Focus
+        || (verb == Action::Click && crate::mapping::kinds::is_text_input(target.node.role));
     let (after, changes) = loop {
         let after = probe::read(&conn, &obj, plan).await;
         let mut changes = probe::diff(target.id, &before, &after);
@@ -158,7 +155,7 @@ pub async fn act(
         // The press animation, or only the focus moving to the element
         // (most actions focus it first): the effect is yet to come.
         let pressing = press_passes && events::only_transient(&changes, target.id);
-        let focus_only = verb != Action::Focus && events::only_focus(&changes);
+        let focus_only = !focus_is_the_effect && events::only_focus(&changes);
         if (!changes.is_empty() && !text_pending && !pressing && !focus_only && !scrolling)
             || now >= deadline
             || performed.already
@@ -297,15 +294,8 @@ pub async fn observed(
 ) -> Result<ActionResult, AdapterError> {
     let mark = events.mark();
     perform.await?;
-    let by_ref: HashMap<&str, &str> = refs
-        .iter()
-        .map(|(id, r)| (r.as_str(), id.as_str()))
-        .collect();
-    let name_of = |r: &str| {
-        by_ref
-            .get(r)
-            .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
-    };
+    let by_ref = by_reference(refs);
+    let name_of = |r: &str| id_of(&by_ref, r);
     let deadline = Instant::now() + PRESS_SETTLE;
     loop {
         let changes = events::changes(&events.since(mark), None, &name_of);
@@ -363,9 +353,13 @@ pub async fn typed(
     text: &str,
     perform: impl std::future::Future<Output = Result<(), AdapterError>>,
 ) -> Result<ActionResult, AdapterError> {
+    let want = typed_chars(text);
+    if want == 0 {
+        // Only Return and Tab: keys, observed as keys are.
+        return observed(events, message, refs, perform).await;
+    }
     let mark = events.mark();
     perform.await?;
-    let want = typed_chars(text);
     // A long text is read key by key (GTK lays out the line again for
     // each): the cap grows with it.
     let cap = TEXT_SETTLE_MAX + PER_CHAR * u32::try_from(want).unwrap_or(u32::MAX);
@@ -381,7 +375,7 @@ pub async fn typed(
         }
         let first_wait = if seen == 0 { PRESS_SETTLE } else { SETTLE };
         let until = (last_progress + first_wait).min(started + cap);
-        if (want > 0 && seen >= want) || now >= until {
+        if seen >= want || now >= until {
             break;
         }
         events.wait(until).await;
@@ -395,22 +389,15 @@ pub async fn typed(
             break;
         }
     }
-    let by_ref: HashMap<&str, &str> = refs
-        .iter()
-        .map(|(id, r)| (r.as_str(), id.as_str()))
-        .collect();
-    let name_of = |r: &str| {
-        by_ref
-            .get(r)
-            .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
-    };
+    let by_ref = by_reference(refs);
+    let name_of = |r: &str| id_of(&by_ref, r);
     let changes = events::changes(&events.since(mark), None, &name_of);
     let changes = match events.bus() {
         Some(bus) => outsiders::name(changes, |_| bus.clone()).await,
         None => outsiders::rename(changes, &HashMap::new()),
     };
     let ms = started.elapsed().as_millis();
-    let (effect, message) = if want > 0 && seen >= want {
+    let (effect, message) = if seen >= want {
         (
             Effect::Confirmed,
             format!("{message}; the app reported all {want} characters inserted"),
@@ -444,6 +431,21 @@ fn plan_reads_text(facts: &probe::Facts) -> bool {
     facts.text.is_some()
 }
 
+/// The snapshot's ids by native reference (`refs` reversed).
+fn by_reference(refs: &HashMap<String, String>) -> HashMap<&str, &str> {
+    refs.iter()
+        .map(|(id, r)| (r.as_str(), id.as_str()))
+        .collect()
+}
+
+/// The id of the element at native reference `r`, or `r` itself when the
+/// snapshot does not have it (named after the action: [`outsiders`]).
+fn id_of(by_ref: &HashMap<&str, &str>, r: &str) -> String {
+    by_ref
+        .get(r)
+        .map_or_else(|| r.to_owned(), |id| (*id).to_owned())
+}
+
 /// Adds `more` to `changes`, skipping what the target diff already says.
 fn merge(changes: &mut Vec<Change>, more: Vec<Change>) {
     for c in more {
@@ -453,5 +455,28 @@ fn merge(changes: &mut Vec<Change>, more: Vec<Change>) {
         if !dup {
             changes.push(c);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_characters_leave_out_return_and_tab() {
+        assert_eq!(typed_chars("héllo ✓"), 7);
+        assert_eq!(typed_chars("a\nb\tc"), 3);
+        assert_eq!(typed_chars("\n"), 0);
+        assert_eq!(typed_chars("👍🏽"), 2);
+    }
+
+    #[test]
+    fn ids_stand_for_their_references() {
+        let refs: HashMap<String, String> = [("e3".to_owned(), ":1.5:/a/3".to_owned())]
+            .into_iter()
+            .collect();
+        let by_ref = by_reference(&refs);
+        assert_eq!(id_of(&by_ref, ":1.5:/a/3"), "e3");
+        assert_eq!(id_of(&by_ref, ":1.5:/a/9"), ":1.5:/a/9");
     }
 }

@@ -384,8 +384,12 @@ async fn capture_once(
                     ));
                     continue;
                 }
+                let why = target
+                    .pid
+                    .and_then(crate::advice::for_pid)
+                    .unwrap_or("the app may not support AT-SPI");
                 notes.push(format!(
-                    "window '{}'{} exposes no accessibility tree; the app may not support AT-SPI",
+                    "window '{}'{} exposes no accessibility tree; {why}",
                     target.title,
                     target
                         .pid

@@ -4,17 +4,28 @@ use crate::support::{find, nodes, snapshot, Desk};
 use cup::SnapshotRequest;
 use cup_protocol::{Action, Node, Role, Scope, State};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn qt5_calculator_buttons() {
+/// A desktop with the Qt 5 calculator example, and a session on it.
+fn calculator() -> (Desk, cup::Session) {
     let desk = Desk::start();
     let calculator = crate::support::qt_example("calculator");
     desk.launch(&calculator.to_string_lossy(), &[]);
-    let mut session = desk.session();
-    let req = SnapshotRequest {
+    let session = desk.session();
+    (desk, session)
+}
+
+/// A full snapshot of the calculator's window.
+fn full_calculator() -> SnapshotRequest {
+    SnapshotRequest {
         scope: Scope::Full,
         app: Some("calculator".into()),
         ..SnapshotRequest::default()
-    };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qt5_calculator_buttons() {
+    let (_desk, mut session) = calculator();
+    let req = full_calculator();
     let snap = snapshot(&mut session, &req).await;
     let root = &snap.envelope.tree[0];
     assert_eq!(root.role, Role::Window, "a Qt top-level is the window");
@@ -96,15 +107,8 @@ fn raw_actions(node: &Node) -> Vec<&str> {
 /// once shows it: 7, +, 5, = reads 7, 7, 5, 12 on the display.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn qt5_each_click_shows_its_effect_in_the_next_snapshot() {
-    let desk = Desk::start();
-    let calculator = crate::support::qt_example("calculator");
-    desk.launch(&calculator.to_string_lossy(), &[]);
-    let mut session = desk.session();
-    let req = SnapshotRequest {
-        scope: Scope::Full,
-        app: Some("calculator".into()),
-        ..SnapshotRequest::default()
-    };
+    let (_desk, mut session) = calculator();
+    let req = full_calculator();
     let snap = snapshot(&mut session, &req).await;
     let id_of = |name: &str| {
         let b = find(&snap, Role::Button, name);

@@ -343,17 +343,14 @@ impl AsyncRead for &mut GtkEntry {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn text_arrives_exactly_in_a_gtk_entry() {
-    let desk = Desk::start();
-    desk.launch("gtk3-widget-factory", &[]);
-    let mut session = desk.session();
-    // The focused entry, and the pointer on it (focus follows it). GTK
-    // gives the entry focus a moment after the window shows on the bus (a
-    // busy CI machine has taken the first snapshot before it), so wait.
+/// Waits until gtk3-widget-factory's entry has the focus (GTK gives it a
+/// moment after the window shows on the bus; a busy CI machine has taken
+/// the first snapshot before it) and puts the pointer on it (focus follows
+/// it without a window manager).
+async fn point_at_the_focused_entry(session: &mut Session) {
     let end = Instant::now() + Duration::from_secs(60);
     let entry = loop {
-        let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+        let snap = snapshot(session, &request(Scope::Foreground)).await;
         let focused = nodes(&snap)
             .into_iter()
             .find(|n| n.role == Role::TextBox && has(n, State::Focused))
@@ -377,6 +374,17 @@ async fn text_arrives_exactly_in_a_gtk_entry() {
         .input(&Gesture::Move { to: centre })
         .await
         .unwrap_or_else(|e| panic!("moving the pointer: {e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_arrives_exactly_in_a_gtk_entry() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    // The focused entry, and the pointer on it (focus follows it). GTK
+    // gives the entry focus a moment after the window shows on the bus (a
+    // busy CI machine has taken the first snapshot before it), so wait.
+    point_at_the_focused_entry(&mut session).await;
     // An entry is one line: Return would activate it and Tab move focus.
     let texts: Vec<(&str, String)> = kinds()
         .into_iter()
@@ -447,30 +455,7 @@ async fn typed_text_is_all_there_when_type_text_returns_under_load() {
     let desk = Desk::start();
     desk.launch("gtk3-widget-factory", &[]);
     let mut session = desk.session();
-    let end = Instant::now() + Duration::from_secs(60);
-    let entry = loop {
-        let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
-        let focused = nodes(&snap)
-            .into_iter()
-            .find(|n| n.role == Role::TextBox && has(n, State::Focused))
-            .cloned();
-        match focused {
-            Some(entry) => break entry,
-            None if Instant::now() > end => panic!("no focused entry after 60 s:\n{}", snap.text),
-            None => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    };
-    let b = entry
-        .bounds
-        .unwrap_or_else(|| panic!("the entry has no bounds"));
-    let centre = Point::new(
-        b.x + i64::try_from(b.w / 2).unwrap_or(0),
-        b.y + i64::try_from(b.h / 2).unwrap_or(0),
-    );
-    session
-        .input(&Gesture::Move { to: centre })
-        .await
-        .unwrap_or_else(|e| panic!("moving the pointer: {e}"));
+    point_at_the_focused_entry(&mut session).await;
     let _burners = Burners::start(2);
     let mut failures = Vec::new();
     for run in 1..=RUNS_UNDER_LOAD {

@@ -14,5 +14,5 @@ pub use line::{format_line, LineAttrs, LineFields};
 pub use overview::render_overview;
 pub use page::{page, Page, PageError, PageRequest};
 pub use parse::{parse, Document, Header, Line, ParseError};
-pub use prune::{prune, Clipped, Detail, Folded, Pruned};
-pub use render::{render, RenderOptions, MAX_OUTPUT_CHARS};
+pub use prune::{prune, prune_folding, Clipped, Detail, Folded, Pruned};
+pub use render::{render, render_folding, RenderOptions, MAX_OUTPUT_CHARS};

@@ -157,13 +157,28 @@ impl Pruned<'_> {
 /// Prunes `roots` for `detail`. With `Detail::Compact`, `screen` is the
 /// viewport of the roots' descendants (roots themselves are never clipped).
 pub fn prune(roots: &[Node], detail: Detail, screen: Option<Rect>) -> Vec<Pruned<'_>> {
+    prune_folding(roots, detail, screen, true)
+}
+
+/// [`prune`], with D13's folding (`fold`) or without it: the rules as they
+/// were before D13, for measuring what folding saves (the benchmark's
+/// token rows). Everything else is the same.
+pub fn prune_folding(
+    roots: &[Node],
+    detail: Detail,
+    screen: Option<Rect>,
+    fold: bool,
+) -> Vec<Pruned<'_>> {
     match detail {
         Detail::Full => roots.iter().map(keep_all).collect(),
-        Detail::Minimal => roots.iter().filter_map(keep_actionable).collect(),
+        Detail::Minimal => roots
+            .iter()
+            .filter_map(|r| keep_actionable(r, fold))
+            .collect(),
         Detail::Compact => {
             let mut out = Vec::new();
             for_each_item(None, roots, &mut |child, _parent| {
-                out.push(prune_kept(child, screen));
+                out.push(prune_kept_folding(child, screen, fold));
             });
             out
         }
@@ -213,12 +228,12 @@ fn keep_all(node: &Node) -> Pruned<'_> {
     }
 }
 
-fn keep_actionable(node: &Node) -> Option<Pruned<'_>> {
-    let mut fold = Fold::of(node);
+fn keep_actionable(node: &Node, folding: bool) -> Option<Pruned<'_>> {
+    let mut fold = Fold::of(node, folding);
     let children: Vec<_> = node
         .children
         .iter()
-        .filter_map(keep_actionable)
+        .filter_map(|c| keep_actionable(c, folding))
         .filter(|child| !fold.takes(child))
         .collect();
     let folded = fold.folded();
@@ -342,10 +357,14 @@ fn walk_items<'a>(
 
 /// Prunes a node that survived hoisting and skipping, below a viewport.
 pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
+    prune_kept_folding(node, viewport, true)
+}
+
+fn prune_kept_folding(node: &Node, viewport: Option<Rect>, folding: bool) -> Pruned<'_> {
     let inner = child_viewport(node, viewport);
     let mut children = Vec::new();
     let mut clipped = Clipped::default();
-    let mut fold = Fold::of(node);
+    let mut fold = Fold::of(node, folding);
     for_each_item(Some(node), &node.children, &mut |child, _| {
         let dir = inner
             .zip(child.bounds)
@@ -353,7 +372,7 @@ pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
         match dir {
             Some(d) => clipped.add(d, 1),
             None => {
-                let kept = prune_kept(child, inner);
+                let kept = prune_kept_folding(child, inner, folding);
                 if !fold.takes(&kept) {
                     children.push(kept);
                 }
@@ -394,7 +413,13 @@ struct Fold {
 }
 
 impl Fold {
-    fn of(node: &Node) -> Fold {
+    fn of(node: &Node, folding: bool) -> Fold {
+        if !folding {
+            return Fold {
+                mode: None,
+                items: 0,
+            };
+        }
         let mode = match opener(node) {
             Some(action) => Some(Some(action)),
             None => is_placeless(node).then_some(None),

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::compact::line::push_line;
-use crate::compact::prune::{prune, Clipped, Detail, Folded, Pruned};
+use crate::compact::prune::{prune_folding, Clipped, Detail, Folded, Pruned};
 use crate::compact::text::{self, WINDOW_TITLE_MAX};
 use crate::envelope::{Envelope, Screen, WindowInfo};
 use crate::node::Node;
@@ -41,8 +41,14 @@ impl Default for RenderOptions {
 /// Renders `env` as compact text. The window list of `env.windows` (if any)
 /// goes into the header.
 pub fn render(env: &Envelope, opts: &RenderOptions) -> String {
+    render_folding(env, opts, true)
+}
+
+/// [`render`] with D13's folding or without it (as before D13): what the
+/// benchmark compares to say what folding saves.
+pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> String {
     let screen = (opts.detail == Detail::Compact).then(|| env.screen.rect());
-    let pruned = prune(&env.tree, opts.detail, screen);
+    let pruned = prune_folding(&env.tree, opts.detail, screen, fold);
     let shown: usize = pruned.iter().map(Pruned::len).sum();
 
     let mut out = String::with_capacity(64 + shown * 48);

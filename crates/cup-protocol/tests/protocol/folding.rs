@@ -461,3 +461,33 @@ fn parse_reads_fold_lines_back() {
     assert!(matches!(doc.lines[2], Line::Comment { .. }));
     assert!(matches!(doc.lines[3], Line::Comment { .. }));
 }
+
+#[test]
+fn rendering_without_folding_is_the_text_before_d13() {
+    use cup_protocol::compact::render_folding;
+    let env: Envelope = serde_json::from_value(json!({
+        "version": "0.1.0", "platform": "linux",
+        "screen": {"w": 1920, "h": 1080},
+        "tree": [{"id": "e0", "role": "window", "name": "W", "bounds": {"x": 0, "y": 0, "w": 800, "h": 600}, "children": [
+            {"id": "e1", "role": "menu", "name": "File", "bounds": {"x": 0, "y": 0, "w": 40, "h": 20}, "actions": ["click"], "children": [
+                {"id": "e2", "role": "menuitem", "name": "Open", "states": ["offscreen"], "actions": ["click"]},
+                {"id": "e3", "role": "menuitem", "name": "Save", "states": ["offscreen"], "actions": ["click"]}
+            ]}
+        ]}]
+    }))
+    .unwrap_or_else(|e| panic!("envelope: {e}"));
+    let opts = RenderOptions::default();
+    let folded = render_folding(&env, &opts, true);
+    assert_eq!(folded, render(&env, &opts));
+    assert!(folded.contains("# 2 items in closed menu e1"), "{folded}");
+    let unfolded = render_folding(&env, &opts, false);
+    assert!(
+        unfolded.contains("[e2] mi \"Open\" {off} [clk]"),
+        "{unfolded}"
+    );
+    assert!(
+        unfolded.contains("[e3] mi \"Save\" {off} [clk]"),
+        "{unfolded}"
+    );
+    assert!(!unfolded.contains("closed menu"), "{unfolded}");
+}

@@ -1,12 +1,10 @@
-//! Firefox ESR for the tests: a fresh profile whose preferences keep it
-//! quiet (no first-run pages, no update, telemetry or other network
-//! traffic: this machine has no network), and pages served over HTTP on
-//! loopback by the test itself.
+//! Firefox ESR for the tests: a fresh quiet profile (cup-sandbox's
+//! preferences: no first-run pages, no background traffic), and pages
+//! served over HTTP on loopback by the test itself.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -16,55 +14,14 @@ use cup_sandbox::{App, LaunchOptions};
 
 use super::{Desk, TempDir};
 
-/// The Firefox binary Debian's firefox-esr installs.
-pub const FIREFOX: &str = "firefox-esr";
+pub use cup_sandbox::firefox::FIREFOX;
 
-/// Preferences of a quiet test profile (user.js).
-const PREFS: &[(&str, &str)] = &[
-    ("browser.shell.checkDefaultBrowser", "false"),
-    ("browser.startup.homepage_override.mstone", "\"ignore\""),
-    ("startup.homepage_welcome_url", "\"about:blank\""),
-    ("startup.homepage_welcome_url.additional", "\"\""),
-    ("browser.aboutwelcome.enabled", "false"),
-    ("trailhead.firstrun.didSeeAboutWelcome", "true"),
-    ("datareporting.policy.dataSubmissionEnabled", "false"),
-    ("datareporting.policy.firstRunURL", "\"\""),
-    ("datareporting.healthreport.uploadEnabled", "false"),
-    ("toolkit.telemetry.reportingpolicy.firstRun", "false"),
-    ("app.update.disabledForTesting", "true"),
-    ("app.normandy.enabled", "false"),
-    ("browser.newtabpage.enabled", "false"),
-    ("browser.startup.page", "0"),
-    ("network.captive-portal-service.enabled", "false"),
-    ("network.connectivity-service.enabled", "false"),
-    ("browser.safebrowsing.malware.enabled", "false"),
-    ("browser.safebrowsing.phishing.enabled", "false"),
-    ("browser.safebrowsing.downloads.enabled", "false"),
-    ("extensions.update.enabled", "false"),
-    ("extensions.pocket.enabled", "false"),
-    ("identity.fxaccounts.enabled", "false"),
-    ("browser.tabs.warnOnClose", "false"),
-    ("browser.sessionstore.resume_from_crash", "false"),
-    ("browser.translations.automaticallyPopup", "false"),
-    ("browser.uitour.enabled", "false"),
-    ("browser.discovery.enabled", "false"),
-    ("toolkit.startup.max_resumed_crashes", "-1"),
-    ("ui.prefersReducedMotion", "1"),
-];
-
-/// A fresh profile folder with [`PREFS`].
+/// A fresh quiet profile folder (cup-sandbox's preferences).
 pub fn profile(prefix: &str) -> TempDir {
     let dir = TempDir::new(prefix);
-    let prefs: String = PREFS
-        .iter()
-        .map(|(k, v)| format!("user_pref(\"{k}\", {v});\n"))
-        .collect();
-    write(&dir.path().join("user.js"), &prefs);
+    cup_sandbox::firefox::write_quiet_profile(dir.path())
+        .unwrap_or_else(|e| panic!("cannot write the Firefox profile: {e}"));
     dir
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 
 /// Starts Firefox ESR on `url` with a fresh `profile`, and waits (on a
