@@ -483,7 +483,7 @@ mod tests {
 
     #[test]
     fn focus_is_listed_once() {
-        let mut node = Node::new("e45", cup_protocol::Role::Button, "Go");
+        let mut node = Node::new("e45", Role::Button, "Go");
         node.actions = vec![Action::Focus];
         node.bounds = Some(cup_protocol::Rect::new(1, 2, 30, 20));
         let err = check_supported("e45", &node, Action::Toggle)

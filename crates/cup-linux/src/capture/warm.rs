@@ -8,8 +8,9 @@
 //! an app asks and the next one reads the answers; from then on they stay
 //! (for every document of that process, until it exits).
 //!
-//! So a capture that finds a Gecko document on screen without bounds (the
-//! sign that its facts were never sent) is read again, with growing
+//! So a capture that finds a Gecko document on screen without bounds, or
+//! whose controls all came without actions (the signs that its facts were
+//! never sent), is read again, with growing
 //! pauses, until two captures in a row agree (at most [`SETTLE_MAX`]).
 //! Once per app process (per unique bus name) and cup process: a later
 //! cup process finds the facts there.
@@ -23,7 +24,7 @@ use cup::Capture;
 use cup_protocol::Node;
 use tokio::time::Instant;
 
-use crate::raw::RawTree;
+use crate::raw::{AtspiRole, RawTree};
 
 /// The first pause between captures; it doubles each time.
 const FIRST_PAUSE: Duration = Duration::from_millis(40);
@@ -33,6 +34,38 @@ pub(super) const SETTLE_MAX: Duration = Duration::from_secs(3);
 const MAX_REMEMBERED: usize = 1024;
 
 pub(super) use crate::mapping::is_gecko;
+
+/// What a capture read of one Gecko document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct DocFacts {
+    /// The document is on screen (its tab is the one shown).
+    pub(super) showing: bool,
+    /// It has bounds.
+    pub(super) placed: bool,
+    /// Controls in it ([`is_control`]).
+    pub(super) controls: usize,
+    /// Those of them that named an action.
+    pub(super) controls_with_actions: usize,
+}
+
+/// The roles of web controls that always have an action in Gecko.
+pub(super) fn is_control(role: AtspiRole) -> bool {
+    matches!(
+        role,
+        AtspiRole::Button
+            | AtspiRole::CheckBox
+            | AtspiRole::RadioButton
+            | AtspiRole::Link
+            | AtspiRole::Entry
+            | AtspiRole::ComboBox
+    )
+}
+
+/// Whether Gecko has not sent a document's facts yet: a document on
+/// screen without bounds, or whose controls all came without actions.
+pub(super) fn not_sent(doc: &DocFacts) -> bool {
+    doc.showing && (!doc.placed || (doc.controls > 0 && doc.controls_with_actions == 0))
+}
 
 /// The Gecko apps (unique bus names) already read once.
 #[derive(Debug, Default)]
@@ -141,6 +174,39 @@ mod tests {
             tree: vec![root],
             ..Capture::default()
         }
+    }
+
+    #[test]
+    fn a_document_not_sent_yet_is_told_apart() {
+        let sent = DocFacts {
+            showing: true,
+            placed: true,
+            controls: 4,
+            controls_with_actions: 4,
+        };
+        assert!(!not_sent(&sent));
+        // Bounds not sent (Firefox ESR 153's first read).
+        assert!(not_sent(&DocFacts {
+            placed: false,
+            ..sent
+        }));
+        // Bounds there, actions not.
+        assert!(not_sent(&DocFacts {
+            controls_with_actions: 0,
+            ..sent
+        }));
+        // A page without controls, or a tab in the background.
+        assert!(!not_sent(&DocFacts {
+            controls: 0,
+            controls_with_actions: 0,
+            ..sent
+        }));
+        assert!(!not_sent(&DocFacts {
+            showing: false,
+            placed: false,
+            ..sent
+        }));
+        assert!(is_control(AtspiRole::Link) && !is_control(AtspiRole::Paragraph));
     }
 
     #[test]
