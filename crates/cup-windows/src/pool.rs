@@ -2,15 +2,20 @@
 //! multithreaded apartment), each with per-thread state made once (the
 //! apartment, the `IUIAutomation` object). A job has a deadline: when it
 //! passes, the caller gets an error at once while the worker stays with
-//! the hung call; the worker rejoins the pool if the call ever returns, and
-//! a new worker serves the next jobs meanwhile, up to a limit of threads.
+//! the hung call (it is *stuck*); the worker rejoins the pool if the call
+//! ever returns, and a new worker serves the next jobs meanwhile, up to a
+//! limit of threads. When every thread is busy (a full snapshot of more
+//! windows than threads), a job waits for the first one that is free,
+//! within its deadline; only when every thread is stuck does it fail at
+//! once with [`PoolError::Exhausted`].
 
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Notify};
+use tokio::time::Instant;
 
 /// A job: runs with the worker's state (or its setup error) and says
 /// whether its caller took the result (else the caller gave up on it).
@@ -35,14 +40,26 @@ pub enum PoolError {
 struct Shared<S> {
     idle: Vec<Sender<Job<S>>>,
     threads: usize,
+    /// Threads in a job whose caller gave up (past its deadline).
+    stuck: usize,
 }
 
 /// A pool of workers with state `S`.
 pub struct Pool<S> {
     shared: Arc<Mutex<Shared<S>>>,
+    /// Wakes the jobs that wait for a worker when one is free again.
+    freed: Arc<Notify>,
     factory: Factory<S>,
     max_threads: usize,
     name: &'static str,
+}
+
+/// What [`Pool::worker`] found.
+enum Found<S> {
+    /// A worker to send the job to.
+    Worker(Sender<Job<S>>),
+    /// Every thread is busy, not all of them stuck: wait for one.
+    Busy,
 }
 
 impl<S> std::fmt::Debug for Pool<S> {
@@ -66,7 +83,9 @@ impl<S: 'static> Pool<S> {
             shared: Arc::new(Mutex::new(Shared {
                 idle: Vec::new(),
                 threads: 0,
+                stuck: 0,
             })),
+            freed: Arc::new(Notify::new()),
             factory: Arc::new(factory),
             max_threads: max_threads.max(1),
             name,
@@ -81,17 +100,30 @@ impl<S: 'static> Pool<S> {
             .threads
     }
 
-    fn worker(&self) -> Result<Sender<Job<S>>, PoolError> {
+    /// Threads stuck in a job whose caller gave up.
+    pub fn stuck(&self) -> usize {
+        self.shared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .stuck
+    }
+
+    fn worker(&self) -> Result<Found<S>, PoolError> {
         let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(tx) = shared.idle.pop() {
-            return Ok(tx);
+            return Ok(Found::Worker(tx));
         }
         if shared.threads >= self.max_threads {
-            return Err(PoolError::Exhausted(shared.threads));
+            return if shared.stuck >= shared.threads {
+                Err(PoolError::Exhausted(shared.threads))
+            } else {
+                Ok(Found::Busy)
+            };
         }
         let (tx, rx) = channel::<Job<S>>();
         let factory = Arc::clone(&self.factory);
         let back = Arc::clone(&self.shared);
+        let freed = Arc::clone(&self.freed);
         let me = tx.clone();
         let spawned = thread::Builder::new()
             .name(self.name.to_owned())
@@ -108,19 +140,23 @@ impl<S: 'static> Pool<S> {
                     // A caller that took the result gives the worker back
                     // itself; one that gave up cannot, so it rejoins here.
                     if !delivered {
-                        back.lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .idle
-                            .push(me.clone());
+                        let mut shared = back.lock().unwrap_or_else(PoisonError::into_inner);
+                        shared.stuck = shared.stuck.saturating_sub(1);
+                        shared.idle.push(me.clone());
+                        drop(shared);
+                        freed.notify_one();
                     }
                 }
                 let mut shared = back.lock().unwrap_or_else(PoisonError::into_inner);
                 shared.threads = shared.threads.saturating_sub(1);
+                drop(shared);
+                // A waiting job may start a thread in its place.
+                freed.notify_one();
             });
         match spawned {
             Ok(_) => {
                 shared.threads += 1;
-                Ok(tx)
+                Ok(Found::Worker(tx))
             }
             Err(e) => Err(PoolError::Setup(format!(
                 "cannot start a worker thread: {e}"
@@ -128,28 +164,63 @@ impl<S: 'static> Pool<S> {
         }
     }
 
-    /// Runs `job` on a worker and waits at most `deadline` for its result.
+    /// A worker for a job that must start by `until`: a free one, a new
+    /// thread, or (every thread busy) the first one freed.
+    async fn worker_by(
+        &self,
+        until: Instant,
+        deadline: Duration,
+    ) -> Result<Sender<Job<S>>, PoolError> {
+        loop {
+            // Registered before the look, so a worker freed in between
+            // still wakes this job.
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            if let Found::Worker(w) = self.worker()? {
+                return Ok(w);
+            }
+            if tokio::time::timeout_at(until, freed).await.is_err() {
+                return Err(PoolError::Deadline(deadline.as_millis()));
+            }
+        }
+    }
+
+    /// Runs `job` on a worker and waits at most `deadline` for its result
+    /// (the wait for a free worker included).
     pub async fn run<T: Send + 'static>(
         &self,
         deadline: Duration,
         job: impl FnOnce(&mut S) -> T + Send + 'static,
     ) -> Result<T, PoolError> {
+        let until = Instant::now() + deadline;
         let (tx, mut rx) = oneshot::channel();
-        let worker = self.worker()?;
+        let worker = self.worker_by(until, deadline).await?;
         let sent = worker.send(Box::new(move |s: Result<&mut S, &str>| {
             tx.send(s.map(job).map_err(str::to_owned)).is_ok()
         }));
         if sent.is_err() {
             return Err(PoolError::Setup("a worker thread ended".into()));
         }
-        let got = match tokio::time::timeout(deadline, &mut rx).await {
+        let got = match tokio::time::timeout_at(until, &mut rx).await {
             Ok(got) => got,
             Err(_) => {
-                // Refuse a later result (the worker then rejoins the pool
-                // itself), but take one that came just now.
+                // The worker counts as stuck from now: counted before the
+                // result is refused, since the worker, once its send is
+                // refused, counts itself free again (it rejoins the pool).
+                self.shared
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .stuck += 1;
                 rx.close();
                 match rx.try_recv() {
-                    Ok(got) => Ok(got),
+                    // A result that came just now is taken: the worker
+                    // was not stuck after all.
+                    Ok(got) => {
+                        let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+                        shared.stuck = shared.stuck.saturating_sub(1);
+                        Ok(got)
+                    }
                     Err(_) => return Err(PoolError::Deadline(deadline.as_millis())),
                 }
             }
@@ -161,6 +232,7 @@ impl<S: 'static> Pool<S> {
                     .unwrap_or_else(PoisonError::into_inner)
                     .idle
                     .push(worker);
+                self.freed.notify_one();
                 Ok(v)
             }
             // The worker's state could not be made (it has ended).
@@ -243,6 +315,110 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(400)).await;
         assert_eq!(pool.run(Duration::from_secs(1), |_| 3).await, Ok(3));
         assert_eq!(pool.threads(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn twenty_windows_on_eight_threads_all_get_their_answer() {
+        // A full snapshot of 20 windows: each job waits for a free worker
+        // (none is stuck), none fails with "restart cup".
+        let pool = Arc::new(Pool::new("t", 8, || Ok(())));
+        let busy = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let jobs: Vec<_> = (0..20)
+            .map(|i| {
+                let (pool, busy, most) = (Arc::clone(&pool), Arc::clone(&busy), Arc::clone(&most));
+                tokio::spawn(async move {
+                    pool.run(Duration::from_secs(10), move |_| {
+                        let now = busy.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        thread::sleep(Duration::from_millis(50));
+                        busy.fetch_sub(1, Ordering::SeqCst);
+                        i
+                    })
+                    .await
+                })
+            })
+            .collect();
+        let mut got = Vec::new();
+        for job in jobs {
+            got.push(
+                job.await
+                    .unwrap_or(Err(PoolError::Setup("the task panicked".into()))),
+            );
+        }
+        assert_eq!(got, (0..20).map(Ok).collect::<Vec<_>>());
+        assert!(pool.threads() <= 8, "{}", pool.threads());
+        assert_eq!(most.load(Ordering::SeqCst), 8, "eight at a time");
+        assert_eq!(pool.stuck(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_job_waiting_for_a_busy_pool_keeps_its_deadline() {
+        let pool = Arc::new(Pool::new("t", 1, || Ok(())));
+        let long = {
+            let pool = Arc::clone(&pool);
+            tokio::spawn(async move {
+                pool.run(Duration::from_secs(5), |_| {
+                    thread::sleep(Duration::from_millis(600))
+                })
+                .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let start = Instant::now();
+        let waited = pool.run(Duration::from_millis(100), |_| 1).await;
+        assert_eq!(waited, Err(PoolError::Deadline(100)));
+        assert!(start.elapsed() < Duration::from_millis(500));
+        assert!(matches!(long.await, Ok(Ok(()))));
+        // Not counted as stuck: it never reached a worker.
+        assert_eq!(pool.stuck(), 0);
+        assert_eq!(pool.run(Duration::from_secs(1), |_| 2).await, Ok(2));
+    }
+
+    #[tokio::test]
+    async fn one_stuck_and_one_busy_worker_make_a_job_wait_not_fail() {
+        let pool = Arc::new(Pool::new("t", 2, || Ok(())));
+        let r = pool
+            .run(Duration::from_millis(20), |_| {
+                thread::sleep(Duration::from_secs(2))
+            })
+            .await;
+        assert!(matches!(r, Err(PoolError::Deadline(_))));
+        assert_eq!(pool.stuck(), 1);
+        let busy = {
+            let pool = Arc::clone(&pool);
+            tokio::spawn(async move {
+                pool.run(Duration::from_secs(5), |_| {
+                    thread::sleep(Duration::from_millis(200))
+                })
+                .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        // Both threads taken, one of them only busy: this job waits for it.
+        assert_eq!(pool.run(Duration::from_secs(5), |_| 5).await, Ok(5));
+        assert!(matches!(busy.await, Ok(Ok(()))));
+        assert_eq!(pool.threads(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_stuck_worker_that_returns_is_counted_free_again() {
+        let pool = Pool::new("t", 1, || Ok(()));
+        let r = pool
+            .run(Duration::from_millis(20), |_| {
+                thread::sleep(Duration::from_millis(150))
+            })
+            .await;
+        assert!(matches!(r, Err(PoolError::Deadline(_))));
+        assert_eq!(pool.stuck(), 1);
+        assert_eq!(
+            pool.run(Duration::from_millis(50), |_| 1).await,
+            Err(PoolError::Exhausted(1)),
+            "its only thread is stuck"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(pool.stuck(), 0);
+        assert_eq!(pool.run(Duration::from_secs(1), |_| 4).await, Ok(4));
     }
 
     #[tokio::test]
