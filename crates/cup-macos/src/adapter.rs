@@ -450,7 +450,10 @@ impl Adapter for MacAdapter {
                     u32::try_from(bounds.w).unwrap_or(0),
                     u32::try_from(bounds.h).unwrap_or(0),
                 );
-                let png = blocking(move || -> Result<Vec<u8>, String> {
+                // The PNG's own size is reported: a window across displays
+                // of different scales is rendered at its backing scale,
+                // which may differ from the bounds' size asked for.
+                let (png, width, height) = blocking(move || -> Result<_, String> {
                     let px = os_shot::capture(
                         os_shot::Source::Window {
                             number,
@@ -459,14 +462,15 @@ impl Adapter for MacAdapter {
                         },
                         Duration::from_secs(10),
                     )?;
-                    cup::image::png_from_bgra(&packed(&px), px.width, px.height)
+                    let png = cup::image::png_from_bgra(&packed(&px), px.width, px.height)?;
+                    Ok((png, px.width, px.height))
                 })
                 .await?
                 .map_err(AdapterError::Platform)?;
                 return Ok(Shot {
                     png,
-                    width: wd,
-                    height: ht,
+                    width,
+                    height,
                     x: bounds.x,
                     y: bounds.y,
                 });

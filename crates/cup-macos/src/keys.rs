@@ -223,26 +223,19 @@ pub fn flags(mods: &[Modifier]) -> u64 {
     mods.iter().fold(0, |f, m| f | modifier(*m).1)
 }
 
-/// Most UTF-16 units one keyboard event carries.
-pub const CHUNK: usize = 20;
-
-/// `text` as UTF-16 chunks for `CGEventKeyboardSetUnicodeString`, none
-/// longer than [`CHUNK`] and none splitting a surrogate pair.
+/// `text` as the UTF-16 strings of its key events
+/// (`CGEventKeyboardSetUnicodeString`): one character each, a surrogate
+/// pair kept whole. Several frameworks read only the first character of
+/// an event's string (GPUI/Zed, some AppKit views: a 20-unit chunk came out
+/// as its first character), and both peers that run on macOS send one
+/// character per event.
 pub fn text_chunks(text: &str) -> Vec<Vec<u16>> {
-    let mut out: Vec<Vec<u16>> = Vec::new();
-    let mut cur: Vec<u16> = Vec::new();
-    for c in text.chars() {
-        let mut buf = [0u16; 2];
-        let units = c.encode_utf16(&mut buf);
-        if cur.len() + units.len() > CHUNK {
-            out.push(std::mem::take(&mut cur));
-        }
-        cur.extend_from_slice(units);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    text.chars()
+        .map(|c| {
+            let mut buf = [0u16; 2];
+            c.encode_utf16(&mut buf).to_vec()
+        })
+        .collect()
 }
 
 /// `kVK_Return`.
@@ -344,7 +337,8 @@ mod tests {
     fn text_chunks_keep_surrogate_pairs_whole() {
         let text = "a😀".repeat(8);
         let chunks = text_chunks(&text);
-        assert!(chunks.iter().all(|c| c.len() <= CHUNK));
+        assert_eq!(chunks.len(), 16, "one character per event");
+        assert!(chunks.iter().all(|c| c.len() <= 2));
         for c in &chunks {
             assert!(String::from_utf16(c).is_ok(), "a chunk split a pair");
         }
@@ -364,7 +358,8 @@ mod tests {
                 Typed::Key(KEY_RETURN),
                 Typed::Text(utf16("b")),
                 Typed::Key(KEY_TAB),
-                Typed::Text(utf16("c\u{301}")),
+                Typed::Text(utf16("c")),
+                Typed::Text(utf16("\u{301}")),
                 Typed::Key(KEY_RETURN),
             ]
         );

@@ -22,15 +22,21 @@ pub enum MouseKind {
     Up(Button),
     /// A move with a button held (`kCGEventLeftMouseDragged`, ...).
     Dragged(Button),
-    /// `kCGEventScrollWheel` in lines: vertical (positive: the content
-    /// moves down, showing what is above) and horizontal (positive: left).
+    /// `kCGEventScrollWheel` in pixels ([`PIXELS_PER_NOTCH`] a notch):
+    /// vertical (positive: the content moves down, showing what is above)
+    /// and horizontal (positive: left). Pixel units, as AppKit and Safari
+    /// take synthetic line units as tiny or no movement.
     Wheel {
-        /// Vertical lines.
+        /// Vertical pixels.
         dy: i32,
-        /// Horizontal lines.
+        /// Horizontal pixels.
         dx: i32,
     },
 }
+
+/// Pixels one wheel notch scrolls (the reference SDK uses 80, cua pixel
+/// units too): about three lines of text.
+pub const PIXELS_PER_NOTCH: i32 = 60;
 
 /// One mouse event.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,7 +107,8 @@ pub fn hold(pos: (f64, f64), held: Duration) -> Vec<MouseEvent> {
     ]
 }
 
-/// `notches` wheel lines at `pos` that bring content from `direction`
+/// `notches` wheel notches ([`PIXELS_PER_NOTCH`] pixels each) at `pos`
+/// that bring content from `direction`
 /// into view.
 pub fn wheel(pos: (f64, f64), direction: Direction, notches: u32) -> Vec<MouseEvent> {
     let (dy, dx) = match direction {
@@ -110,6 +117,7 @@ pub fn wheel(pos: (f64, f64), direction: Direction, notches: u32) -> Vec<MouseEv
         Direction::Left => (0, 1),
         Direction::Right => (0, -1),
     };
+    let (dy, dx) = (dy * PIXELS_PER_NOTCH, dx * PIXELS_PER_NOTCH);
     (0..notches.clamp(1, 1000))
         .map(|_| ev(pos, MouseKind::Wheel { dy, dx }, 0, 10))
         .collect()
@@ -249,9 +257,12 @@ mod tests {
         };
         let e = mouse_events(&g, &l, (7.0, 8.0)).expect("events");
         assert_eq!(e.len(), 3);
-        assert!(e
-            .iter()
-            .all(|m| m.kind == MouseKind::Wheel { dy: -1, dx: 0 } && m.at == (7.0, 8.0)));
+        assert!(e.iter().all(|m| m.kind
+            == MouseKind::Wheel {
+                dy: -PIXELS_PER_NOTCH,
+                dx: 0
+            }
+            && m.at == (7.0, 8.0)));
         // The 1x display left of the main one starts at pixel -3840 (its
         // origin times the largest scale); a pixel there is a point.
         let g = Gesture::Move {

@@ -23,8 +23,24 @@ use crate::walk::{ReadError, Reads};
 /// An AX element handle.
 pub type Element = CFRetained<AXUIElement>;
 
-/// The longest one AX call waits for an app (seconds).
-pub const MESSAGING_TIMEOUT: f32 = 0.5;
+/// The longest one AX call waits for an app (seconds). Set process-wide
+/// (on the system-wide element: a timeout set on another element holds
+/// for that element only, and every child read would wait the ~6 s
+/// default). 1 s: with the timeout applied everywhere, 0.5 s risks false
+/// time-outs on large Chromium web areas still building their tree (the
+/// review's concern, not measured here; peers use 2 s).
+pub const MESSAGING_TIMEOUT: f32 = 1.0;
+
+/// Sets [`MESSAGING_TIMEOUT`] for every AX call of this process, once.
+pub fn set_process_timeout() {
+    static SET: std::sync::Once = std::sync::Once::new();
+    SET.call_once(|| {
+        // SAFETY: creating the system-wide element makes no call to an app.
+        let everywhere = unsafe { AXUIElement::new_system_wide() };
+        // SAFETY: a live element; the timeout is a plain number.
+        let _ = unsafe { everywhere.set_messaging_timeout(MESSAGING_TIMEOUT) };
+    });
+}
 
 /// What cup tells a user without the Accessibility permission.
 pub const DENIED: &str = "cup may not use Accessibility: System Settings > Privacy & Security > Accessibility, allow the app that runs cup (your terminal or IDE), then run it again";
@@ -170,8 +186,10 @@ pub fn attribute(el: &AXUIElement, name: &str) -> Result<Option<CFRetained<CFTyp
     }
 }
 
-/// The app element of `pid`, with cup's messaging timeout.
+/// The app element of `pid`, with cup's messaging timeout (set for the
+/// whole process first: [`set_process_timeout`]).
 pub fn app(pid: i32) -> CFRetained<AXUIElement> {
+    set_process_timeout();
     // SAFETY: creating an element for a pid makes no call to the app.
     let app = unsafe { AXUIElement::new_application(pid) };
     // SAFETY: a live element; the timeout is a plain number.

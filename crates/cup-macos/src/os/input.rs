@@ -60,9 +60,9 @@ pub fn keys(strokes: &[Stroke], to: Delivery) -> Result<(), String> {
     Ok(())
 }
 
-/// Types `steps`: each Unicode chunk as one key down and up carrying the
-/// text (`CGEventKeyboardSetUnicodeString`), line breaks and tabs as their
-/// keys; `delay` after each step.
+/// Types `steps`: each character as one key down and up carrying it
+/// (`CGEventKeyboardSetUnicodeString`), 1 ms apart, line breaks and tabs
+/// as their keys; `delay` (at least 2 ms) after each step.
 ///
 /// # Errors
 ///
@@ -85,6 +85,10 @@ pub fn typing(steps: &[Typed], to: Delivery, delay: Duration) -> Result<(), Stri
                     }
                     CGEvent::set_flags(Some(&ev), CGEventFlags(0));
                     post(&ev, to);
+                    if down {
+                        // Down and up not back to back (a key, not a glitch).
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
                 }
             }
             Typed::Key(code) => keys(
@@ -155,7 +159,7 @@ pub fn mouse(events: &[MouseEvent], flags: u64, to: Delivery) -> Result<(), Stri
                 let ev = made(
                     CGEvent::new_scroll_wheel_event2(
                         src.as_deref(),
-                        CGScrollEventUnit::Line,
+                        CGScrollEventUnit::Pixel,
                         2,
                         dy,
                         dx,

@@ -12,7 +12,7 @@ use objc2::rc::Retained;
 use objc2::runtime::AnyClass;
 use objc2::AllocAnyThread;
 use objc2_core_foundation::{CGPoint, CGRect, CGSize};
-use objc2_core_graphics::{CGDataProvider, CGImage};
+use objc2_core_graphics::{CGDataProvider, CGImage, CGMainDisplayID};
 use objc2_foundation::{NSArray, NSError};
 use objc2_screen_capture_kit::{
     SCContentFilter, SCScreenshotManager, SCShareableContent, SCStreamConfiguration,
@@ -186,6 +186,10 @@ fn shoot(content: &SCShareableContent, source: &Source, tx: mpsc::Sender<Result<
 /// macOS before 14, no Screen Recording permission, the display or window
 /// is gone, or no answer in time.
 pub fn capture(source: Source, deadline: Duration) -> Result<Pixels, String> {
+    // ScreenCaptureKit's window filter calls into SkyLight, which asserts
+    // that Core Graphics was set up in this process (CGS_REQUIRE_INIT): a
+    // display call does that, whoever calls this first.
+    let _ = CGMainDisplayID();
     if AnyClass::get(c"SCScreenshotManager").is_none() {
         return Err(
             "screenshots need macOS 14 or later (ScreenCaptureKit's SCScreenshotManager)".into(),
