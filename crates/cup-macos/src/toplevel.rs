@@ -7,7 +7,7 @@
 use cup::WindowHandle;
 use cup_protocol::WindowInfo;
 
-use crate::facts::WindowFacts;
+use crate::facts::{PointRect, WindowFacts};
 use crate::screen::Layout;
 
 /// Processes whose layer-0 windows are not app windows.
@@ -84,9 +84,66 @@ pub fn parse_native(native: &str) -> Option<(u32, i32)> {
     Some((n.parse().ok()?, p.parse().ok()?))
 }
 
+/// Which of an app's accessible windows (their frames, in the order of
+/// `AXWindows`) is the Core Graphics window with `bounds`: the one with the
+/// same frame (within a point). `None` when none has it.
+pub fn window_by_frame(frames: &[Option<PointRect>], bounds: &PointRect) -> Option<usize> {
+    let close = |a: f64, b: f64| (a - b).abs() <= 1.0;
+    frames.iter().position(|f| {
+        f.as_ref().is_some_and(|f| {
+            close(f.x, bounds.x)
+                && close(f.y, bounds.y)
+                && close(f.w, bounds.w)
+                && close(f.h, bounds.h)
+        })
+    })
+}
+
+/// When no frame matched ([`window_by_frame`]): the only window with the
+/// same non-empty title, else the app's only window; never a guess among
+/// several (a window mid-move, a panel without an accessible window, two
+/// of the same size: another window's tree would be read or acted in).
+pub fn window_by_title_or_only(titles: &[Option<String>], title: &str) -> Option<usize> {
+    let same: Vec<usize> = titles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !title.is_empty() && t.as_deref() == Some(title))
+        .map(|(i, _)| i)
+        .collect();
+    match (same.as_slice(), titles.len()) {
+        ([one], _) => Some(*one),
+        ([], 1) => Some(0),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_is_matched_by_frame_then_title_then_as_the_only_one_never_guessed() {
+        let r = |x: f64| PointRect {
+            x,
+            y: 10.0,
+            w: 300.0,
+            h: 200.0,
+        };
+        let frames = [Some(r(0.0)), None, Some(r(400.5))];
+        assert_eq!(window_by_frame(&frames, &r(400.0)), Some(2));
+        assert_eq!(window_by_frame(&frames, &r(900.0)), None);
+        let titles = [Some("Notes".to_owned()), Some("Inbox".to_owned())];
+        assert_eq!(window_by_title_or_only(&titles, "Inbox"), Some(1));
+        // Titles are empty without Screen Recording: no guess among two.
+        assert_eq!(window_by_title_or_only(&titles, ""), None);
+        assert_eq!(window_by_title_or_only(&titles, "Other"), None);
+        // Two windows of one title: no guess either.
+        let twins = [Some("Untitled".to_owned()), Some("Untitled".to_owned())];
+        assert_eq!(window_by_title_or_only(&twins, "Untitled"), None);
+        // The app's only window is the one.
+        assert_eq!(window_by_title_or_only(&[None], ""), Some(0));
+        assert_eq!(window_by_title_or_only(&[], ""), None);
+    }
     use crate::facts::PointRect;
 
     fn w(number: u32, owner: &str, layer: i32, alpha: f64) -> WindowFacts {

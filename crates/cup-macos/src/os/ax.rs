@@ -234,11 +234,14 @@ pub fn frame(el: &AXUIElement) -> Option<PointRect> {
 }
 
 /// The `AXWindow` element of a Core Graphics window: the app's window with
-/// the same frame, else the same title, else its first.
+/// the same frame, else the only one with the same title, else the app's
+/// only window (`toplevel::window_by_frame`, `window_by_title_or_only`);
+/// an error rather than a guess among several.
 ///
 /// # Errors
 ///
-/// When the app does not answer or has no windows.
+/// When the app does not answer, has no windows, or none can be told to
+/// be this one.
 pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadError> {
     let app = app(w.pid);
     expose_web_tree(&app, w.pid);
@@ -248,29 +251,31 @@ pub fn window_element(w: &WindowFacts) -> Result<CFRetained<AXUIElement>, ReadEr
     let list = attribute(&app, "AXWindows")?
         .map(|v| elements_of(&v))
         .unwrap_or_default();
-    let close = |a: f64, b: f64| (a - b).abs() <= 1.0;
-    let by_frame = list.iter().position(|el| {
-        frame(el).is_some_and(|f| {
-            close(f.x, w.bounds.x)
-                && close(f.y, w.bounds.y)
-                && close(f.w, w.bounds.w)
-                && close(f.h, w.bounds.h)
-        })
-    });
-    let by_title = || {
-        list.iter().position(|el| {
-            attribute(el, "AXTitle")
-                .ok()
-                .flatten()
-                .and_then(|t| text_of(&t))
-                .is_some_and(|t| !w.title.is_empty() && t == w.title)
-        })
-    };
-    let at = by_frame.or_else(by_title).unwrap_or(0);
-    list.into_iter().nth(at).ok_or_else(|| {
-        ReadError::Failed(format!(
+    if list.is_empty() {
+        return Err(ReadError::Failed(format!(
             "{} lists no accessible window for '{}'",
             w.owner, w.title
+        )));
+    }
+    let frames: Vec<Option<PointRect>> = list.iter().map(|el| frame(el)).collect();
+    let at = crate::toplevel::window_by_frame(&frames, &w.bounds).or_else(|| {
+        let titles: Vec<Option<String>> = list
+            .iter()
+            .map(|el| {
+                attribute(el, "AXTitle")
+                    .ok()
+                    .flatten()
+                    .and_then(|t| text_of(&t))
+            })
+            .collect();
+        crate::toplevel::window_by_title_or_only(&titles, &w.title)
+    });
+    at.and_then(|i| list.into_iter().nth(i)).ok_or_else(|| {
+        ReadError::Failed(format!(
+            "cannot tell which of {}'s {} accessible windows is '{}' (it may be moving, or have no accessible window); take a new snapshot",
+            w.owner,
+            frames.len(),
+            w.title
         ))
     })
 }
