@@ -29,7 +29,9 @@ use crate::pointer::{self, mouse_events};
 use crate::refs::ElementRef;
 use crate::screen::Layout;
 use crate::shot::{compose, packed, pieces, span};
-use crate::toplevel::{app_windows, foreground, handle, parse_native, window_at};
+use crate::toplevel::{
+    app_windows, foreground, handle, parse_native, pointer_route, window_at, PointerRoute,
+};
 use crate::walk::{walk, Plan as WalkPlan};
 
 /// How long an action's effect is watched for.
@@ -62,15 +64,35 @@ async fn acting<T: Send + 'static>(
     }
 }
 
-/// Where input for process `pid` goes: to the process (background
-/// delivery: the user's pointer and frontmost app stay put), or through
-/// the HID tap when `CUP_MACOS_INPUT=hid` (for surfaces that ignore
-/// events posted to their process: games, some OpenGL views).
+/// Where keys for process `pid` go: to the process (background
+/// delivery: the frontmost app stays put), or through the HID tap when
+/// `CUP_MACOS_INPUT=hid` (for surfaces that ignore events posted to their
+/// process: games, some OpenGL views).
 fn delivery(pid: i32) -> Delivery {
     match std::env::var("CUP_MACOS_INPUT") {
         Ok(v) if v.eq_ignore_ascii_case("hid") => Delivery::Hid,
         _ if pid > 0 => Delivery::Pid(pid),
         _ => Delivery::Hid,
+    }
+}
+
+/// Pointer events are posted to the process only when asked
+/// (`CUP_MACOS_INPUT=pid`); by default they go through the HID tap
+/// ([`PointerRoute`]).
+fn pid_pointer() -> bool {
+    std::env::var("CUP_MACOS_INPUT").is_ok_and(|v| v.eq_ignore_ascii_case("pid"))
+}
+
+/// How pointer events at `pos` for an element of app `pid` go: refused
+/// when another app's window is on top there.
+fn pointer_to(pid: i32, pos: (f64, f64)) -> Result<Delivery, AdapterError> {
+    let all = cg::windows();
+    match pointer_route(pid_pointer(), Some(pid), window_at(&all, pos.0, pos.1)) {
+        PointerRoute::Hid => Ok(Delivery::Hid),
+        PointerRoute::Process(p) => Ok(Delivery::Pid(p)),
+        PointerRoute::Covered { by } => Err(AdapterError::Invalid(format!(
+            "the element's window is covered at its centre by a window of {by}; focus its window first (the focus action on the window), then try again"
+        ))),
     }
 }
 
@@ -162,8 +184,12 @@ fn perform(el: &ax::Element, pid: i32, plan: &Plan) -> Result<String, AdapterErr
             if os_act::set_focused(el).is_err() {
                 // Views that refuse AXFocused take a click.
                 if let Some(pos) = at {
-                    input::mouse(&pointer::click(*pos, cup::Button::Left, 1), 0, to)
-                        .map_err(input_error)?;
+                    input::mouse(
+                        &pointer::click(*pos, cup::Button::Left, 1),
+                        0,
+                        pointer_to(pid, *pos)?,
+                    )
+                    .map_err(input_error)?;
                 }
             }
             if *replace {
@@ -183,7 +209,12 @@ fn perform(el: &ax::Element, pid: i32, plan: &Plan) -> Result<String, AdapterErr
             } else {
                 cup::Button::Left
             };
-            input::mouse(&pointer::click((*x, *y), button, *count), 0, to).map_err(input_error)?;
+            input::mouse(
+                &pointer::click((*x, *y), button, *count),
+                0,
+                pointer_to(pid, (*x, *y))?,
+            )
+            .map_err(input_error)?;
             Ok(match (count, right) {
                 (_, true) => "Right-clicked its centre".into(),
                 (2, _) => "Double-clicked its centre".into(),
@@ -191,7 +222,12 @@ fn perform(el: &ax::Element, pid: i32, plan: &Plan) -> Result<String, AdapterErr
             })
         }
         Plan::Hold { x, y } => {
-            input::mouse(&pointer::hold((*x, *y), LONG_PRESS), 0, to).map_err(input_error)?;
+            input::mouse(
+                &pointer::hold((*x, *y), LONG_PRESS),
+                0,
+                pointer_to(pid, (*x, *y))?,
+            )
+            .map_err(input_error)?;
             Ok("Pressed and held its centre".into())
         }
         Plan::Wheel {
@@ -200,8 +236,12 @@ fn perform(el: &ax::Element, pid: i32, plan: &Plan) -> Result<String, AdapterErr
             direction,
             notches,
         } => {
-            input::mouse(&pointer::wheel((*x, *y), *direction, *notches), 0, to)
-                .map_err(input_error)?;
+            input::mouse(
+                &pointer::wheel((*x, *y), *direction, *notches),
+                0,
+                pointer_to(pid, (*x, *y))?,
+            )
+            .map_err(input_error)?;
             Ok(format!("Scrolled {} {notches} lines", direction.name()))
         }
         Plan::Escape => {
@@ -509,8 +549,12 @@ impl Adapter for MacAdapter {
             let (to, pid) = match (&g, events.first()) {
                 (Gesture::Move { .. }, _) | (_, None) => (Delivery::Hid, front),
                 (_, Some(first)) => {
-                    let pid = window_at(&all, first.at.0, first.at.1).map_or(front, |w| w.pid);
-                    (delivery(pid), pid)
+                    let at = window_at(&all, first.at.0, first.at.1);
+                    let pid = at.map_or(front, |w| w.pid);
+                    match pointer_route(pid_pointer(), None, at) {
+                        PointerRoute::Process(p) => (Delivery::Pid(p), p),
+                        PointerRoute::Hid | PointerRoute::Covered { .. } => (Delivery::Hid, pid),
+                    }
                 }
             };
             watch("focus", pid, None, &layout, || {

@@ -84,6 +84,51 @@ pub fn parse_native(native: &str) -> Option<(u32, i32)> {
     Some((n.parse().ok()?, p.parse().ok()?))
 }
 
+/// How pointer events reach the app under them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PointerRoute {
+    /// Through the HID tap, as a real mouse: WindowServer hit-tests them
+    /// to the window on top (Chromium, Electron and Catalyst windows ignore
+    /// pointer events posted to their process without its routing fields).
+    Hid,
+    /// Posted to this process (`CUP_MACOS_INPUT=pid`: the user's pointer
+    /// and frontmost app stay put).
+    Process(i32),
+    /// The target's window is not the one on top at the point: a real
+    /// mouse event would reach this other app.
+    Covered {
+        /// The app whose window is on top there.
+        by: String,
+    },
+}
+
+/// The route of a pointer gesture at a point where `at` is the topmost
+/// window ([`window_at`]), for an element of app `target` (`None`: a
+/// gesture at screen coordinates, which goes to whatever is there).
+/// Events posted to a process go only to an app window's owner (layer 0,
+/// not the menu bar's, the Dock's or another system process's: those get
+/// HID events).
+pub fn pointer_route(
+    pid_delivery: bool,
+    target: Option<i32>,
+    at: Option<&WindowFacts>,
+) -> PointerRoute {
+    let app_window = at.filter(|w| is_app_window(w));
+    if pid_delivery {
+        return match (target, app_window) {
+            (Some(t), _) if t > 0 => PointerRoute::Process(t),
+            (None, Some(w)) => PointerRoute::Process(w.pid),
+            _ => PointerRoute::Hid,
+        };
+    }
+    match (target, at) {
+        (Some(t), Some(w)) if w.pid != t => PointerRoute::Covered {
+            by: w.owner.clone(),
+        },
+        _ => PointerRoute::Hid,
+    }
+}
+
 /// Which of an app's accessible windows (their frames, in the order of
 /// `AXWindows`) is the Core Graphics window with `bounds`: the one with the
 /// same frame (within a point). `None` when none has it.
@@ -120,6 +165,61 @@ pub fn window_by_title_or_only(titles: &[Option<String>], title: &str) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn window(owner: &str, pid: i32, layer: i32) -> WindowFacts {
+        WindowFacts {
+            owner: owner.into(),
+            pid,
+            layer,
+            alpha: 1.0,
+            bounds: PointRect {
+                x: 0.0,
+                y: 0.0,
+                w: 400.0,
+                h: 300.0,
+            },
+            ..WindowFacts::default()
+        }
+    }
+
+    #[test]
+    fn pointer_events_go_through_hid_unless_asked_and_never_to_system_owners() {
+        let safari = window("Safari", 42, 0);
+        let menu_bar = window("Window Server", 77, 24);
+        let dock = window("Dock", 88, 20);
+        // Default: HID, for an element of the app on top or for a point.
+        assert_eq!(
+            pointer_route(false, Some(42), Some(&safari)),
+            PointerRoute::Hid
+        );
+        assert_eq!(
+            pointer_route(false, None, Some(&menu_bar)),
+            PointerRoute::Hid
+        );
+        assert_eq!(pointer_route(false, None, None), PointerRoute::Hid);
+        // An element whose window is covered there: said, not clicked blind.
+        assert_eq!(
+            pointer_route(false, Some(7), Some(&safari)),
+            PointerRoute::Covered {
+                by: "Safari".into()
+            }
+        );
+        // Process delivery (opt-in): the element's app, or the app window's
+        // owner at a point; the menu bar and the Dock get HID events.
+        assert_eq!(
+            pointer_route(true, Some(42), Some(&menu_bar)),
+            PointerRoute::Process(42)
+        );
+        assert_eq!(
+            pointer_route(true, None, Some(&safari)),
+            PointerRoute::Process(42)
+        );
+        assert_eq!(
+            pointer_route(true, None, Some(&menu_bar)),
+            PointerRoute::Hid
+        );
+        assert_eq!(pointer_route(true, None, Some(&dock)), PointerRoute::Hid);
+    }
 
     #[test]
     fn a_window_is_matched_by_frame_then_title_then_as_the_only_one_never_guessed() {
