@@ -25,6 +25,29 @@ pub struct Stroke {
     pub flags: u64,
 }
 
+/// The key-ups that release what `sent` (the strokes posted so far) left
+/// down, last pressed first: posted when a combo stops part-way (an event
+/// that could not be made), so no key — Cmd above all — stays held
+/// system-wide.
+pub fn release_after(sent: &[Stroke]) -> Vec<Stroke> {
+    let mut down: Vec<u16> = Vec::new();
+    for s in sent {
+        if s.down {
+            down.push(s.code);
+        } else {
+            down.retain(|c| *c != s.code);
+        }
+    }
+    down.iter()
+        .rev()
+        .map(|&code| Stroke {
+            code,
+            down: false,
+            flags: 0,
+        })
+        .collect()
+}
+
 /// A key cup cannot press.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -364,6 +387,20 @@ mod tests {
             ]
         );
         assert!(typing("").is_empty());
+    }
+
+    #[test]
+    fn keys_left_down_are_released_last_first() {
+        let c = cup_protocol::keys::parse_combo("cmd+shift+s").expect("combo");
+        let strokes = combo_strokes(&c).expect("strokes");
+        // Stopped after cmd and shift went down.
+        let up = release_after(&strokes[..2]);
+        assert_eq!(
+            up.iter().map(|s| (s.code, s.down)).collect::<Vec<_>>(),
+            vec![(strokes[1].code, false), (strokes[0].code, false)]
+        );
+        // The whole combo leaves nothing down.
+        assert!(release_after(&strokes).is_empty());
     }
 
     #[test]

@@ -85,6 +85,26 @@ fn ev(at: (f64, f64), kind: MouseKind, clicks: i64, pause_ms: u64) -> MouseEvent
     }
 }
 
+/// The button-ups that release what `sent` (the mouse events posted so
+/// far) left down, where the pointer last was: posted when a gesture stops
+/// part-way, so no button stays held system-wide (a drag cut short).
+pub fn release_after(sent: &[MouseEvent]) -> Vec<MouseEvent> {
+    let mut down: Vec<Button> = Vec::new();
+    let mut at = (0.0, 0.0);
+    for m in sent {
+        at = m.at;
+        match m.kind {
+            MouseKind::Down(b) => down.push(b),
+            MouseKind::Up(b) => down.retain(|d| *d != b),
+            _ => {}
+        }
+    }
+    down.iter()
+        .rev()
+        .map(|&b| ev(at, MouseKind::Up(b), 1, 0))
+        .collect()
+}
+
 /// A click of `button` `count` times (1–3) at `pos` (points): a move
 /// there, then down/up pairs about 80 ms apart with rising click states.
 pub fn click(pos: (f64, f64), button: Button, count: u8) -> Vec<MouseEvent> {
@@ -198,6 +218,22 @@ pub fn mouse_events(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn buttons_left_down_are_released_where_the_pointer_was() {
+        let events = click((5.0, 6.0), Button::Left, 1);
+        let downs = events
+            .iter()
+            .position(|m| matches!(m.kind, MouseKind::Down(_)))
+            .expect("a down");
+        let up = release_after(&events[..=downs]);
+        assert_eq!(up.len(), 1);
+        assert_eq!(
+            (up[0].kind, up[0].at),
+            (MouseKind::Up(Button::Left), (5.0, 6.0))
+        );
+        assert!(release_after(&events).is_empty());
+    }
 
     /// A 2x main display and a 1x display left of it.
     fn layout() -> Layout {

@@ -48,11 +48,17 @@ fn made<T>(e: Option<T>, what: &str) -> Result<T, String> {
 /// An event could not be made.
 pub fn keys(strokes: &[Stroke], to: Delivery) -> Result<(), String> {
     let src = source();
-    for s in strokes {
-        let ev = made(
-            CGEvent::new_keyboard_event(src.as_deref(), s.code, s.down),
-            "key",
-        )?;
+    for (i, s) in strokes.iter().enumerate() {
+        let Some(ev) = CGEvent::new_keyboard_event(src.as_deref(), s.code, s.down) else {
+            // Release what went down before saying so (best effort).
+            for up in crate::keys::release_after(&strokes[..i]) {
+                if let Some(ev) = CGEvent::new_keyboard_event(src.as_deref(), up.code, false) {
+                    CGEvent::set_flags(Some(&ev), CGEventFlags(0));
+                    post(&ev, to);
+                }
+            }
+            return Err("Core Graphics could not make a key event".into());
+        };
         CGEvent::set_flags(Some(&ev), CGEventFlags(s.flags));
         post(&ev, to);
         std::thread::sleep(Duration::from_millis(2));
@@ -148,8 +154,21 @@ fn mouse_type(kind: MouseKind) -> (CGEventType, Button) {
 ///
 /// An event could not be made.
 pub fn mouse(events: &[MouseEvent], flags: u64, to: Delivery) -> Result<(), String> {
+    let posted = mouse_events(events, flags, to);
+    if let Err((sent, e)) = posted {
+        // Release the buttons that went down before the failure (best
+        // effort: one that cannot be made is left as it is).
+        let _ = mouse_events(&crate::pointer::release_after(&events[..sent]), 0, to);
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Posts `events`; on a failure, how many were posted and why.
+fn mouse_events(events: &[MouseEvent], flags: u64, to: Delivery) -> Result<(), (usize, String)> {
     let src = source();
-    for m in events {
+    for (sent, m) in events.iter().enumerate() {
+        let made = |e, what| made(e, what).map_err(|e| (sent, e));
         let at = CGPoint {
             x: m.at.0,
             y: m.at.1,
