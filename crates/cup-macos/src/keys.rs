@@ -25,6 +25,20 @@ pub struct Stroke {
     pub flags: u64,
 }
 
+/// The strokes of a combo as posted to one process: only the keys that
+/// are not modifiers, each carrying the modifiers' flags. A modifier's own
+/// key event posted to a process arrives as a stray keyDown with no
+/// characters (some views beep); through the HID tap the modifiers' own
+/// events are kept (they move the system's modifier state).
+pub fn for_process(strokes: &[Stroke]) -> Vec<Stroke> {
+    const MODIFIER_CODES: [u16; 9] = [0x37, 0x36, 0x38, 0x3C, 0x3A, 0x3D, 0x3B, 0x3E, 0x3F];
+    strokes
+        .iter()
+        .filter(|s| !MODIFIER_CODES.contains(&s.code))
+        .copied()
+        .collect()
+}
+
 /// The key-ups that release what `sent` (the strokes posted so far) left
 /// down, last pressed first: posted when a combo stops part-way (an event
 /// that could not be made), so no key — Cmd above all — stays held
@@ -387,6 +401,21 @@ mod tests {
             ]
         );
         assert!(typing("").is_empty());
+    }
+
+    #[test]
+    fn a_combo_posted_to_a_process_is_its_keys_with_the_flags() {
+        let c = cup_protocol::keys::parse_combo("cmd+shift+s").expect("combo");
+        let strokes = combo_strokes(&c).expect("strokes");
+        let posted = for_process(&strokes);
+        assert_eq!(
+            posted.iter().map(|s| (s.code, s.down)).collect::<Vec<_>>(),
+            vec![(0x01, true), (0x01, false)]
+        );
+        assert!(posted.iter().all(|s| s.flags == FLAG_COMMAND | FLAG_SHIFT));
+        let plain = cup_protocol::keys::parse_combo("escape").expect("combo");
+        let plain = combo_strokes(&plain).expect("strokes");
+        assert_eq!(for_process(&plain), plain);
     }
 
     #[test]

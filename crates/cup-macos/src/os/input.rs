@@ -47,6 +47,14 @@ fn made<T>(e: Option<T>, what: &str) -> Result<T, String> {
 ///
 /// An event could not be made.
 pub fn keys(strokes: &[Stroke], to: Delivery) -> Result<(), String> {
+    let process_strokes;
+    let strokes = match to {
+        Delivery::Pid(_) => {
+            process_strokes = crate::keys::for_process(strokes);
+            process_strokes.as_slice()
+        }
+        Delivery::Hid => strokes,
+    };
     let src = source();
     for (i, s) in strokes.iter().enumerate() {
         let Some(ev) = CGEvent::new_keyboard_event(src.as_deref(), s.code, s.down) else {
