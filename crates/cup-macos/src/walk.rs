@@ -99,7 +99,12 @@ struct Walker<'a, R: Reads> {
     budget: &'a AtomicUsize,
     max_depth: usize,
     stop: Instant,
-    seen: HashSet<u64>,
+    /// The identities of the elements from the window down to the one
+    /// being read: an element that is its own ancestor is a cycle. Only
+    /// the path is checked, since `CFHash` is equal for equal elements but
+    /// not unique: two unrelated elements may share one, and a set of
+    /// every element seen dropped such a one with its whole subtree.
+    path: Vec<u64>,
     /// Set when the walk was cut, and why.
     cut: Option<String>,
     denied: Option<String>,
@@ -125,8 +130,8 @@ impl<R: Reads> Walker<'_, R> {
             return None;
         }
         let id = self.reads.identity(el);
-        if !self.seen.insert(id) {
-            // An element that is its own ancestor (or listed twice).
+        if self.path.contains(&id) {
+            // An element that is its own ancestor.
             self.budget.fetch_add(1, Ordering::AcqRel);
             return None;
         }
@@ -157,6 +162,7 @@ impl<R: Reads> Walker<'_, R> {
             }
             return Some(node);
         }
+        self.path.push(id);
         for child in &children {
             if let Some(c) = self.node(child, depth + 1) {
                 node.children.push(c);
@@ -166,6 +172,7 @@ impl<R: Reads> Walker<'_, R> {
                 break;
             }
         }
+        self.path.pop();
         Some(node)
     }
 }
@@ -210,7 +217,7 @@ fn walk_app<R: Reads>(
             budget,
             max_depth,
             stop,
-            seen: HashSet::new(),
+            path: Vec::new(),
             cut: None,
             denied: None,
         };
@@ -356,6 +363,8 @@ mod tests {
         hang: bool,
         denied: bool,
         cycle: bool,
+        /// The first two children share one identity.
+        collide: bool,
         calls: Arc<AtomicUsize>,
     }
 
@@ -368,6 +377,7 @@ mod tests {
                 hang: false,
                 denied: false,
                 cycle: false,
+                collide: false,
                 calls: Arc::new(AtomicUsize::new(0)),
             }
         }
@@ -423,6 +433,10 @@ mod tests {
         }
 
         fn identity(&mut self, el: &Vec<usize>) -> u64 {
+            if self.collide && el.len() == 1 {
+                // Two unrelated siblings with one hash.
+                return 99;
+            }
             el.iter()
                 .fold(7u64, |h, i| h.wrapping_mul(31).wrapping_add(*i as u64 + 1))
         }
@@ -577,6 +591,18 @@ mod tests {
             .cut
             .as_deref()
             .is_some_and(|c| c.contains("deeper")));
+    }
+
+    #[test]
+    fn elements_that_share_a_hash_are_both_kept() {
+        let mut f = Fake::new(2, 3);
+        f.collide = true;
+        let walked = walk(&[window(1, "Twins")], move |_| f.clone(), plan(2000)).expect("walk");
+        assert_eq!(
+            walked.trees[0].root.as_ref().map(NativeNode::count),
+            Some(15),
+            "a hash shared by two siblings drops neither"
+        );
     }
 
     #[test]
