@@ -659,10 +659,14 @@ impl Adapter for MacAdapter {
             Check {
                 name: "screen recording".into(),
                 ok: rec_ok,
+                // CGPreflightScreenCaptureAccess answers for the app that
+                // runs cup as of that app's start: a grant (or a removal)
+                // since then may not show until it restarts; a screenshot
+                // (ScreenCaptureKit's error -3801 or not) is the final word.
                 detail: if rec_ok {
-                    "granted: screenshots and window titles".into()
+                    "granted (as macOS reports it for the app that runs cup, since that app started): screenshots and window titles".into()
                 } else {
-                    "not granted: no screenshots, and windows have no titles in the window list"
+                    "not granted as of the start of the app that runs cup (a grant given since shows after restarting it; try a screenshot to be sure): no screenshots, and windows have no titles in the window list"
                         .into()
                 },
                 fix: if rec_ok {
