@@ -508,3 +508,101 @@ fn cup_mcp_answers_a_real_client_under_wine() {
         "{all}"
     );
 }
+
+/// The Wine processes of this desktop whose `/proc/PID/comm` is `comm`
+/// (Wine names its processes after their .exe), by their `DISPLAY`.
+fn wine_processes(desk: &WineDesk, comm: &str) -> Vec<u32> {
+    let display = format!("DISPLAY=:{}", desk.display);
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == comm)
+                && std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|b| *b == 0).any(|kv| kv == display.as_bytes()))
+        })
+        .collect()
+}
+
+/// Sends `signal` to `pid` (kill(1)).
+fn signal(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("kill");
+    assert!(ok.success(), "kill -{signal} {pid}");
+}
+
+/// A full snapshot of 12 windows (ten notepads, regedit, winecfg) reads
+/// every window (the worker pool has 8 threads: windows 9 and up used to
+/// fail with "all 8 worker threads are stuck; restart cup"); with one
+/// notepad's process stopped, a snapshot still comes back within its
+/// deadline with that window marked as not answering and every other
+/// window read, and the next one too (the stuck worker is counted, not
+/// mistaken for a busy one).
+#[test]
+fn a_full_snapshot_of_twelve_windows_reads_them_all_even_with_one_hung() {
+    let mut desk = WineDesk::start();
+    for _ in 0..10 {
+        desk.launch("notepad");
+    }
+    desk.launch("regedit");
+    desk.launch("winecfg");
+    let end = Instant::now() + Duration::from_secs(120);
+    let listed = loop {
+        let out = desk.cup(&["snapshot", "--scope", "overview"]);
+        let text = text(&out);
+        let notepads = text.matches("Untitled - Notepad").count();
+        if notepads >= 10 && text.contains("Registry Editor") && text.contains("Wine configuration")
+        {
+            break text;
+        }
+        assert!(
+            Instant::now() < end,
+            "the 12 windows did not all show within 120 s:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let windows_of = |env: &serde_json::Value| env["tree"].as_array().cloned().unwrap_or_default();
+    // Every window has its tree: a root with children, none an error.
+    let env = envelope(&desk, &["--scope", "full"]);
+    let roots = windows_of(&env);
+    assert!(roots.len() >= 12, "{listed}\n{env:#}");
+    let empty: Vec<String> = roots
+        .iter()
+        .filter(|r| r["children"].as_array().is_none_or(Vec::is_empty))
+        .map(|r| r["name"].to_string())
+        .collect();
+    assert!(empty.is_empty(), "windows without a tree: {empty:?}");
+    let full = ok(&desk.cup(&["snapshot", "--scope", "full"]), "full snapshot");
+    assert!(!full.contains("restart cup"), "{full}");
+
+    // One notepad's process stopped: it answers nothing.
+    let notepads = wine_processes(&desk, "notepad.exe");
+    assert!(notepads.len() >= 10, "notepad processes: {notepads:?}");
+    signal(notepads[0], "STOP");
+    for round in 1..=2 {
+        let started = Instant::now();
+        let out = desk.cup(&["snapshot", "--scope", "full"]);
+        let took = started.elapsed();
+        let snap = text(&out);
+        assert!(!snap.contains("restart cup"), "round {round}:\n{snap}");
+        assert!(
+            snap.contains("did not answer") || snap.contains("no answer"),
+            "round {round}: the stopped window is said not to answer:\n{snap}"
+        );
+        // The others are read: notepad's edit areas and regedit's tree.
+        assert!(
+            snap.matches("tbx").count() >= 9,
+            "round {round}: nine notepads' edit areas:\n{snap}"
+        );
+        assert!(
+            took < Duration::from_secs(30),
+            "round {round} took {took:?}"
+        );
+    }
+    signal(notepads[0], "CONT");
+}
