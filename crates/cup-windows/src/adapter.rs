@@ -397,7 +397,13 @@ impl Adapter for WindowsAdapter {
                 } else {
                     cup::Button::Left
                 };
-                win32::raise(r.hwnd);
+                let hwnd = r.hwnd;
+                blocking(move || {
+                    win32::raise(hwnd);
+                    crate::guard::click_reaches(&win32::top_of(hwnd), &win32::top_at(x, y))
+                })
+                .await?
+                .map_err(AdapterError::Unsupported)?;
                 self.send_mouse(Gesture::Click {
                     at: Point::new(x, y),
                     button,
@@ -455,6 +461,16 @@ impl Adapter for WindowsAdapter {
                     );
                 }
                 events.extend(text_events(&text));
+                // Keys go to the foreground window, whatever it is.
+                let hwnd = r.hwnd;
+                blocking(move || {
+                    crate::guard::keys_reach(
+                        &win32::top_of(hwnd),
+                        &win32::top_of(win32::foreground()),
+                    )
+                })
+                .await?
+                .map_err(AdapterError::Unsupported)?;
                 self.send_keys(events).await?;
                 format!("Typed {} characters", text.chars().count())
             }

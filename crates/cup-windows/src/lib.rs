@@ -20,6 +20,7 @@ pub mod assemble;
 pub mod control;
 pub mod events;
 pub mod facts;
+pub mod guard;
 pub mod keys;
 pub mod mapping;
 #[cfg(windows)]

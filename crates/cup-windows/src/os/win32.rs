@@ -242,6 +242,39 @@ pub fn top_level(processes: bool) -> Vec<WindowFacts> {
     all
 }
 
+/// The root (`GetAncestor(.., GA_ROOT)`) of window `h`, with its title
+/// and process, as the input checks name it ([`crate::guard`]).
+pub fn top_of(h: i64) -> crate::guard::Top {
+    use windows::Win32::UI::WindowsAndMessaging::{GetAncestor, GA_ROOT};
+    if h == 0 {
+        return crate::guard::Top::default();
+    }
+    // SAFETY: a plain query with a window handle (a stale one gives null).
+    let root = unsafe { GetAncestor(hwnd(h), GA_ROOT) };
+    if root.is_invalid() {
+        return crate::guard::Top::default();
+    }
+    let facts = window_facts(root);
+    crate::guard::Top {
+        root: number(root),
+        title: facts.title,
+        app: process_name(facts.pid),
+    }
+}
+
+/// The top-level window on top at screen pixel `x`, `y`
+/// (`WindowFromPoint`'s root).
+pub fn top_at(x: i64, y: i64) -> crate::guard::Top {
+    use windows::Win32::UI::WindowsAndMessaging::WindowFromPoint;
+    let p = POINT {
+        x: i32::try_from(x).unwrap_or(i32::MAX),
+        y: i32::try_from(y).unwrap_or(i32::MAX),
+    };
+    // SAFETY: a plain query with a point.
+    let h = unsafe { WindowFromPoint(p) };
+    top_of(number(h))
+}
+
 /// `GetForegroundWindow` as a number (0: none).
 pub fn foreground() -> i64 {
     // SAFETY: a plain query.
