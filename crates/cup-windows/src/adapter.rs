@@ -44,9 +44,13 @@ fn pool_error(e: PoolError) -> AdapterError {
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AdapterError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| AdapterError::Platform(format!("a Win32 call panicked: {e}")))
+    tokio::task::spawn_blocking(move || {
+        // Coordinates in physical pixels, whatever the host process set.
+        win32::thread_dpi_aware();
+        f()
+    })
+    .await
+    .map_err(|e| AdapterError::Platform(format!("a Win32 call panicked: {e}")))
 }
 
 /// An action's watch, started before the action ([`WindowsAdapter::arm`]).

@@ -2,12 +2,13 @@
 //! at physical virtual-screen pixels.
 
 use windows::Win32::UI::Input::KeyboardAndMouse::{
-    SendInput, VkKeyScanW, INPUT, INPUT_0, INPUT_KEYBOARD, INPUT_MOUSE, KEYBDINPUT,
-    KEYBD_EVENT_FLAGS, KEYEVENTF_EXTENDEDKEY, KEYEVENTF_KEYUP, KEYEVENTF_UNICODE,
-    MOUSEEVENTF_ABSOLUTE, MOUSEEVENTF_HWHEEL, MOUSEEVENTF_LEFTDOWN, MOUSEEVENTF_LEFTUP,
-    MOUSEEVENTF_MIDDLEDOWN, MOUSEEVENTF_MIDDLEUP, MOUSEEVENTF_MOVE, MOUSEEVENTF_RIGHTDOWN,
-    MOUSEEVENTF_RIGHTUP, MOUSEEVENTF_VIRTUALDESK, MOUSEEVENTF_WHEEL, MOUSEEVENTF_XDOWN,
-    MOUSEEVENTF_XUP, MOUSEINPUT, MOUSE_EVENT_FLAGS, VIRTUAL_KEY,
+    GetKeyboardLayout, MapVirtualKeyExW, SendInput, VkKeyScanExW, HKL, INPUT, INPUT_0,
+    INPUT_KEYBOARD, INPUT_MOUSE, KEYBDINPUT, KEYBD_EVENT_FLAGS, KEYEVENTF_EXTENDEDKEY,
+    KEYEVENTF_KEYUP, KEYEVENTF_UNICODE, MAPVK_VK_TO_VSC_EX, MOUSEEVENTF_ABSOLUTE,
+    MOUSEEVENTF_HWHEEL, MOUSEEVENTF_LEFTDOWN, MOUSEEVENTF_LEFTUP, MOUSEEVENTF_MIDDLEDOWN,
+    MOUSEEVENTF_MIDDLEUP, MOUSEEVENTF_MOVE, MOUSEEVENTF_RIGHTDOWN, MOUSEEVENTF_RIGHTUP,
+    MOUSEEVENTF_VIRTUALDESK, MOUSEEVENTF_WHEEL, MOUSEEVENTF_XDOWN, MOUSEEVENTF_XUP, MOUSEINPUT,
+    MOUSE_EVENT_FLAGS, VIRTUAL_KEY,
 };
 
 use crate::keys::KeyEvent;
@@ -17,16 +18,30 @@ use crate::pointer::{MouseEvent, MouseKind};
 const XBUTTON1: u32 = 1;
 const XBUTTON2: u32 = 2;
 
-/// The layout's key for a character (`VkKeyScanW`): the VK code and the
-/// shift state bits (1 Shift, 2 Ctrl, 4 Alt).
+/// The keyboard layout of the foreground window's thread: keyboard
+/// layouts are per thread, and cup's own (a tokio thread's) may not be the
+/// user's (a German or French window: `ctrl+plus`, `ctrl+/`).
+fn foreground_layout() -> HKL {
+    use windows::Win32::UI::WindowsAndMessaging::{GetForegroundWindow, GetWindowThreadProcessId};
+    // SAFETY: plain queries; a null window gives thread 0, whose layout is
+    // the calling thread's.
+    unsafe {
+        let thread = GetWindowThreadProcessId(GetForegroundWindow(), None);
+        GetKeyboardLayout(thread)
+    }
+}
+
+/// The foreground window's layout's key for a character
+/// (`VkKeyScanExW`): the VK code and the shift state bits (1 Shift, 2
+/// Ctrl, 4 Alt).
 pub fn layout_key(c: char) -> Option<(u16, u8)> {
     let mut buf = [0_u16; 2];
     let units = c.encode_utf16(&mut buf);
     if units.len() != 1 {
         return None;
     }
-    // SAFETY: a pure lookup in the thread's keyboard layout.
-    let r = unsafe { VkKeyScanW(units[0]) };
+    // SAFETY: a pure lookup in a keyboard layout handle.
+    let r = unsafe { VkKeyScanExW(units[0], foreground_layout()) };
     if r == -1 {
         return None;
     }
@@ -44,7 +59,14 @@ fn key_input(e: &KeyEvent) -> INPUT {
             if up {
                 f |= KEYEVENTF_KEYUP;
             }
-            (vk, 0, f)
+            // The scan code too (apps that read it, Chromium's
+            // KeyboardEvent.code, remote and VM clients); the extended
+            // prefix is in the flag already.
+            // SAFETY: a pure lookup in a keyboard layout handle.
+            let sc = unsafe {
+                MapVirtualKeyExW(u32::from(vk), MAPVK_VK_TO_VSC_EX, Some(foreground_layout()))
+            };
+            (vk, (sc & 0xFF) as u16, f)
         }
         KeyEvent::Unit { unit, up } => {
             let f = if up {

@@ -3,8 +3,7 @@
 
 use windows::Win32::Graphics::Gdi::{
     BitBlt, CreateCompatibleBitmap, CreateCompatibleDC, DeleteDC, DeleteObject, GetDC, GetDIBits,
-    ReleaseDC, SelectObject, BITMAPINFO, BITMAPINFOHEADER, BI_RGB, CAPTUREBLT, DIB_RGB_COLORS,
-    SRCCOPY,
+    ReleaseDC, SelectObject, BITMAPINFO, BITMAPINFOHEADER, BI_RGB, DIB_RGB_COLORS, SRCCOPY,
 };
 
 /// The BGRA pixels of the screen rectangle at `(x, y)` of `w` × `h`
@@ -27,7 +26,11 @@ pub fn grab(x: i32, y: i32, w: i32, h: i32) -> Result<Vec<u8>, String> {
         let mem = CreateCompatibleDC(Some(screen));
         let bitmap = CreateCompatibleBitmap(screen, w, h);
         let old = SelectObject(mem, bitmap.into());
-        let blt = BitBlt(mem, 0, 0, w, h, Some(screen), x, y, SRCCOPY | CAPTUREBLT);
+        // No CAPTUREBLT: not needed under DWM (it makes the cursor flicker
+        // and slows the copy).
+        let blt = BitBlt(mem, 0, 0, w, h, Some(screen), x, y, SRCCOPY);
+        // GetDIBits wants the bitmap selected out of any device context.
+        SelectObject(mem, old);
         let mut info = BITMAPINFO {
             bmiHeader: BITMAPINFOHEADER {
                 biSize: size_of::<BITMAPINFOHEADER>() as u32,
@@ -51,7 +54,6 @@ pub fn grab(x: i32, y: i32, w: i32, h: i32) -> Result<Vec<u8>, String> {
             &mut info,
             DIB_RGB_COLORS,
         );
-        SelectObject(mem, old);
         let _ = DeleteObject(bitmap.into());
         let _ = DeleteDC(mem);
         ReleaseDC(None, screen);

@@ -169,6 +169,8 @@ impl Uia {
     /// Starts COM (multithreaded) on this thread and makes the client:
     /// `CUIAutomation8`, else `CUIAutomation`.
     pub fn new() -> Result<Uia, String> {
+        // Bounding rectangles in physical pixels on every monitor.
+        super::win32::thread_dpi_aware();
         // SAFETY: COM initialisation of the calling (worker) thread, once;
         // S_FALSE (already initialised) is fine.
         let hr = unsafe { CoInitializeEx(None, COINIT_MULTITHREADED) };

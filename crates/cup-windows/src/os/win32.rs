@@ -50,6 +50,20 @@ pub fn dpi_aware() -> Result<(), String> {
     )
 }
 
+/// Makes the calling thread per-monitor DPI aware (v2), whatever the
+/// process's awareness: a host that set another awareness first (a Python
+/// library calling `SetProcessDpiAware`, an app's manifest) makes
+/// [`dpi_aware`] fail, and window rects, the virtual screen and the cursor
+/// would then be scaled on monitors whose DPI differs from the system's.
+/// Thread awareness may always be set: every thread that reads or writes
+/// coordinates sets it first (UIA workers, blocking Win32 calls).
+pub fn thread_dpi_aware() {
+    use windows::Win32::UI::HiDpi::SetThreadDpiAwarenessContext;
+    // SAFETY: a per-thread setting with a constant context; the previous
+    // context it returns is not needed.
+    let _ = unsafe { SetThreadDpiAwarenessContext(DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2) };
+}
+
 fn utf16(buf: &[u16], len: i32) -> String {
     let n = usize::try_from(len).unwrap_or(0).min(buf.len());
     String::from_utf16_lossy(&buf[..n])
@@ -360,17 +374,48 @@ pub fn cursor() -> Option<(i64, i64)> {
 /// `args` through the shell, as the Start menu does; the process id when
 /// the shell started a process (a packaged app's activation gives none).
 pub fn launch(target: &str, args: &str) -> Result<Option<u32>, String> {
+    // The shell activates `shell:AppsFolder` entries and verb handlers
+    // through COM, which ShellExecuteEx wants initialised as a
+    // single-threaded apartment: on a thread of its own, so no other
+    // apartment is disturbed.
+    let (target, args) = (target.to_owned(), args.to_owned());
+    std::thread::Builder::new()
+        .name("cup-launch".into())
+        .spawn(move || {
+            use windows::Win32::System::Com::{
+                CoInitializeEx, CoUninitialize, COINIT_APARTMENTTHREADED, COINIT_DISABLE_OLE1DDE,
+            };
+            // SAFETY: COM is initialised on this new thread, used by the
+            // shell call below and uninitialised after it on the same thread.
+            let com =
+                unsafe { CoInitializeEx(None, COINIT_APARTMENTTHREADED | COINIT_DISABLE_OLE1DDE) };
+            let out = launch_here(&target, &args);
+            if com.is_ok() {
+                // SAFETY: paired with the successful CoInitializeEx above.
+                unsafe { CoUninitialize() };
+            }
+            out
+        })
+        .map_err(|e| format!("cannot start the launch thread: {e}"))?
+        .join()
+        .map_err(|_| "the launch thread panicked".to_owned())?
+}
+
+fn launch_here(target: &str, args: &str) -> Result<Option<u32>, String> {
     use windows::core::PCWSTR;
     use windows::Win32::System::Threading::GetProcessId;
     use windows::Win32::UI::Shell::{
-        ShellExecuteExW, SEE_MASK_FLAG_NO_UI, SEE_MASK_NOCLOSEPROCESS, SHELLEXECUTEINFOW,
+        ShellExecuteExW, SEE_MASK_FLAG_NO_UI, SEE_MASK_NOASYNC, SEE_MASK_NOCLOSEPROCESS,
+        SHELLEXECUTEINFOW,
     };
     use windows::Win32::UI::WindowsAndMessaging::SW_SHOWNORMAL;
     let wide = |s: &str| -> Vec<u16> { s.encode_utf16().chain(Some(0)).collect() };
     let (file, params, verb) = (wide(target), wide(args), wide("open"));
     let mut info = SHELLEXECUTEINFOW {
         cbSize: size_of::<SHELLEXECUTEINFOW>() as u32,
-        fMask: SEE_MASK_NOCLOSEPROCESS | SEE_MASK_FLAG_NO_UI,
+        // NOASYNC: the call returns only once the shell is done (the
+        // thread's apartment ends right after).
+        fMask: SEE_MASK_NOCLOSEPROCESS | SEE_MASK_FLAG_NO_UI | SEE_MASK_NOASYNC,
         lpVerb: PCWSTR(verb.as_ptr()),
         lpFile: PCWSTR(file.as_ptr()),
         lpParameters: if args.is_empty() {
