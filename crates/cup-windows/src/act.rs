@@ -270,9 +270,48 @@ pub fn changes(target: &str, before: &Observed, after: &Observed) -> Vec<Change>
     out
 }
 
+/// How long a pattern call (Invoke, Toggle, Expand, DoDefaultAction...)
+/// may take before cup stops waiting for it: providers may run it
+/// synchronously, so an Invoke that opens a modal dialog returns only once
+/// the dialog closes (WinForms menu items, FlaUI#203). After this the
+/// action counts as performed, its effect as whatever the watch sees (a
+/// new window, a focus change); the worker stays in the call and rejoins
+/// the pool when it returns.
+pub const PATTERN_GRACE: std::time::Duration = std::time::Duration::from_millis(750);
+
+/// The message of a pattern call still running after [`PATTERN_GRACE`].
+pub fn still_running(plan: &Plan) -> String {
+    format!(
+        "{plan:?} was performed and had not returned after {} ms (the app may show a modal dialog, or it works synchronously)",
+        PATTERN_GRACE.as_millis()
+    )
+}
+
+/// The effect of an action, from whether its watch saw a change and
+/// whether its call was still running: never `no_change` for a call that
+/// had not returned (it may yet change things).
+pub fn effect_of(seen: bool, still_running: bool) -> cup::Effect {
+    match (seen, still_running) {
+        (true, _) => cup::Effect::Confirmed,
+        (false, true) => cup::Effect::Unverified,
+        (false, false) => cup::Effect::NoChange,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_still_running_is_performed_with_its_effect_unverified() {
+        use cup::Effect;
+        assert_eq!(effect_of(true, true), Effect::Confirmed, "a dialog opened");
+        assert_eq!(effect_of(false, true), Effect::Unverified);
+        assert_eq!(effect_of(false, false), Effect::NoChange);
+        let m = still_running(&Plan::Invoke);
+        assert!(m.starts_with("Invoke was performed"), "{m}");
+        assert!(m.contains("750 ms") && m.contains("modal dialog"), "{m}");
+    }
     use crate::control::ct;
     use crate::facts::{Bounds, RangeFacts, ValueFacts};
 

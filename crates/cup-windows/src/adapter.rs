@@ -65,14 +65,24 @@ impl Armed {
     /// [`SETTLE`]) and makes the result, `confirmed` only when one was
     /// seen.
     async fn finish(self, message: String) -> ActionResult {
+        self.finish_call(message, false).await
+    }
+
+    /// [`Armed::finish`] for an action whose call may still be running
+    /// (`running`: past [`crate::act::PATTERN_GRACE`]): no change seen is
+    /// then `unverified`, not `no_change`.
+    async fn finish_call(self, message: String, running: bool) -> ActionResult {
         let _ = self.done.send(());
         match self.watch.await {
-            Ok(Ok(seen)) if !seen.is_empty() => ActionResult::observed(
-                message,
-                Effect::Confirmed,
-                cup::condense(seen, Some(&self.target)),
-            ),
-            Ok(Ok(_)) => ActionResult::observed(message, Effect::NoChange, Vec::new()),
+            Ok(Ok(seen)) => {
+                let effect = crate::act::effect_of(!seen.is_empty(), running);
+                let changes = if seen.is_empty() {
+                    Vec::new()
+                } else {
+                    cup::condense(seen, Some(&self.target))
+                };
+                ActionResult::observed(message, effect, changes)
+            }
             Ok(Err(e)) => ActionResult::observed(
                 format!("{message}; its effect could not be read ({e})"),
                 Effect::Unverified,
@@ -480,14 +490,34 @@ impl Adapter for WindowsAdapter {
             }
             pattern_plan => {
                 let rr = r.clone();
-                self.pool
-                    .run(ACT_DEADLINE, move |uia| {
+                let running = crate::act::still_running(&pattern_plan);
+                // The grace counts from the call, not from finding the
+                // element: the job says when it has found it.
+                let (found_tx, found_rx) = tokio::sync::oneshot::channel::<()>();
+                let call = self
+                    .pool
+                    .run(ACT_DEADLINE + crate::act::PATTERN_GRACE, move |uia| {
                         let (el, _) = os_act::locate(uia, &rr)?;
+                        let _ = found_tx.send(());
                         os_act::perform(&el, &pattern_plan)
-                    })
-                    .await
-                    .map_err(pool_error)?
-                    .map_err(AdapterError::Platform)?
+                    });
+                tokio::pin!(call);
+                let done = tokio::select! {
+                    r = &mut call => Some(r),
+                    _ = found_rx => None,
+                };
+                let done = match done {
+                    Some(r) => Some(r),
+                    None => tokio::time::timeout(crate::act::PATTERN_GRACE, &mut call)
+                        .await
+                        .ok(),
+                };
+                match done {
+                    Some(r) => r.map_err(pool_error)?.map_err(AdapterError::Platform)?,
+                    // Still in the call: performed, its effect is the
+                    // watch's; the worker rejoins when the call returns.
+                    None => return Ok(armed.finish_call(running, true).await),
+                }
             }
         };
         Ok(armed.finish(message).await)

@@ -422,6 +422,22 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_caller_that_stops_waiting_leaves_the_worker_to_rejoin() {
+        // An Invoke past its grace: the caller drops its wait; the worker
+        // finishes the call later and serves the next job.
+        let pool = Pool::new("t", 1, || Ok(()));
+        {
+            let call = pool.run(Duration::from_secs(5), |_| {
+                thread::sleep(Duration::from_millis(200))
+            });
+            let _ = tokio::time::timeout(Duration::from_millis(30), call).await;
+        }
+        assert_eq!(pool.stuck(), 0, "never counted stuck");
+        assert_eq!(pool.run(Duration::from_secs(2), |_| 6).await, Ok(6));
+        assert_eq!(pool.threads(), 1);
+    }
+
+    #[tokio::test]
     async fn a_failed_setup_is_the_jobs_error() {
         let pool: Pool<()> = Pool::new("t", 2, || Err("CoInitializeEx failed: 0x80004005".into()));
         let r = pool.run(Duration::from_secs(1), |_| 1).await;
