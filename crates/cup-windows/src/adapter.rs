@@ -332,7 +332,14 @@ impl Adapter for WindowsAdapter {
                         tries: 3,
                         retry_wait: Duration::from_millis(50),
                     };
-                    walk(&mut UiaReads { uia }, &facts, l)
+                    walk(
+                        &mut UiaReads {
+                            uia,
+                            per_element: false,
+                        },
+                        &facts,
+                        l,
+                    )
                 });
                 let tree = match job.await {
                     Ok(t) => t,

@@ -27,6 +27,11 @@ pub enum ReadError {
     /// denied).
     #[error("{0}")]
     Failed(String),
+    /// UI Automation's own time-out (`UIA_E_TIMEOUT`): the provider took
+    /// longer than the transaction time-out cup sets. Not retried: a
+    /// window's whole subtree that timed out is read element by element.
+    #[error("{0}")]
+    TimedOut(String),
 }
 
 /// `UIA_E_ELEMENTNOTAVAILABLE`.
@@ -47,11 +52,10 @@ pub fn classify(hresult: u32, what: &str) -> ReadError {
         hresult_name(hresult)
     );
     match hresult {
-        UIA_E_ELEMENTNOTAVAILABLE
-        | E_FAIL
-        | UIA_E_TIMEOUT
-        | RPC_E_CALL_REJECTED
-        | RPC_E_SERVERCALL_RETRYLATER => ReadError::Transient(text),
+        UIA_E_TIMEOUT => ReadError::TimedOut(text),
+        UIA_E_ELEMENTNOTAVAILABLE | E_FAIL | RPC_E_CALL_REJECTED | RPC_E_SERVERCALL_RETRYLATER => {
+            ReadError::Transient(text)
+        }
         _ => ReadError::Failed(text),
     }
 }
@@ -87,6 +91,12 @@ pub trait Reads {
     /// properties cached, and its subtree too when `subtree` is answered
     /// `true`.
     fn fetch(&mut self, hwnd: i64) -> Result<(Self::Element, bool), ReadError>;
+
+    /// One round trip: the root element of window `hwnd` with its own
+    /// properties only, and the reads that follow fetch element by element
+    /// ([`Reads::fetch_children`] with element-scope requests): the way
+    /// on when a whole subtree timed out.
+    fn fetch_root(&mut self, hwnd: i64) -> Result<Self::Element, ReadError>;
 
     /// The cached facts of `element`.
     fn facts(&mut self, element: &Self::Element) -> Element;
@@ -196,6 +206,16 @@ impl<R: Reads> Walk<'_, R> {
 /// nodes read so far and says why.
 pub fn walk<R: Reads>(reads: &mut R, window: &WindowFacts, limits: WalkLimits) -> WindowTree {
     let fetched = with_retries(&limits, || reads.fetch(window.hwnd));
+    // A whole subtree that timed out (a large browser or editor window)
+    // is read element by element instead, within the deadline and the
+    // element cap: a partial tree rather than none.
+    let fetched = match fetched {
+        Err(ReadError::TimedOut(why)) => {
+            tracing::debug!(%why, "the subtree timed out; reading element by element");
+            with_retries(&limits, || reads.fetch_root(window.hwnd)).map(|root| (root, false))
+        }
+        other => other,
+    };
     let (root, subtree) = match fetched {
         Ok(f) => f,
         Err(e) => {
@@ -268,6 +288,12 @@ mod tests {
                 return Err(self.fetch_fails.remove(0));
             }
             Ok((0, self.subtree))
+        }
+
+        fn fetch_root(&mut self, _hwnd: i64) -> Result<u32, ReadError> {
+            self.round_trips += 1;
+            self.subtree = false;
+            Ok(0)
         }
 
         fn facts(&mut self, e: &u32) -> Element {
@@ -354,6 +380,34 @@ mod tests {
         assert!(
             cut.contains("0x80040201 (UIA_E_ELEMENTNOTAVAILABLE)"),
             "{cut}"
+        );
+    }
+
+    #[test]
+    fn a_subtree_that_timed_out_is_read_element_by_element() {
+        let mut s = Script::wide(3);
+        s.children.insert(2, vec![20, 21]);
+        s.subtree = true;
+        s.fetch_fails
+            .push(classify(UIA_E_TIMEOUT, "BuildUpdatedCache"));
+        let t = walk(&mut s, &window(), limits(1000));
+        assert_eq!(names(&t.root.expect("root")).len(), 6);
+        // The timed-out fetch, the root alone, then one per element.
+        assert_eq!(s.round_trips, 1 + 1 + 6);
+        // And within the element cap, a partial tree that says so.
+        let mut s = Script::wide(50);
+        s.subtree = true;
+        s.fetch_fails
+            .push(classify(UIA_E_TIMEOUT, "BuildUpdatedCache"));
+        let mut l = limits(1000);
+        l.max_nodes = 10;
+        let t = walk(&mut s, &window(), l);
+        assert!(t.root.is_some());
+        assert!(
+            t.error
+                .as_deref()
+                .is_some_and(|e| e.contains("element limit")),
+            "{t:?}"
         );
     }
 

@@ -25,7 +25,10 @@ use crate::walk::Reads;
 /// a runtime id that moved is searched for in the window.
 pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Element), String> {
     let stale = "the element is no longer where the snapshot saw it (the window changed); take a new snapshot";
-    let mut reads = crate::os::uia::UiaReads { uia };
+    let mut reads = crate::os::uia::UiaReads {
+        uia,
+        per_element: false,
+    };
     let (mut el, subtree) = reads
         .fetch(r.hwnd)
         .map_err(|e| format!("{e}; the window may have closed — take a new snapshot"))?;

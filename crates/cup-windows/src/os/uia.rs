@@ -12,7 +12,7 @@ use windows::Win32::System::Variant::{
     VariantClear, VARIANT, VT_ARRAY, VT_BOOL, VT_BSTR, VT_I2, VT_I4, VT_R8, VT_UI4,
 };
 use windows::Win32::UI::Accessibility::{
-    CUIAutomation, CUIAutomation8, IUIAutomation, IUIAutomationCacheRequest,
+    CUIAutomation, CUIAutomation8, IUIAutomation, IUIAutomation2, IUIAutomationCacheRequest,
     IUIAutomationCondition, IUIAutomationElement, TreeScope_Children, TreeScope_Subtree,
     UIA_PROPERTY_ID,
 };
@@ -216,6 +216,18 @@ impl Uia {
         let _ = unsafe { request.SetTreeFilter(&children) };
         if !refused.is_empty() || !subtree {
             tracing::info!(?refused, subtree, "UI Automation cache request is limited");
+        }
+        // UIA's own time-outs (20 s per transaction by default): a large
+        // window's subtree then fails with UIA_E_TIMEOUT within the
+        // capture's budget and is read element by element (walk); a
+        // provider that does not connect gives up in time. IUIAutomation2
+        // is Windows 8.1+; without it the defaults stay.
+        if let Ok(a2) = windows::core::Interface::cast::<IUIAutomation2>(&automation) {
+            // SAFETY: plain COM setters on the client just made.
+            unsafe {
+                let _ = a2.SetTransactionTimeout(TRANSACTION_TIMEOUT_MS);
+                let _ = a2.SetConnectionTimeout(CONNECTION_TIMEOUT_MS);
+            }
         }
         Ok(Uia {
             automation,
@@ -424,11 +436,21 @@ impl Uia {
     }
 }
 
+/// UIA's transaction time-out (ms): one cross-process call, a whole
+/// subtree fetch included; under the 3 s default capture budget, so a
+/// subtree that times out leaves time to read element by element.
+pub const TRANSACTION_TIMEOUT_MS: u32 = 1500;
+/// UIA's connection time-out (ms).
+pub const CONNECTION_TIMEOUT_MS: u32 = 1000;
+
 /// The walk's reads over one worker's [`Uia`].
 #[derive(Debug)]
 pub struct UiaReads<'a> {
     /// The worker's client.
     pub uia: &'a Uia,
+    /// Children are fetched with the element-scope request (the subtree
+    /// timed out: [`Reads::fetch_root`]).
+    pub per_element: bool,
 }
 
 impl Reads for UiaReads<'_> {
@@ -436,6 +458,11 @@ impl Reads for UiaReads<'_> {
 
     fn fetch(&mut self, hwnd: i64) -> Result<(IUIAutomationElement, bool), ReadError> {
         Ok((self.uia.root(hwnd)?, self.uia.subtree))
+    }
+
+    fn fetch_root(&mut self, hwnd: i64) -> Result<IUIAutomationElement, ReadError> {
+        self.per_element = true;
+        self.uia.window_element(hwnd)
     }
 
     fn facts(&mut self, element: &IUIAutomationElement) -> Element {
@@ -458,9 +485,13 @@ impl Reads for UiaReads<'_> {
     ) -> Result<Vec<IUIAutomationElement>, ReadError> {
         // SAFETY: a COM call on a live element with the worker's condition
         // and request.
-        let arr = unsafe {
-            element.FindAllBuildCache(TreeScope_Children, &self.uia.children, &self.uia.request)
+        let request = if self.per_element {
+            &self.uia.element_request
+        } else {
+            &self.uia.request
         };
+        let arr =
+            unsafe { element.FindAllBuildCache(TreeScope_Children, &self.uia.children, request) };
         let found = self
             .uia
             .elements(arr, "IUIAutomationElement::FindAllBuildCache")?;
