@@ -325,21 +325,33 @@ impl Adapter for WindowsAdapter {
                 let job = pool.run(per_window + Duration::from_millis(200), move |uia| {
                     let mut facts = win32::window_facts(win32::hwnd(hwnd));
                     facts.process_name = app;
+                    let deadline = Instant::now() + per_window;
                     let l = WalkLimits {
                         max_nodes,
                         max_depth,
-                        deadline: Instant::now() + per_window,
+                        deadline,
                         tries: 3,
                         retry_wait: Duration::from_millis(50),
                     };
-                    walk(
-                        &mut UiaReads {
+                    let mut reads = UiaReads {
+                        uia,
+                        per_element: false,
+                    };
+                    let first = walk(&mut reads, &facts, l);
+                    // Chromium/Electron build their web tree once a client
+                    // asks: such a window is walked again, once, a moment
+                    // later.
+                    if crate::walk::wants_second_walk(&first)
+                        && Instant::now() + crate::walk::SECOND_WALK_AFTER < deadline
+                    {
+                        std::thread::sleep(crate::walk::SECOND_WALK_AFTER);
+                        let mut reads = UiaReads {
                             uia,
                             per_element: false,
-                        },
-                        &facts,
-                        l,
-                    )
+                        };
+                        return walk(&mut reads, &facts, l);
+                    }
+                    first
                 });
                 let tree = match job.await {
                     Ok(t) => t,

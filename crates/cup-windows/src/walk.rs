@@ -241,9 +241,83 @@ pub fn walk<R: Reads>(reads: &mut R, window: &WindowFacts, limits: WalkLimits) -
     }
 }
 
+/// How long a Chromium or Electron window gets to build its web tree
+/// before the second walk ([`wants_second_walk`]).
+pub const SECOND_WALK_AFTER: Duration = Duration::from_millis(300);
+
+/// Whether a window's first walk found a Chromium or Electron window
+/// (Chrome, Edge, VS Code, Teams: class `Chrome_WidgetWin_1`) that has not
+/// built its web content yet: Chromium builds that tree only once an
+/// assistive client shows up, so the first read has the browser frame
+/// (its tool bar, its tabs) and no document. The window is walked again
+/// once, [`SECOND_WALK_AFTER`] later (the reference SDK does the same).
+pub fn wants_second_walk(tree: &WindowTree) -> bool {
+    fn any(n: &NativeNode, f: &dyn Fn(&Element) -> bool) -> bool {
+        f(&n.element) || n.children.iter().any(|c| any(c, f))
+    }
+    let Some(root) = &tree.root else { return false };
+    let chromium = tree.window.class_name == "Chrome_WidgetWin_1"
+        || root.element.class_name == "Chrome_WidgetWin_1";
+    if !chromium || any(root, &|e| e.control_type == crate::control::ct::DOCUMENT) {
+        return false;
+    }
+    let chrome_only = any(root, &|e| {
+        matches!(
+            e.control_type,
+            crate::control::ct::TOOL_BAR | crate::control::ct::TAB_ITEM
+        )
+    });
+    root.count() < 30 || chrome_only
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chromium_window_without_its_document_is_walked_again() {
+        let node = |ct: i32, class: &str, children: Vec<NativeNode>| NativeNode {
+            element: Element {
+                control_type: ct,
+                class_name: class.into(),
+                ..Element::default()
+            },
+            children,
+            cut: None,
+        };
+        let tree = |root: NativeNode, class: &str| WindowTree {
+            window: WindowFacts {
+                class_name: class.into(),
+                ..WindowFacts::default()
+            },
+            root: Some(root),
+            error: None,
+        };
+        let frame = |with_document: bool| {
+            let mut kids = vec![
+                node(crate::control::ct::TOOL_BAR, "", vec![]),
+                node(crate::control::ct::TAB_ITEM, "", vec![]),
+            ];
+            if with_document {
+                kids.push(node(crate::control::ct::DOCUMENT, "", vec![]));
+            }
+            node(crate::control::ct::PANE, "Chrome_WidgetWin_1", kids)
+        };
+        assert!(wants_second_walk(&tree(frame(false), "Chrome_WidgetWin_1")));
+        assert!(!wants_second_walk(&tree(frame(true), "Chrome_WidgetWin_1")));
+        // Not Chromium: never.
+        assert!(!wants_second_walk(&tree(
+            node(crate::control::ct::PANE, "Notepad", vec![]),
+            "Notepad"
+        )));
+        // No tree at all: nothing to poke.
+        let none = WindowTree {
+            window: WindowFacts::default(),
+            root: None,
+            error: Some("gone".into()),
+        };
+        assert!(!wants_second_walk(&none));
+    }
     use std::collections::HashMap;
 
     /// A scripted provider: a tree of numbered elements, whether subtrees
