@@ -241,6 +241,41 @@ pub fn walk<R: Reads>(reads: &mut R, window: &WindowFacts, limits: WalkLimits) -
     }
 }
 
+/// Searches the tree under `root` breadth first for the element whose
+/// runtime id is `id` (an element that moved: a sibling was inserted
+/// before it, a list scrolled), reading at most `limit` elements; cached
+/// children when the window's subtree was fetched, else a round trip per
+/// element.
+pub fn find_runtime_id<R: Reads>(
+    reads: &mut R,
+    root: R::Element,
+    id: &[i32],
+    subtree: bool,
+    limit: usize,
+) -> Option<R::Element> {
+    if id.is_empty() {
+        return None;
+    }
+    let mut queue = std::collections::VecDeque::from([root]);
+    let mut read = 0;
+    while let Some(el) = queue.pop_front() {
+        read += 1;
+        if reads.facts(&el).runtime_id == id {
+            return Some(el);
+        }
+        if read >= limit {
+            return None;
+        }
+        let kids = if subtree {
+            reads.cached_children(&el)
+        } else {
+            reads.fetch_children(&el)
+        };
+        queue.extend(kids.unwrap_or_default());
+    }
+    None
+}
+
 /// How long a Chromium or Electron window gets to build its web tree
 /// before the second walk ([`wants_second_walk`]).
 pub const SECOND_WALK_AFTER: Duration = Duration::from_millis(300);
@@ -273,6 +308,22 @@ pub fn wants_second_walk(tree: &WindowTree) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_element_that_moved_is_found_by_its_runtime_id() {
+        let mut s = Script::wide(3);
+        s.children.insert(2, vec![20, 21]);
+        s.subtree = true;
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 21], true, 100), Some(21));
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 99], true, 100), None);
+        assert_eq!(find_runtime_id(&mut s, 0, &[], true, 100), None);
+        // The search reads at most `limit` elements.
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 21], true, 3), None);
+        // Element by element when the subtree was not fetched.
+        let mut s = Script::wide(3);
+        s.children.insert(3, vec![30]);
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 30], false, 100), Some(30));
+    }
 
     #[test]
     fn a_chromium_window_without_its_document_is_walked_again() {
@@ -372,6 +423,7 @@ mod tests {
 
         fn facts(&mut self, e: &u32) -> Element {
             Element {
+                runtime_id: vec![42, i32::try_from(*e).unwrap_or(0)],
                 name: format!("n{e}"),
                 ..Element::default()
             }

@@ -39,20 +39,41 @@ pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Elemen
             reads.fetch_children(e)
         }
     };
+    let root = el.clone();
+    let mut on_path = true;
     for &i in &r.path {
         let mut kids = children(&mut reads, &el).map_err(|e| e.to_string())?;
         if i >= kids.len() {
-            return Err(stale.into());
+            on_path = false;
+            break;
         }
         el = kids.swap_remove(i);
     }
-    let facts = reads.facts(&el);
-    let same_id = r.runtime_id.is_empty() || facts.runtime_id == r.runtime_id;
-    if same_id && facts.control_type == r.control_type {
-        return Ok((el, facts));
+    if on_path {
+        let facts = reads.facts(&el);
+        let same_id = r.runtime_id.is_empty() || facts.runtime_id == r.runtime_id;
+        if same_id && facts.control_type == r.control_type {
+            return Ok((el, facts));
+        }
     }
-    Err(stale.into())
+    // Not at its path any more (a sibling inserted before it, a list that
+    // scrolled): its runtime id, when it has one, is searched for.
+    let found =
+        crate::walk::find_runtime_id(&mut reads, root, &r.runtime_id, subtree, MOVED_SEARCH);
+    match found {
+        Some(el) => {
+            let facts = reads.facts(&el);
+            if facts.control_type == r.control_type {
+                return Ok((el, facts));
+            }
+            Err(stale.into())
+        }
+        None => Err(stale.into()),
+    }
 }
+
+/// Elements read at most when searching for one that moved.
+const MOVED_SEARCH: usize = 5_000;
 
 /// The live facts of `el` (one round trip).
 pub fn refresh(uia: &Uia, el: &IUIAutomationElement) -> Option<Element> {
