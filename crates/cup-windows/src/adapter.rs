@@ -635,6 +635,16 @@ impl Adapter for WindowsAdapter {
         if fg != 0 {
             self.refuse_elevated(fg).await?;
         }
+        // A pointer gesture goes to the window where it lands, which need
+        // not be the foreground one: UIPI drops input to a window of a
+        // higher integrity level silently (SendInput says nothing), so it
+        // is refused before.
+        if let Some(p) = crate::pointer::landing(gesture) {
+            let under = blocking(move || win32::top_at(p.x, p.y).root).await?;
+            if under != 0 && under != fg {
+                self.refuse_elevated(under).await?;
+            }
+        }
         let before = self.observe(None).await;
         let armed = self.arm("focus", None, fg, before).await;
         let message = match gesture {

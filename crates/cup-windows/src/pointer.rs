@@ -163,9 +163,43 @@ pub fn mouse_events(g: &Gesture, vs: [i32; 4]) -> Result<Vec<MouseEvent>, String
     Ok(out)
 }
 
+/// Where a pointer gesture lands first (its events go to the window
+/// there): a click's or press's point, a drag's start, a scroll's point;
+/// `None` for text, a move (it clicks nothing) and the pointer where it is.
+pub fn landing(g: &Gesture) -> Option<cup::Point> {
+    match g {
+        Gesture::Click { at, .. } => Some(*at),
+        Gesture::Down { at, .. } | Gesture::Up { at, .. } | Gesture::Scroll { at, .. } => *at,
+        Gesture::Drag { path, .. } => path.first().copied(),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gesture_lands_where_it_first_touches() {
+        use cup::Point;
+        let p = Point::new(5, 6);
+        let click = Gesture::Click {
+            at: p,
+            button: Button::Left,
+            count: 1,
+            modifiers: Vec::new(),
+        };
+        assert_eq!(landing(&click), Some(p));
+        let drag = Gesture::Drag {
+            path: vec![p, Point::new(9, 9)],
+            button: Button::Left,
+            duration: Duration::ZERO,
+            steps: Some(2),
+            modifiers: Vec::new(),
+        };
+        assert_eq!(landing(&drag), Some(p));
+        assert_eq!(landing(&Gesture::Move { to: p }), None);
+    }
     use crate::screen::denormalize;
     use cup::Point;
 
