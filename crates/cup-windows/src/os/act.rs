@@ -21,23 +21,23 @@ use crate::refs::ElementRef;
 use crate::walk::Reads;
 
 /// Finds the element `r` names: from its window's root along its path,
+/// one round trip a level with element-scope requests (not the window's
+/// whole subtree: an action locates its target up to three times, and a
+/// large window's subtree took longer than the action's deadline),
 /// checked by control type and (when the provider gives one) runtime id;
 /// a runtime id that moved is searched for in the window.
 pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Element), String> {
     let stale = "the element is no longer where the snapshot saw it (the window changed); take a new snapshot";
     let mut reads = crate::os::uia::UiaReads {
         uia,
-        per_element: false,
+        per_element: true,
     };
-    let (mut el, subtree) = reads
-        .fetch(r.hwnd)
+    let mut el = reads
+        .fetch_root(r.hwnd)
         .map_err(|e| format!("{e}; the window may have closed — take a new snapshot"))?;
+    let subtree = false;
     let children = |reads: &mut crate::os::uia::UiaReads<'_>, e: &IUIAutomationElement| {
-        if subtree {
-            reads.cached_children(e)
-        } else {
-            reads.fetch_children(e)
-        }
+        reads.fetch_children(e)
     };
     let root = el.clone();
     let mut on_path = true;
@@ -72,8 +72,9 @@ pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Elemen
     }
 }
 
-/// Elements read at most when searching for one that moved.
-const MOVED_SEARCH: usize = 5_000;
+/// Elements read at most (a round trip each) when searching for one that
+/// moved.
+const MOVED_SEARCH: usize = 1_000;
 
 /// The live facts of `el` (one round trip).
 pub fn refresh(uia: &Uia, el: &IUIAutomationElement) -> Option<Element> {
