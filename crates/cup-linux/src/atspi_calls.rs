@@ -420,21 +420,16 @@ pub async fn value(conn: &impl Caller, obj: &ObjRef, get_all: bool) -> CallResul
 }
 
 /// `Text.GetText(0, max_chars)`. Gecko answers an end offset past the
-/// text with nothing: an empty answer is checked against
-/// `CharacterCount` and read again up to the text's end.
+/// text with nothing: an empty answer is read again up to the text's end
+/// (`-1`), which is then shorter than `max_chars` (a longer text would
+/// have answered the first call).
 pub async fn text(conn: &impl Caller, obj: &ObjRef, max_chars: i32) -> CallResult<String> {
     const TEXT: &str = "org.a11y.atspi.Text";
     let got: String = call(conn, obj, TEXT, "GetText", &(0i32, max_chars)).await?;
     if !got.is_empty() {
         return Ok(without_offset_padding(got));
     }
-    let count = property::<i32>(conn, obj, TEXT, "CharacterCount")
-        .await
-        .unwrap_or(0);
-    if count <= 0 {
-        return Ok(got);
-    }
-    let got: String = call(conn, obj, TEXT, "GetText", &(0i32, count.min(max_chars))).await?;
+    let got: String = call(conn, obj, TEXT, "GetText", &(0i32, -1i32)).await?;
     Ok(without_offset_padding(got))
 }
 

@@ -243,14 +243,12 @@ pub fn walk<R: Reads>(reads: &mut R, window: &WindowFacts, limits: WalkLimits) -
 
 /// Searches the tree under `root` breadth first for the element whose
 /// runtime id is `id` (an element that moved: a sibling was inserted
-/// before it, a list scrolled), reading at most `limit` elements; cached
-/// children when the window's subtree was fetched, else a round trip per
-/// element.
+/// before it, a list scrolled), reading at most `limit` elements, a round
+/// trip each ([`Reads::fetch_children`]).
 pub fn find_runtime_id<R: Reads>(
     reads: &mut R,
     root: R::Element,
     id: &[i32],
-    subtree: bool,
     limit: usize,
 ) -> Option<R::Element> {
     if id.is_empty() {
@@ -266,12 +264,7 @@ pub fn find_runtime_id<R: Reads>(
         if read >= limit {
             return None;
         }
-        let kids = if subtree {
-            reads.cached_children(&el)
-        } else {
-            reads.fetch_children(&el)
-        };
-        queue.extend(kids.unwrap_or_default());
+        queue.extend(reads.fetch_children(&el).unwrap_or_default());
     }
     None
 }
@@ -313,16 +306,11 @@ mod tests {
     fn an_element_that_moved_is_found_by_its_runtime_id() {
         let mut s = Script::wide(3);
         s.children.insert(2, vec![20, 21]);
-        s.subtree = true;
-        assert_eq!(find_runtime_id(&mut s, 0, &[42, 21], true, 100), Some(21));
-        assert_eq!(find_runtime_id(&mut s, 0, &[42, 99], true, 100), None);
-        assert_eq!(find_runtime_id(&mut s, 0, &[], true, 100), None);
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 21], 100), Some(21));
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 99], 100), None);
+        assert_eq!(find_runtime_id(&mut s, 0, &[], 100), None);
         // The search reads at most `limit` elements.
-        assert_eq!(find_runtime_id(&mut s, 0, &[42, 21], true, 3), None);
-        // Element by element when the subtree was not fetched.
-        let mut s = Script::wide(3);
-        s.children.insert(3, vec![30]);
-        assert_eq!(find_runtime_id(&mut s, 0, &[42, 30], false, 100), Some(30));
+        assert_eq!(find_runtime_id(&mut s, 0, &[42, 21], 3), None);
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub async fn scroll_anchor(conn: &Peer, obj: &ObjRef) -> Option<ObjRef> {
     let mut at = obj.clone();
     for _ in 0..3 {
         let children = calls::children(conn, &at).await.ok()?;
-        let first = children.into_iter().take(8).next()?;
+        let first = children.into_iter().next()?;
         let placed = calls::extents(conn, &first, calls::COORD_SCREEN).await.ok();
         if placed.is_some_and(|e| !e.is_unplaced()) && placed != own {
             return Some(first);

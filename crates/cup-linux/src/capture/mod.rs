@@ -268,7 +268,7 @@ pub async fn capture(
 }
 
 /// One capture of `targets`; also names the Gecko apps whose web content
-/// is not sent yet (a document on screen without bounds).
+/// is not sent yet ([`warm::not_sent`]).
 async fn capture_once(
     links: &Links,
     targets: &[Target],
@@ -408,7 +408,7 @@ async fn capture_once(
             if let (true, Some(r)) = (deferred, root) {
                 top_down.push(r);
             }
-            if let (true, Some(r)) = (warm::is_gecko(&toolkit), root) {
+            if let (true, Some(r)) = (mapping::is_gecko(&toolkit), root) {
                 gecko_roots.push((frame.bus.clone(), r));
             }
             if toolkit.eq_ignore_ascii_case("chromium") {

@@ -33,8 +33,6 @@ pub(super) const SETTLE_MAX: Duration = Duration::from_secs(3);
 /// Buses remembered (apps come and go; forgetting one costs a re-read).
 const MAX_REMEMBERED: usize = 1024;
 
-pub(super) use crate::mapping::is_gecko;
-
 /// What a capture read of one Gecko document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct DocFacts {

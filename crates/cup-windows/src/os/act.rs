@@ -35,14 +35,10 @@ pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Elemen
     let mut el = reads
         .fetch_root(r.hwnd)
         .map_err(|e| format!("{e}; the window may have closed — take a new snapshot"))?;
-    let subtree = false;
-    let children = |reads: &mut crate::os::uia::UiaReads<'_>, e: &IUIAutomationElement| {
-        reads.fetch_children(e)
-    };
     let root = el.clone();
     let mut on_path = true;
     for &i in &r.path {
-        let mut kids = children(&mut reads, &el).map_err(|e| e.to_string())?;
+        let mut kids = reads.fetch_children(&el).map_err(|e| e.to_string())?;
         if i >= kids.len() {
             on_path = false;
             break;
@@ -58,18 +54,11 @@ pub fn locate(uia: &Uia, r: &ElementRef) -> Result<(IUIAutomationElement, Elemen
     }
     // Not at its path any more (a sibling inserted before it, a list that
     // scrolled): its runtime id, when it has one, is searched for.
-    let found =
-        crate::walk::find_runtime_id(&mut reads, root, &r.runtime_id, subtree, MOVED_SEARCH);
-    match found {
-        Some(el) => {
-            let facts = reads.facts(&el);
-            if facts.control_type == r.control_type {
-                return Ok((el, facts));
-            }
-            Err(stale.into())
-        }
-        None => Err(stale.into()),
-    }
+    crate::walk::find_runtime_id(&mut reads, root, &r.runtime_id, MOVED_SEARCH)
+        .map(|el| (reads.facts(&el), el))
+        .filter(|(facts, _)| facts.control_type == r.control_type)
+        .map(|(facts, el)| (el, facts))
+        .ok_or_else(|| stale.into())
 }
 
 /// Elements read at most (a round trip each) when searching for one that
