@@ -273,6 +273,21 @@ pub fn changes(
     out
 }
 
+/// How many of `events` from the app on `bus` say that something changed
+/// without saying what: Qt 5 announces some state and property changes
+/// with no state or property name (a wizard's page switch, for one).
+/// Evidence that the app did something, not of what.
+pub fn unreadable(events: &[Event], bus: &str) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            e.bus == bus
+                && e.kind.is_empty()
+                && matches!(e.member.as_str(), "StateChanged" | "PropertyChange")
+        })
+        .count()
+}
+
 /// Whether `changes` are only the focus moving (to the element acted on:
 /// a side effect of most actions, not what they were for).
 pub fn only_focus(changes: &[Change]) -> bool {
@@ -401,6 +416,20 @@ mod tests {
         more.push(ev("/c", "StateChanged", "checked", 1));
         assert!(!only_focus(&changes(&more, None, &name_of)));
         assert!(!only_focus(&[]));
+    }
+
+    #[test]
+    fn nameless_events_are_counted_per_app() {
+        let mut other = ev("/x", "StateChanged", "", 0);
+        other.bus = ":1.9".into();
+        let events = vec![
+            ev("/a", "StateChanged", "", 0),
+            ev("/b", "PropertyChange", "", 0),
+            ev("/c", "StateChanged", "checked", 1),
+            other,
+        ];
+        assert_eq!(unreadable(&events, ":1.5"), 2);
+        assert_eq!(unreadable(&events, ":1.9"), 1);
     }
 
     #[test]

@@ -156,7 +156,14 @@ pub async fn act(
         // (most actions focus it first): the effect is yet to come.
         let pressing = press_passes && events::only_transient(&changes, target.id);
         let focus_only = !focus_is_the_effect && events::only_focus(&changes);
+        // Nothing cup can read changed, but the app (the press released)
+        // announced changes without saying what (Qt): enough to stop
+        // waiting; the result says it could not tell what changed.
+        let heard = changes.is_empty()
+            && !text_pending
+            && events::unreadable(&ctx.events.since(mark), &obj.bus) > 0;
         if (!changes.is_empty() && !text_pending && !pressing && !focus_only && !scrolling)
+            || heard
             || now >= deadline
             || performed.already
             || performed.refused
@@ -182,8 +189,9 @@ pub async fn act(
         ctx.events.wait((now + step).min(deadline)).await;
         step = (step * 2).min(MAX_STEP);
     };
+    let unreadable = events::unreadable(&ctx.events.since(mark), &obj.bus);
     let effect = if changes.is_empty() {
-        if after.alive {
+        if after.alive && unreadable == 0 {
             Effect::NoChange
         } else {
             Effect::Unverified
@@ -195,6 +203,11 @@ pub async fn act(
     tracing::debug!(verb = %verb, ?effect, settle_ms = elapsed.as_secs_f64() * 1e3, "action observed");
 
     let mut message = performed.message.clone();
+    if changes.is_empty() && unreadable > 0 {
+        message.push_str(&format!(
+            "; the app announced {unreadable} changes without saying what changed (Qt does); take a snapshot to see them"
+        ));
+    }
     if effect == Effect::NoChange && !performed.already {
         let why = if target.node.states.contains(&cup_protocol::State::Disabled) {
             " (the element is disabled)"

@@ -152,7 +152,14 @@ pub fn assert_bounds_on_screen(snap: &Snapshot) {
 
 /// The first Qt5 widgets example installed by qtbase5-examples.
 pub fn qt_example(name: &str) -> PathBuf {
-    let path = Path::new("/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets")
+    qt_example_in("widgets", name)
+}
+
+/// A Qt5 widgets example of group `group` (`widgets`, `dialogs`, ...)
+/// installed by qtbase5-examples.
+pub fn qt_example_in(group: &str, name: &str) -> PathBuf {
+    let path = Path::new("/usr/lib/x86_64-linux-gnu/qt5/examples/widgets")
+        .join(group)
         .join(name)
         .join(name);
     assert!(
