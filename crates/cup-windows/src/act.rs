@@ -80,6 +80,27 @@ fn centre(el: &Element, verb: &str) -> Result<(i64, i64), PlanError> {
     }
 }
 
+/// Where a click on an element goes: UIA's clickable point
+/// (`GetClickablePoint`: the text of a wrapped link, not the gap between
+/// its lines; the rim of a ring, not its hole) when it lies inside the
+/// element's bounds, else the centre the plan chose.
+pub fn click_point(el: &Element, planned: (i64, i64), clickable: Option<(i64, i64)>) -> (i64, i64) {
+    let inside = |(x, y): (i64, i64)| {
+        el.bounds.filter(|b| !b.is_empty()).is_some_and(|b| {
+            let (x, y) = (x as f64, y as f64);
+            x >= b.left && x < b.left + b.width && y >= b.top && y < b.top + b.height
+        })
+    };
+    clickable.filter(|&p| inside(p)).unwrap_or(planned)
+}
+
+/// Whether an action that found no way to reach `el` (no pattern, no
+/// place on screen) should first scroll it into view: it is offscreen
+/// and offers `ScrollItem` (a row below a list's fold).
+pub fn wants_scroll_into_view(el: &Element, planned: &Result<Plan, PlanError>) -> bool {
+    planned.is_err() && el.is_enabled && el.is_offscreen && el.patterns.scroll_item
+}
+
 /// The plan for `action` on `el`. `value` is the action's text or number,
 /// `direction`/`amount` a scroll's.
 pub fn plan(
@@ -301,6 +322,43 @@ pub fn effect_of(seen: bool, still_running: bool) -> cup::Effect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_click_goes_to_the_clickable_point_only_inside_the_element() {
+        let e = el(ct::HYPERLINK);
+        let centre = e.bounds.map(|b| b.centre()).unwrap_or_default();
+        assert_eq!(centre, (120, 20));
+        assert_eq!(click_point(&e, centre, Some((105, 12))), (105, 12));
+        assert_eq!(click_point(&e, centre, Some((300, 12))), centre, "outside");
+        assert_eq!(
+            click_point(&e, centre, Some((140, 12))),
+            centre,
+            "right edge excluded"
+        );
+        assert_eq!(click_point(&e, centre, None), centre);
+    }
+
+    #[test]
+    fn an_offscreen_row_with_scroll_item_is_scrolled_into_view_first() {
+        let mut row = el(ct::LIST_ITEM);
+        row.is_offscreen = true;
+        let planned = plan(&row, Action::Click, None, None, None);
+        assert!(planned.is_err(), "{planned:?}");
+        assert!(!wants_scroll_into_view(&row, &planned), "no ScrollItem");
+        row.patterns.scroll_item = true;
+        assert!(wants_scroll_into_view(&row, &planned));
+        row.is_offscreen = false;
+        let planned = plan(&row, Action::Click, None, None, None);
+        assert!(planned.is_ok(), "{planned:?}");
+        assert!(
+            !wants_scroll_into_view(&row, &planned),
+            "on screen: clicked"
+        );
+        row.is_offscreen = true;
+        row.is_enabled = false;
+        let planned = plan(&row, Action::Click, None, None, None);
+        assert!(!wants_scroll_into_view(&row, &planned), "disabled");
+    }
 
     #[test]
     fn a_call_still_running_is_performed_with_its_effect_unverified() {

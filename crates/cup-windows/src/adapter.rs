@@ -130,6 +130,34 @@ impl WindowsAdapter {
             .clone()
     }
 
+    /// Window `hwnd` drawn by itself (`PrintWindow`, so a covered window
+    /// shows its own content), cut to its frame; `None` when it cannot
+    /// draw itself (the caller copies the screen instead).
+    async fn print_window(&self, hwnd: i64, frame: Rect) -> Result<Option<Shot>, AdapterError> {
+        blocking(move || {
+            let window = ltrb(win32::window_rect(hwnd)?);
+            let cut = crate::screen::frame_in_window(window, frame)?;
+            let (w, h) = (i32::try_from(window.w).ok()?, i32::try_from(window.h).ok()?);
+            let px = shot::print_window(hwnd, w, h)
+                .map_err(|e| tracing::debug!("{e}; the window is copied from the screen"))
+                .ok()?;
+            let px = crate::screen::crop_bgra(&px, w as u32, cut);
+            if crate::screen::is_blank(&px) {
+                tracing::debug!("PrintWindow drew nothing; the window is copied from the screen");
+                return None;
+            }
+            let png = cup::image::png_from_bgra(&px, cut.2, cut.3).ok()?;
+            Some(Shot {
+                png,
+                width: cut.2,
+                height: cut.3,
+                x: frame.x,
+                y: frame.y,
+            })
+        })
+        .await
+    }
+
     /// What an action is judged by, read before it: the target (found
     /// from its reference), the focus, the top-level windows.
     async fn observe(&self, r: Option<ElementRef>) -> Observed {
@@ -414,14 +442,36 @@ impl Adapter for WindowsAdapter {
             )
         })?;
         let value = params.value.clone();
-        let plan = plan(
-            &facts,
-            action,
-            value.as_deref(),
-            params.direction,
-            params.amount,
-        )
-        .map_err(|e| AdapterError::Unsupported(e.0))?;
+        let plan_for = |facts: &crate::facts::Element| {
+            plan(
+                facts,
+                action,
+                value.as_deref(),
+                params.direction,
+                params.amount,
+            )
+        };
+        let planned = plan_for(&facts);
+        let (before, facts, planned) = if crate::act::wants_scroll_into_view(&facts, &planned) {
+            // A row below a list's fold: scrolled into view, then read
+            // again (its place is new) and planned again.
+            let rr = r.clone();
+            self.pool
+                .run(ACT_DEADLINE, move |uia| {
+                    let (el, _) = os_act::locate(uia, &rr)?;
+                    os_act::scroll_into_view(&el)
+                })
+                .await
+                .map_err(pool_error)?
+                .map_err(AdapterError::Unsupported)?;
+            let before = self.observe(Some(r.clone())).await;
+            let facts = before.target.clone().unwrap_or(facts);
+            let planned = plan_for(&facts);
+            (before, facts, planned)
+        } else {
+            (before, facts, planned)
+        };
+        let plan = planned.map_err(|e| AdapterError::Unsupported(e.0))?;
         let armed = self.arm(target.id, Some(r.clone()), r.hwnd, before).await;
         let message = match plan.clone() {
             Plan::Click { x, y, right, count } => {
@@ -430,6 +480,18 @@ impl Adapter for WindowsAdapter {
                 } else {
                     cup::Button::Left
                 };
+                let rr = r.clone();
+                let clickable = self
+                    .pool
+                    .run(Duration::from_secs(1), move |uia| {
+                        os_act::locate(uia, &rr)
+                            .ok()
+                            .and_then(|(el, _)| os_act::clickable_point(&el))
+                    })
+                    .await
+                    .ok()
+                    .flatten();
+                let (x, y) = crate::act::click_point(&facts, (x, y), clickable);
                 let hwnd = r.hwnd;
                 blocking(move || {
                     win32::raise(hwnd);
@@ -462,7 +524,19 @@ impl Adapter for WindowsAdapter {
                 format!("Scrolled {} with the wheel", direction.name())
             }
             Plan::FocusAndType { text, replace } => {
-                win32::raise(r.hwnd);
+                // A window a modal dialog holds disabled is not raised (it
+                // would be activated and take no input): refused, naming
+                // the dialog.
+                let hwnd = r.hwnd;
+                blocking(move || match win32::modal_over(hwnd) {
+                    Some(dialog) => crate::guard::keys_reach(&win32::top_of(hwnd), &dialog),
+                    None => {
+                        win32::raise(hwnd);
+                        Ok(())
+                    }
+                })
+                .await?
+                .map_err(AdapterError::Unsupported)?;
                 let rr = r.clone();
                 let focused = self
                     .pool
@@ -506,6 +580,19 @@ impl Adapter for WindowsAdapter {
                 .map_err(AdapterError::Unsupported)?;
                 self.send_keys(events).await?;
                 format!("Typed {} characters", text.chars().count())
+            }
+            Plan::Focus if r.path.is_empty() => {
+                // The window itself: brought to the front (UIA's SetFocus
+                // on a top-level window does the same where it is
+                // implemented; Wine's is not), and said so only when it is.
+                let hwnd = r.hwnd;
+                blocking(move || {
+                    win32::raise(hwnd);
+                    crate::guard::raised(&win32::top_of(hwnd), &win32::top_of(win32::foreground()))
+                })
+                .await?
+                .map_err(AdapterError::Unsupported)?;
+                "Brought the window to the front".to_owned()
             }
             pattern_plan => {
                 let rr = r.clone();
@@ -595,12 +682,18 @@ impl Adapter for WindowsAdapter {
                             "no window '{w}'; list windows to see their titles"
                         ))
                     })?;
-                found.info.bounds.ok_or_else(|| {
+                let frame = found.info.bounds.ok_or_else(|| {
                     AdapterError::Invalid(format!(
                         "'{}' is minimized; restore it first",
                         found.info.title
                     ))
-                })?
+                })?;
+                if let Some(hwnd) = hwnd_of(&found.native) {
+                    if let Some(shot) = self.print_window(hwnd, frame).await? {
+                        return Ok(shot);
+                    }
+                }
+                frame
             }
         };
         let (x, y) = (

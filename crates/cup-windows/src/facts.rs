@@ -254,6 +254,46 @@ pub struct Element {
 }
 
 /// An element with its children, as the cached walk found them.
+impl Element {
+    /// These facts as an event's sender has them: what
+    /// [`crate::control::prop::EVENT_SKIPPED`] leaves out read as UIA
+    /// answers a property not in the request (empty, zero).
+    pub fn as_event_sender(&self) -> Element {
+        let mut e = self.clone();
+        e.bounds = None;
+        e.process_id = 0;
+        e.localized_control_type.clear();
+        e.help_text.clear();
+        e.native_window_handle = 0;
+        e.position_in_set = 0;
+        e.size_of_set = 0;
+        let p = &mut e.patterns;
+        if let Some(r) = &mut p.range_value {
+            (r.minimum, r.maximum, r.large_change, r.small_change) = (0.0, 0.0, 0.0, 0.0);
+        }
+        if let Some(s) = &mut p.scroll {
+            s.horizontal_percent = 0.0;
+            s.horizontal_view_size = 0.0;
+            s.vertical_percent = 0.0;
+            s.vertical_view_size = 0.0;
+        }
+        if let Some(g) = &mut p.grid {
+            *g = GridFacts::default();
+        }
+        if let Some(g) = &mut p.grid_item {
+            *g = GridItemFacts::default();
+        }
+        if let Some(w) = &mut p.window {
+            w.can_maximize = false;
+            w.can_minimize = false;
+        }
+        if let Some(l) = &mut p.legacy {
+            l.default_action.clear();
+        }
+        e
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NativeNode {

@@ -12,6 +12,9 @@
 pub struct Top {
     /// The root window (`GetAncestor(.., GA_ROOT)`), 0 for none.
     pub root: i64,
+    /// The window that owns it (`GW_OWNER`: a dialog's app window), 0
+    /// for none.
+    pub owner: i64,
     /// Its title.
     pub title: String,
     /// Its process's executable name.
@@ -39,10 +42,33 @@ pub fn keys_reach(target: &Top, foreground: &Top) -> Result<(), String> {
     if target.root != 0 && foreground.root == target.root {
         return Ok(());
     }
+    if target.root != 0 && foreground.owner == target.root {
+        return Err(format!(
+            "{} has {} open in front of it, so keys would go there; nothing was typed — answer or close that dialog first",
+            target.named(),
+            foreground.named()
+        ));
+    }
     Err(format!(
         "{} is not in front (Windows did not let cup bring it forward), so keys would go to {}; nothing was typed — bring the window to the front (click it, or the focus action on the window) and try again",
         target.named(),
         foreground.named()
+    ))
+}
+
+/// Whether the focus action on window `target` brought it to the front.
+///
+/// # Errors
+///
+/// A one-line refusal naming the window Windows kept in front.
+pub fn raised(target: &Top, foreground: &Top) -> Result<(), String> {
+    if target.root != 0 && foreground.root == target.root {
+        return Ok(());
+    }
+    Err(format!(
+        "Windows kept {} in front of {} (its foreground lock: cup's process may not take the foreground now); click the window to bring it forward",
+        foreground.named(),
+        target.named()
     ))
 }
 
@@ -70,9 +96,26 @@ mod tests {
     fn top(root: i64, title: &str, app: &str) -> Top {
         Top {
             root,
+            owner: 0,
             title: title.into(),
             app: app.into(),
         }
+    }
+
+    #[test]
+    fn the_focus_action_on_a_window_says_when_windows_kept_another_in_front() {
+        let notepad = top(0x10, "Untitled - Notepad", "notepad.exe");
+        let term = top(0x20, "Terminal", "WindowsTerminal.exe");
+        assert_eq!(raised(&notepad, &notepad), Ok(()));
+        let e = raised(&notepad, &term).expect_err("another window kept in front");
+        assert!(
+            e.starts_with(
+                "Windows kept 'Terminal' (WindowsTerminal.exe) in front of 'Untitled - Notepad'"
+            ),
+            "{e}"
+        );
+        assert!(!e.contains('\n'));
+        assert!(raised(&Top::default(), &Top::default()).is_err());
     }
 
     #[test]
@@ -91,6 +134,17 @@ mod tests {
         // No foreground window, or a target without a root: refused too.
         assert!(keys_reach(&notepad, &Top::default()).is_err());
         assert!(keys_reach(&Top::default(), &Top::default()).is_err());
+        // A modal dialog of the target's in front: it is named.
+        let open = Top {
+            owner: 0x10,
+            ..top(0x40, "Open", "notepad.exe")
+        };
+        let e = keys_reach(&notepad, &open).expect_err("a dialog is in front");
+        assert!(
+            e.contains("has 'Open' (notepad.exe) open in front of it")
+                && e.contains("close that dialog first"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -80,9 +80,61 @@ pub fn denormalize(dx: i32, dy: i32, virtual_screen: [i32; 4]) -> (i64, i64) {
     )
 }
 
+/// The part of a window's `PrintWindow` image (`window`: its
+/// `GetWindowRect`, invisible resize borders included) that is the frame
+/// cup reports as the window's bounds (`frame`: DWM's extended frame
+/// bounds): `(x, y, width, height)` within the image, or `None` when the
+/// frame is not inside it.
+pub fn frame_in_window(window: Rect, frame: Rect) -> Option<(u32, u32, u32, u32)> {
+    let dx = u32::try_from(frame.x - window.x).ok()?;
+    let dy = u32::try_from(frame.y - window.y).ok()?;
+    let (w, h) = (u32::try_from(frame.w).ok()?, u32::try_from(frame.h).ok()?);
+    let fits = u64::from(dx) + frame.w <= window.w && u64::from(dy) + frame.h <= window.h;
+    (fits && w > 0 && h > 0).then_some((dx, dy, w, h))
+}
+
+/// `(x, y, w, h)` of a `width`-pixel-wide BGRA image, copied out.
+pub fn crop_bgra(pixels: &[u8], width: u32, (x, y, w, h): (u32, u32, u32, u32)) -> Vec<u8> {
+    let stride = width as usize * 4;
+    let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+    for row in y as usize..(y + h) as usize {
+        let start = row * stride + x as usize * 4;
+        if let Some(line) = pixels.get(start..start + w as usize * 4) {
+            out.extend_from_slice(line);
+        }
+    }
+    out
+}
+
+/// Whether a `PrintWindow` image is blank (every pixel black): what some
+/// windows answer with `TRUE` (a window that draws only on the screen);
+/// such a window is shot from the screen instead.
+pub fn is_blank(pixels: &[u8]) -> bool {
+    pixels.chunks_exact(4).all(|p| p[..3] == [0, 0, 0])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_shot_is_cut_to_the_frame_cup_reports() {
+        // Windows 10/11: 7 px invisible borders left, right and bottom.
+        let window = Rect::new(93, 100, 814, 607);
+        let frame = Rect::new(100, 100, 800, 600);
+        assert_eq!(frame_in_window(window, frame), Some((7, 0, 800, 600)));
+        assert_eq!(frame_in_window(frame, frame), Some((0, 0, 800, 600)));
+        assert_eq!(frame_in_window(frame, window), None, "frame larger");
+        assert_eq!(frame_in_window(window, Rect::new(90, 100, 10, 10)), None);
+        // A 3x2 image, the middle column cut.
+        let px: Vec<u8> = (0..24).collect();
+        assert_eq!(
+            crop_bgra(&px, 3, (1, 0, 1, 2)),
+            vec![4, 5, 6, 7, 16, 17, 18, 19]
+        );
+        assert!(is_blank(&[0, 0, 0, 255, 0, 0, 0, 0]));
+        assert!(!is_blank(&[0, 0, 1, 255]));
+    }
     use crate::facts::MonitorFacts;
 
     fn two_monitors() -> ScreenFacts {

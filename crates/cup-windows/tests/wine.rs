@@ -291,6 +291,17 @@ fn edit_reads(desk: &WineDesk, wanted: &str) -> String {
     }
 }
 
+/// The size and pixels of the PNG `file` cup.exe wrote to `C:\\`.
+fn png_of(desk: &WineDesk, file: &str) -> (u32, u32, Vec<u8>) {
+    let png = std::fs::read(desk.root.join("wineprefix/drive_c").join(file)).expect("the PNG");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("pixels");
+    (info.width, info.height, buf)
+}
+
 fn action(desk: &WineDesk, id: &str, verb: &str, value: Option<&str>) -> serde_json::Value {
     let mut args = vec!["action", id, verb, "--json"];
     if let Some(v) = value {
@@ -414,19 +425,66 @@ fn notepad_is_captured_typed_into_keyed_and_its_menu_opened() {
         &desk.cup(&["screenshot", "-o", r"C:\shot.png"]),
         "screenshot",
     );
-    let png = std::fs::read(desk.root.join("wineprefix/drive_c/shot.png")).expect("the PNG");
-    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
-        .read_info()
-        .expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("pixels");
-    assert_eq!((info.width, info.height), (1280, 1024));
+    let (width, height, buf) = png_of(&desk, "shot.png");
+    assert_eq!((width, height), (1280, 1024));
     let mut colours: Vec<&[u8]> = buf.chunks(3).collect();
     colours.sort();
     colours.dedup();
     assert!(
         colours.len() > 2,
         "the screenshot shows notepad, not one colour"
+    );
+
+    // A window's screenshot: the frame cup reports, with content. (Wine's
+    // PrintWindow sends WM_PRINT with a device context of cup's process
+    // and draws nothing, so here the window is copied from the screen;
+    // on Windows it draws itself, covered or not.)
+    let notepad = envelope(&desk, &["--scope", "full", "--app", "Notepad"]);
+    let frame = &notepad["tree"][0]["bounds"];
+    ok(
+        &desk.cup(&["screenshot", "--window", "Notepad", "-o", r"C:\window.png"]),
+        "screenshot --window",
+    );
+    let (width, height, buf) = png_of(&desk, "window.png");
+    assert_eq!(
+        (u64::from(width), u64::from(height)),
+        (
+            frame["w"].as_u64().unwrap_or(0),
+            frame["h"].as_u64().unwrap_or(0)
+        ),
+        "the window's frame: {frame}"
+    );
+    let mut colours: Vec<&[u8]> = buf.chunks(3).collect();
+    colours.sort();
+    colours.dedup();
+    assert!(colours.len() > 2, "the window's screenshot shows notepad");
+    // Typing refuses, in one line, when the target is not in front: here
+    // notepad's Open dialog (modal) holds notepad disabled.
+    ok(&desk.cup(&["press", "ctrl+o"]), "press ctrl+o");
+    desk.cup_until(&["snapshot", "--scope", "overview"], "[fg] Open", 30);
+    let (id, before) = edit(&desk);
+    let typed = desk.cup(&["action", &id, "type", "--value", "zz"]);
+    let said = text(&typed);
+    assert!(!typed.status.success(), "typing was refused: {said}");
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("cup: error:"))
+        .unwrap_or_else(|| panic!("one error line: {said}"));
+    assert!(
+        line.contains(
+            "'Untitled - Notepad' (notepad.exe) has 'Open' (notepad.exe) open in front of it"
+        ) && line.contains("nothing was typed"),
+        "{line}"
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(edit(&desk).1, before, "nothing was typed into notepad");
+    let dialog = ok(
+        &desk.cup(&["snapshot", "--scope", "full", "--app", "Open"]),
+        "snapshot of the Open dialog",
+    );
+    assert!(
+        dialog.contains("*.txt") && !dialog.contains("zz"),
+        "nor into the dialog:\n{dialog}"
     );
 }
 

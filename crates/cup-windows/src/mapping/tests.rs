@@ -377,3 +377,36 @@ fn wines_win32_panes_take_their_class_roles() {
         assert!(text.contains(wanted), "{wanted} in:\n{text}");
     }
 }
+
+#[test]
+fn an_event_senders_smaller_request_maps_the_same() {
+    fn walk(n: &crate::facts::NativeNode, seen: &mut usize) {
+        let full = &n.element;
+        let sender = full.as_event_sender();
+        let ctx = MapContext::default();
+        let (a, b) = (map_element(full, &ctx), map_element(&sender, &ctx));
+        let what = crate::act::describe(full);
+        assert_eq!(a.role, b.role, "{what}");
+        assert_eq!(a.name, b.name, "{what}");
+        assert_eq!(a.value, b.value, "{what}");
+        assert_eq!(a.states, b.states, "{what}");
+        assert_eq!(what, crate::act::describe(&sender));
+        *seen += 1;
+        for c in &n.children {
+            walk(c, seen);
+        }
+    }
+    let mut seen = 0;
+    for (_, dump) in fixtures() {
+        for t in &dump.trees {
+            if let Some(root) = &t.root {
+                walk(root, &mut seen);
+            }
+        }
+    }
+    assert!(seen > 300, "every fixture element checked: {seen}");
+    // The list is a subset of what a capture asks for.
+    for id in crate::control::prop::EVENT_SKIPPED {
+        assert!(crate::control::prop::ALL.contains(id), "{id}");
+    }
+}

@@ -5,12 +5,12 @@ use cup_protocol::Direction;
 use windows::Win32::UI::Accessibility::{
     IUIAutomationElement, IUIAutomationExpandCollapsePattern, IUIAutomationInvokePattern,
     IUIAutomationLegacyIAccessiblePattern, IUIAutomationRangeValuePattern,
-    IUIAutomationScrollPattern, IUIAutomationSelectionItemPattern, IUIAutomationTogglePattern,
-    IUIAutomationValuePattern, IUIAutomationWindowPattern, ScrollAmount,
-    ScrollAmount_LargeDecrement, ScrollAmount_LargeIncrement, ScrollAmount_NoAmount,
+    IUIAutomationScrollItemPattern, IUIAutomationScrollPattern, IUIAutomationSelectionItemPattern,
+    IUIAutomationTogglePattern, IUIAutomationValuePattern, IUIAutomationWindowPattern,
+    ScrollAmount, ScrollAmount_LargeDecrement, ScrollAmount_LargeIncrement, ScrollAmount_NoAmount,
     UIA_ExpandCollapsePatternId, UIA_InvokePatternId, UIA_LegacyIAccessiblePatternId,
-    UIA_RangeValuePatternId, UIA_ScrollPatternId, UIA_SelectionItemPatternId, UIA_TogglePatternId,
-    UIA_ValuePatternId, UIA_WindowPatternId,
+    UIA_RangeValuePatternId, UIA_ScrollItemPatternId, UIA_ScrollPatternId,
+    UIA_SelectionItemPatternId, UIA_TogglePatternId, UIA_ValuePatternId, UIA_WindowPatternId,
 };
 
 use crate::act::{describe, Plan};
@@ -94,6 +94,22 @@ pub fn focus(uia: &Uia) -> Option<String> {
             Some(describe(&uia.facts(&el)))
         }
     }
+}
+
+/// Where UIA says a click on `el` lands on it (`GetClickablePoint`), in
+/// physical pixels, when the provider knows one.
+pub fn clickable_point(el: &IUIAutomationElement) -> Option<(i64, i64)> {
+    let mut p = windows::Win32::Foundation::POINT::default();
+    // SAFETY: a COM call on a live element writing into a local POINT.
+    let got = unsafe { el.GetClickablePoint(&mut p) }.ok()?;
+    got.as_bool().then_some((i64::from(p.x), i64::from(p.y)))
+}
+
+/// Scrolls `el` into view through its `ScrollItem` pattern.
+pub fn scroll_into_view(el: &IUIAutomationElement) -> Result<(), String> {
+    let p: IUIAutomationScrollItemPattern = pattern(el, UIA_ScrollItemPatternId, "ScrollItem")?;
+    // SAFETY: a COM call on the element's live pattern.
+    unsafe { p.ScrollIntoView() }.map_err(|e| call_error(&e, "ScrollIntoView"))
 }
 
 fn pattern<T: windows::core::Interface>(

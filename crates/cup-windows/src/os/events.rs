@@ -128,7 +128,7 @@ impl<'a> Listener<'a> {
             uia.automation.AddPropertyChangedEventHandlerNativeArray(
                 &window,
                 TreeScope_Subtree,
-                &uia.element_request,
+                &uia.event_request,
                 &property,
                 &ids,
             )
@@ -138,14 +138,14 @@ impl<'a> Listener<'a> {
             uia.automation.AddStructureChangedEventHandler(
                 &window,
                 TreeScope_Subtree,
-                &uia.element_request,
+                &uia.event_request,
                 &structure,
             )
         };
         // SAFETY: as above.
         let f = unsafe {
             uia.automation
-                .AddFocusChangedEventHandler(&uia.element_request, &focus)
+                .AddFocusChangedEventHandler(&uia.event_request, &focus)
         };
         let mut failed = Vec::new();
         if let Err(e) = &p {

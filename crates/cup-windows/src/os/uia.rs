@@ -150,6 +150,10 @@ pub struct Uia {
     pub hwnd_children: bool,
     /// The same properties for one element (live re-reads of a target).
     pub element_request: IUIAutomationCacheRequest,
+    /// The smaller request event handlers are registered with (UIA fills
+    /// it for every event before the handler runs):
+    /// [`prop::ALL`] without [`prop::EVENT_SKIPPED`].
+    pub event_request: IUIAutomationCacheRequest,
     /// The condition of child fetches (the control view).
     pub children: IUIAutomationCondition,
     /// Properties the request refused (logged once).
@@ -197,8 +201,15 @@ impl Uia {
         // SAFETY: as above.
         let element_request = unsafe { automation.CreateCacheRequest() }
             .map_err(|e| call_error(&e, "IUIAutomation::CreateCacheRequest"))?;
+        // SAFETY: as above.
+        let event_request = unsafe { automation.CreateCacheRequest() }
+            .map_err(|e| call_error(&e, "IUIAutomation::CreateCacheRequest"))?;
         let mut refused = Vec::new();
         for id in prop::ALL {
+            if !prop::EVENT_SKIPPED.contains(id) {
+                // SAFETY: a COM call with a plain integer id.
+                let _ = unsafe { event_request.AddProperty(UIA_PROPERTY_ID(*id)) };
+            }
             // SAFETY: COM calls with a plain integer id.
             if unsafe { request.AddProperty(UIA_PROPERTY_ID(*id)) }.is_err() {
                 refused.push(*id);
@@ -235,6 +246,7 @@ impl Uia {
             subtree,
             hwnd_children: !subtree,
             element_request,
+            event_request,
             children,
             refused,
         })

@@ -256,6 +256,15 @@ pub fn top_level(processes: bool) -> Vec<WindowFacts> {
     all
 }
 
+/// Window `h`'s `GetWindowRect` (`[left, top, right, bottom]`, its
+/// invisible resize borders included), `None` for a closed window.
+pub fn window_rect(h: i64) -> Option<[i32; 4]> {
+    let mut rect = RECT::default();
+    // SAFETY: a read-only query writing into a local RECT.
+    unsafe { GetWindowRect(hwnd(h), &mut rect) }.ok()?;
+    Some(ltrb(rect))
+}
+
 /// The root (`GetAncestor(.., GA_ROOT)`) of window `h`, with its title
 /// and process, as the input checks name it ([`crate::guard`]).
 pub fn top_of(h: i64) -> crate::guard::Top {
@@ -271,8 +280,27 @@ pub fn top_of(h: i64) -> crate::guard::Top {
     let facts = window_facts(root);
     crate::guard::Top {
         root: number(root),
+        owner: facts.owner,
         title: facts.title,
         app: process_name(facts.pid),
+    }
+}
+
+/// The dialog that holds window `h` (its root) disabled, when one does:
+/// the enabled popup it owns (`GW_ENABLEDPOPUP`), a modal dialog. Raising
+/// a window in that state would activate a window that takes no input.
+pub fn modal_over(h: i64) -> Option<crate::guard::Top> {
+    use windows::Win32::UI::Input::KeyboardAndMouse::IsWindowEnabled;
+    use windows::Win32::UI::WindowsAndMessaging::{GetAncestor, GA_ROOT, GW_ENABLEDPOPUP};
+    // SAFETY: plain queries with window handles (a stale one gives null
+    // or FALSE).
+    unsafe {
+        let root = GetAncestor(hwnd(h), GA_ROOT);
+        if root.is_invalid() || IsWindowEnabled(root).as_bool() {
+            return None;
+        }
+        let popup = GetWindow(root, GW_ENABLEDPOPUP).ok()?;
+        Some(top_of(number(popup)))
     }
 }
 
