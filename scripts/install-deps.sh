@@ -25,12 +25,22 @@
 #   libreoffice-writer, libreoffice-gtk3
 #                    LibreOffice Writer with its GTK 3 front end (the one that
 #                    speaks AT-SPI) for the Writer test and bench rows
+#   nodejs, npm      Node (>= 18; Debian 12 has 18) for the Node package cup-rs
+#                    (scripts/node-tests.sh); only when no node/npm is on PATH
+#                    (a Node from elsewhere is kept)
 set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox python3-venv tk8.6
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3)
+
+if ! command -v node >/dev/null 2>&1; then
+    PACKAGES+=(nodejs)
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    PACKAGES+=(npm)
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root (try: sudo $0)" >&2

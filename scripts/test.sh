@@ -72,7 +72,7 @@ cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol
     --all-targets -- -D warnings
 # Intel Macs: the adapter and the binary, with what they depend on.
 phase "cargo clippy for x86_64-apple-darwin (-D warnings)"
-cargo clippy --locked --target x86_64-apple-darwin -p cup-macos -p cup-cli -- -D warnings
+cargo clippy --locked --target x86_64-apple-darwin -p cup-macos -p cup-cli -p cup-node -- -D warnings
 # Clippy's lints run inside the test build (clippy-driver, the compiler
 # `cargo clippy` uses, wraps rustc for the workspace's crates), so every
 # crate is compiled once, not checked by clippy and then built again:
@@ -97,6 +97,12 @@ cargo test --workspace --locked
 # reference SDK's own suite run against it.
 phase "Python package (wheel, fresh venv, pytest, the reference SDK's suite)"
 scripts/python-tests.sh
+# The Node package: built, its live tests on the sandbox desktop and
+# headless Chromium, a JavaScript adapter, the types under tsc --strict,
+# and the packed tarballs in a fresh folder (require, import, npx cup-rs
+# mcp with the official MCP client).
+phase "Node package (addon, node --test, tsc --strict, npm pack in a fresh folder)"
+scripts/node-tests.sh
 # The API docs build without a warning (broken or private links). The
 # binary is documented apart: its name is the facade library's.
 phase "cargo doc (rustdoc warnings are errors)"

@@ -100,6 +100,28 @@ pub fn format_line(node: String) -> napi::Result<String> {
     Ok(compact::format_line(&node))
 }
 
+/// The text of one page of a container's items (JSON): `items` are items
+/// `offset`… of `total`, with hint lines for those before and after.
+#[napi]
+pub fn serialize_page(
+    container: String,
+    items: String,
+    offset: u32,
+    total: u32,
+) -> napi::Result<String> {
+    let container: Node = parse("container", &container)?;
+    let items: Vec<Node> = parse("pageItems", &items)?;
+    let shown: Vec<&Node> = items.iter().collect();
+    Ok(compact::render_page(
+        &container,
+        &shown,
+        offset as usize,
+        (total as usize).max(offset as usize + items.len()),
+        (cup_protocol::Direction::Down, cup_protocol::Direction::Up),
+        compact::MAX_OUTPUT_CHARS,
+    ))
+}
+
 /// Searches a tree (JSON); a JSON list of `{node, score}`, best first,
 /// nodes without children.
 #[napi]
@@ -205,4 +227,25 @@ pub fn validate_envelope(envelope: String) -> napi::Result<Vec<String>> {
         .iter()
         .map(ToString::to_string)
         .collect())
+}
+
+/// CUP's vocabulary as JSON: `roles`, `states`, `actions` (each a list of
+/// `[name, compact code]`) and `synonyms` (`[word, [roles]]`, the search's
+/// role synonyms), for the TypeScript layer's code tables.
+#[napi]
+pub fn vocabulary() -> napi::Result<String> {
+    use cup_protocol::{Action, Role, State};
+    let pairs = |v: Vec<(&'static str, &'static str)>| -> Vec<[&'static str; 2]> {
+        v.into_iter().map(|(n, c)| [n, c]).collect()
+    };
+    let synonyms: Vec<(&str, Vec<&str>)> = search::ROLE_SYNONYMS
+        .iter()
+        .map(|(word, roles)| (*word, roles.iter().map(|r| r.name()).collect()))
+        .collect();
+    to_json(&serde_json::json!({
+        "roles": pairs(Role::ALL.iter().map(|r| (r.name(), r.code())).collect()),
+        "states": pairs(State::ALL.iter().map(|s| (s.name(), s.code())).collect()),
+        "actions": pairs(Action::ALL.iter().map(|a| (a.name(), a.code())).collect()),
+        "synonyms": synonyms,
+    }))
 }

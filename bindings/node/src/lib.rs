@@ -16,6 +16,7 @@
 
 mod engine;
 mod errors;
+mod fed;
 mod helpers;
 mod session;
 

@@ -8,13 +8,14 @@ use std::sync::Arc;
 use cup::{ActionParams, ActionResult, CaptureLimits, ShotTarget, SnapshotRequest};
 use cup_protocol::compact::{Detail, PageRequest, MAX_OUTPUT_CHARS};
 use cup_protocol::search::FindQuery;
-use cup_protocol::{Direction, Rect, Scope, State};
+use cup_protocol::{Direction, PlatformId, Rect, Scope, State};
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 use tokio::sync::Mutex;
 
 use crate::engine::Engine;
 use crate::errors;
+use crate::fed::{FedAdapter, Feed};
 use crate::to_json;
 
 /// Parses a word of a closed set, or says which words there are.
@@ -64,6 +65,37 @@ pub fn find_query(
         name,
         state,
         limit,
+    })
+}
+
+/// A snapshot request from the options, checked.
+fn request(o: SnapshotOptions) -> napi::Result<SnapshotRequest> {
+    let scope: Scope = word(
+        "scope",
+        o.scope.as_deref().unwrap_or("foreground"),
+        "overview, foreground, desktop, full",
+    )?;
+    let detail: Detail = word(
+        "detail",
+        o.detail.as_deref().unwrap_or("compact"),
+        "compact (or standard), full, minimal, page",
+    )?;
+    let mut limits = CaptureLimits {
+        max_depth: o.max_depth.map_or(999, |d| d as usize),
+        ..CaptureLimits::default()
+    };
+    if let Some(n) = o.max_nodes {
+        limits.max_nodes = n as usize;
+    }
+    if let Some(ms) = o.timeout_ms {
+        limits.deadline = std::time::Duration::from_millis(u64::from(ms));
+    }
+    Ok(SnapshotRequest {
+        scope,
+        app: o.app,
+        detail,
+        max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
+        limits,
     })
 }
 
@@ -119,9 +151,32 @@ pub struct NativeSession {
     engine: Arc<Engine>,
     inner: Arc<Mutex<cup::Session>>,
     platform: &'static str,
+    /// The facts of a JavaScript adapter's session.
+    fed: Option<FedAdapter>,
 }
 
 impl NativeSession {
+    /// Takes a snapshot (a JavaScript adapter's facts set first, under the
+    /// same lock, when given).
+    async fn take(
+        &self,
+        req: SnapshotRequest,
+        feed: Option<(FedAdapter, Feed)>,
+    ) -> napi::Result<Snapshot> {
+        self.with(|inner| async move {
+            let mut s = inner.lock().await;
+            if let Some((fed, feed)) = feed {
+                fed.set(feed);
+            }
+            let snap = s.snapshot(&req).await.map_err(errors::session)?;
+            Ok(Snapshot {
+                text: snap.text.clone(),
+                envelope: to_json(&snap.envelope)?,
+            })
+        })
+        .await
+    }
+
     /// Runs `f` with the session locked, on the I/O thread.
     async fn with<T, F, Fut>(&self, f: F) -> napi::Result<T>
     where
@@ -159,7 +214,65 @@ impl NativeSession {
             engine: Arc::new(Engine::start()?),
             inner: Arc::new(Mutex::new(cup::Session::new(adapter))),
             platform: target.platform_name(),
+            fed: None,
         })
+    }
+
+    /// A session over a platform written in JavaScript: its facts come
+    /// with each [`NativeSession::snapshot_fed`].
+    #[napi(factory)]
+    pub fn fed(platform: String) -> napi::Result<Self> {
+        let id: PlatformId = word(
+            "platformName",
+            &platform,
+            "windows, macos, linux, web, android, ios",
+        )?;
+        let adapter = FedAdapter::new(id);
+        Ok(NativeSession {
+            engine: Arc::new(Engine::start()?),
+            inner: Arc::new(Mutex::new(cup::Session::new(Box::new(adapter.clone())))),
+            platform: id.name(),
+            fed: Some(adapter),
+        })
+    }
+
+    /// A snapshot of a JavaScript adapter's session from its facts (JSON:
+    /// `{ screen: [w, h, scale], windows, desktop?, tree }`): cup numbers
+    /// the ids, builds the envelope and the compact text, and keeps it
+    /// for find, page and the ids' references.
+    #[napi]
+    pub async fn snapshot_fed(
+        &self,
+        feed: String,
+        options: Option<SnapshotOptions>,
+    ) -> napi::Result<Snapshot> {
+        let Some(fed) = self.fed.clone() else {
+            return Err(errors::invalid(
+                "this session's platform is cup's own; call snapshot()",
+            ));
+        };
+        let feed = Feed::parse(&feed)
+            .map_err(|e| errors::invalid(format!("the adapter's facts are not valid CUP: {e}")))?;
+        self.take(request(options.unwrap_or_default())?, Some((fed, feed)))
+            .await
+    }
+
+    /// The native reference of an id of the latest snapshot (a JavaScript
+    /// adapter's own id for it).
+    #[napi]
+    pub async fn ref_of(&self, id: String) -> napi::Result<String> {
+        self.with(|inner| async move {
+            let s = inner.lock().await;
+            let last = s.last().ok_or_else(|| {
+                errors::invalid("no snapshot yet; call snapshot() first")
+            })?;
+            last.refs.get(&id).cloned().ok_or_else(|| {
+                errors::invalid(format!(
+                    "element '{id}' not found in the current snapshot; take a new snapshot and use its ids"
+                ))
+            })
+        })
+        .await
     }
 
     /// `linux`, `windows`, `macos` or `web`.
@@ -187,43 +300,7 @@ impl NativeSession {
     /// Captures and keeps a snapshot.
     #[napi]
     pub async fn snapshot(&self, options: Option<SnapshotOptions>) -> napi::Result<Snapshot> {
-        let o = options.unwrap_or_default();
-        let scope: Scope = word(
-            "scope",
-            o.scope.as_deref().unwrap_or("foreground"),
-            "overview, foreground, desktop, full",
-        )?;
-        let detail: Detail = word(
-            "detail",
-            o.detail.as_deref().unwrap_or("compact"),
-            "compact (or standard), full, minimal, page",
-        )?;
-        let mut limits = CaptureLimits {
-            max_depth: o.max_depth.map_or(999, |d| d as usize),
-            ..CaptureLimits::default()
-        };
-        if let Some(n) = o.max_nodes {
-            limits.max_nodes = n as usize;
-        }
-        if let Some(ms) = o.timeout_ms {
-            limits.deadline = std::time::Duration::from_millis(u64::from(ms));
-        }
-        let req = SnapshotRequest {
-            scope,
-            app: o.app,
-            detail,
-            max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
-            limits,
-        };
-        self.with(|inner| async move {
-            let mut s = inner.lock().await;
-            let snap = s.snapshot(&req).await.map_err(errors::session)?;
-            Ok(Snapshot {
-                text: snap.text.clone(),
-                envelope: to_json(&snap.envelope)?,
-            })
-        })
-        .await
+        self.take(request(options.unwrap_or_default())?, None).await
     }
 
     /// The latest snapshot's envelope (JSON), if any.

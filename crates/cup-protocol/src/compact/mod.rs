@@ -12,7 +12,7 @@ pub mod text;
 
 pub use line::{format_line, LineAttrs, LineFields};
 pub use overview::render_overview;
-pub use page::{page, Page, PageError, PageRequest};
+pub use page::{page, render_page, Page, PageError, PageRequest};
 pub use parse::{parse, Document, Header, Line, ParseError};
 pub use prune::{prune, prune_folding, Clipped, Detail, Folded, Pruned};
 pub use render::{render, render_folding, RenderOptions, MAX_OUTPUT_CHARS};

@@ -174,6 +174,36 @@ pub fn page(
     };
     let end = (start + size).min(total);
 
+    let shown: Vec<&Node> = items[start..end].iter().map(|(n, _)| *n).collect();
+    let out = render_page(
+        container,
+        &shown,
+        start,
+        total,
+        (forward, back),
+        req.max_chars,
+    );
+    Ok(Page {
+        text: out,
+        offset: start,
+        end,
+        total,
+    })
+}
+
+/// The text of one page: `shown` are the container's items `start`… of
+/// `total`, with the hint lines for the items after (`forward`) and
+/// before (`back`); cut to `max_chars` (`0`: no cap) at a line.
+pub fn render_page(
+    container: &Node,
+    shown: &[&Node],
+    start: usize,
+    total: usize,
+    (forward, back): (Direction, Direction),
+    max_chars: usize,
+) -> String {
+    let id = container.id.as_str();
+    let end = (start + shown.len()).min(total);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -189,7 +219,7 @@ pub fn page(
     out.push_str("\n\n");
     let body_start = out.len();
     let mut line_starts = Vec::new();
-    for (item, _) in &items[start..end] {
+    for item in shown {
         push_pruned(&mut out, &prune_kept(item, None), 0, &mut line_starts);
     }
     let remaining = total - end;
@@ -214,13 +244,8 @@ pub fn page(
             "# {start} before — page(element_id='{id}', direction='{back}')"
         );
     }
-    if req.max_chars > 0 {
-        cap(&mut out, req.max_chars, body_start, &line_starts);
+    if max_chars > 0 {
+        cap(&mut out, max_chars, body_start, &line_starts);
     }
-    Ok(Page {
-        text: out,
-        offset: start,
-        end,
-        total,
-    })
+    out
 }
