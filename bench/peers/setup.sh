@@ -15,7 +15,25 @@
 #  6. cup's own Python package (cup-rs) from the newest target/wheels/cup_rs-*.whl
 #     in a venv of its own, reinstalled when the wheel is newer, for
 #     `python-capture`.
+#  7. With --reference-ts DIR: the reference TypeScript CUP SDK built from DIR
+#     into target/bench-peers/typescript-sdk (bench/peers/setup-typescript-sdk.sh,
+#     skipped when built from the same source), for `node-capture` (which
+#     also runs that step itself with its own --reference-ts DIR).
+#
+#   bench/peers/setup.sh [--reference-ts DIR]
 set -euo pipefail
+
+REFERENCE_TS=""
+while (($#)); do
+    case "$1" in
+        --reference-ts)
+            [[ $# -ge 2 ]] || { echo "setup: error: --reference-ts needs a folder" >&2; exit 2; }
+            REFERENCE_TS="$2"
+            shift 2
+            ;;
+        *) echo "setup: error: unknown argument $1 (use --reference-ts DIR)" >&2; exit 2 ;;
+    esac
+done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PEERS="$ROOT/target/bench-peers"
@@ -176,4 +194,14 @@ else
         fi
     fi
 fi
-step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture, python-capture)"
+# 7. The reference TypeScript SDK, from the folder given.
+if [[ -n "$REFERENCE_TS" ]]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        step "npm missing: the reference TypeScript SDK not built (apt-get install nodejs npm); node-capture shows it as FAILED"
+    else
+        "$ROOT/bench/peers/setup-typescript-sdk.sh" "$REFERENCE_TS" "$PEERS/typescript-sdk"
+    fi
+else
+    step "reference TypeScript SDK: not asked (--reference-ts DIR; node-capture builds it itself)"
+fi
+step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture, python-capture, node-capture)"

@@ -124,6 +124,89 @@ pub fn wait_idle(root: u32, max: Duration) -> Settled {
     }
 }
 
+/// The whole machine's busy and total CPU ticks (every CPU, since boot)
+/// and its CPU count, from the text of `/proc/stat`: busy is everything
+/// but idle and iowait; `None` when the first line does not parse.
+pub fn parse_machine_stat(text: &str) -> Option<(u64, u64, usize)> {
+    let first = text.lines().next()?;
+    let mut fields = first.split_whitespace();
+    if fields.next()? != "cpu" {
+        return None;
+    }
+    let values: Vec<u64> = fields.map(str::parse).collect::<Result<_, _>>().ok()?;
+    // user nice system idle iowait irq softirq steal (guest counts are
+    // already in user and nice).
+    let total: u64 = values.iter().take(8).sum();
+    let idle = values.get(3)? + values.get(4).copied().unwrap_or(0);
+    let cpus = text
+        .lines()
+        .filter(|l| l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit))
+        .count()
+        .max(1);
+    Some((total.saturating_sub(idle), total, cpus))
+}
+
+fn machine_ticks() -> Option<(u64, u64, usize)> {
+    parse_machine_stat(&std::fs::read_to_string("/proc/stat").ok()?)
+}
+
+/// How a wait for a quiet machine ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Machine {
+    /// Time spent waiting.
+    pub waited: Duration,
+    /// Cores busy (of [`Machine::cpus`]) in the last window, every process.
+    pub busy: f64,
+    /// CPUs of the machine.
+    pub cpus: usize,
+    /// `true` when `busy` fell to the limit in time.
+    pub idle: bool,
+}
+
+/// Waits until the whole machine uses at most `max_busy` cores over
+/// [`WINDOW`] (another program's build or test would move the timings on
+/// a machine of 2 cores), or `max` has passed. The app under test counts
+/// too: give a limit above its steady use.
+pub fn wait_machine_idle(max_busy: f64, max: Duration) -> Machine {
+    let started = Instant::now();
+    let Some(mut before) = machine_ticks() else {
+        return Machine {
+            waited: Duration::ZERO,
+            busy: f64::NAN,
+            cpus: 0,
+            idle: true,
+        };
+    };
+    loop {
+        std::thread::sleep(WINDOW);
+        let Some(now) = machine_ticks() else {
+            return Machine {
+                waited: started.elapsed(),
+                busy: f64::NAN,
+                cpus: before.2,
+                idle: true,
+            };
+        };
+        let busy = now.0.saturating_sub(before.0) as f64;
+        let total = now.1.saturating_sub(before.1) as f64;
+        let cores = if total > 0.0 {
+            busy / total * now.2 as f64
+        } else {
+            0.0
+        };
+        before = now;
+        let idle = cores <= max_busy;
+        if idle || started.elapsed() >= max {
+            return Machine {
+                waited: started.elapsed(),
+                busy: cores,
+                cpus: now.2,
+                idle,
+            };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +270,14 @@ mod tests {
         let _ = child.wait();
         assert!(!settled.idle, "{settled:?}");
         assert!(settled.share > 0.2, "{settled:?}");
+    }
+
+    #[test]
+    fn parses_the_machine_line_of_proc_stat() {
+        let text = "cpu  100 5 50 800 20 3 2 0 0 0\ncpu0 50 2 25 400 10 1 1 0 0 0\ncpu1 50 3 25 400 10 2 1 0 0 0\nintr 1 2 3\n";
+        // busy = 100 + 5 + 50 + 3 + 2 = 160; total = 980.
+        assert_eq!(parse_machine_stat(text), Some((160, 980, 2)));
+        assert_eq!(parse_machine_stat("intr 1 2"), None);
+        assert_eq!(parse_machine_stat(""), None);
     }
 }

@@ -69,7 +69,8 @@ pub fn find_query(
 }
 
 /// A snapshot request from the options, checked.
-fn request(o: SnapshotOptions) -> napi::Result<SnapshotRequest> {
+fn request(o: SnapshotOptions) -> napi::Result<(SnapshotRequest, bool)> {
+    let with_envelope = o.envelope.unwrap_or(false);
     let scope: Scope = word(
         "scope",
         o.scope.as_deref().unwrap_or("foreground"),
@@ -90,13 +91,16 @@ fn request(o: SnapshotOptions) -> napi::Result<SnapshotRequest> {
     if let Some(ms) = o.timeout_ms {
         limits.deadline = std::time::Duration::from_millis(u64::from(ms));
     }
-    Ok(SnapshotRequest {
-        scope,
-        app: o.app,
-        detail,
-        max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
-        limits,
-    })
+    Ok((
+        SnapshotRequest {
+            scope,
+            app: o.app,
+            detail,
+            max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
+            limits,
+        },
+        with_envelope,
+    ))
 }
 
 /// Where a session works: this machine's desktop or a browser.
@@ -132,6 +136,9 @@ pub struct SnapshotOptions {
     pub max_nodes: Option<u32>,
     /// The capture's deadline in milliseconds.
     pub timeout_ms: Option<u32>,
+    /// Also return the envelope as JSON (it costs a serialization of the
+    /// whole tree: asked only when the caller wants the envelope).
+    pub envelope: Option<bool>,
 }
 
 /// A snapshot: its compact text and its envelope (JSON).
@@ -140,8 +147,8 @@ pub struct SnapshotOptions {
 pub struct Snapshot {
     /// The compact text.
     pub text: String,
-    /// The envelope, JSON.
-    pub envelope: String,
+    /// The envelope, JSON, when asked for.
+    pub envelope: Option<String>,
 }
 
 /// A session on this machine's desktop or on a browser.
@@ -160,7 +167,7 @@ impl NativeSession {
     /// same lock, when given).
     async fn take(
         &self,
-        req: SnapshotRequest,
+        (req, with_envelope): (SnapshotRequest, bool),
         feed: Option<(FedAdapter, Feed)>,
     ) -> napi::Result<Snapshot> {
         self.with(|inner| async move {
@@ -171,7 +178,7 @@ impl NativeSession {
             let snap = s.snapshot(&req).await.map_err(errors::session)?;
             Ok(Snapshot {
                 text: snap.text.clone(),
-                envelope: to_json(&snap.envelope)?,
+                envelope: with_envelope.then(|| to_json(&snap.envelope)).transpose()?,
             })
         })
         .await

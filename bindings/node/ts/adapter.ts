@@ -92,8 +92,8 @@ class CupAdapter implements PlatformAdapter {
   }
 
   async getDesktopWindow(): Promise<WindowMetadata | null> {
-    const snap = await this.#session.snapshot({ scope: "desktop", maxDepth: 1 });
-    const env = JSON.parse(snap.envelope) as { scope?: string; tree: CupNode[] };
+    const snap = await this.#session.snapshot({ scope: "desktop", maxDepth: 1, envelope: true });
+    const env = JSON.parse(snap.envelope ?? "null") as { scope?: string; tree: CupNode[] };
     const root = env.tree[0];
     return env.scope === "desktop" && root ? { handle: "desktop", title: root.name || "Desktop", pid: null } : null;
   }
@@ -106,8 +106,8 @@ class CupAdapter implements PlatformAdapter {
   async captureTree(windows: WindowMetadata[], options?: { maxDepth?: number }): Promise<[CupNode[], TreeStats, Map<string, unknown>]> {
     const tree: CupNode[] = [];
     for (const w of windows) {
-      const snap = await this.#session.snapshot({ scope: "full", app: w.title, maxDepth: options?.maxDepth ?? 999 });
-      tree.push(...(JSON.parse(snap.envelope) as { tree: CupNode[] }).tree);
+      const snap = await this.#session.snapshot({ scope: "full", app: w.title, maxDepth: options?.maxDepth ?? 999, envelope: true });
+      tree.push(...(JSON.parse(snap.envelope ?? "null") as { tree: CupNode[] }).tree);
     }
     const refs = new Map<string, unknown>();
     const walk = (nodes: CupNode[]): void => {

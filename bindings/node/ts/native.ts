@@ -25,6 +25,8 @@ export interface NativeSnapshotOptions {
   maxChars?: number;
   maxNodes?: number;
   timeoutMs?: number;
+  /** Also return the envelope (JSON). */
+  envelope?: boolean;
 }
 
 /** The addon's session class. */
@@ -32,9 +34,9 @@ export interface NativeSession {
   readonly platformName: string;
   readonly closed: boolean;
   close(): Promise<void>;
-  snapshot(options?: NativeSnapshotOptions): Promise<{ text: string; envelope: string }>;
+  snapshot(options?: NativeSnapshotOptions): Promise<{ text: string; envelope?: string | null }>;
   lastEnvelope(): Promise<string | null>;
-  snapshotFed(feed: string, options?: NativeSnapshotOptions): Promise<{ text: string; envelope: string }>;
+  snapshotFed(feed: string, options?: NativeSnapshotOptions): Promise<{ text: string; envelope?: string | null }>;
   refOf(id: string): Promise<string>;
   action(
     elementId: string,

@@ -142,9 +142,10 @@ export class Session implements AsyncDisposable {
       maxChars: options.maxChars,
       maxNodes: options.maxNodes,
       timeoutMs: options.timeoutMs,
+      envelope: options.compact === false,
     };
     const snap = this.#js ? await this.#native.snapshotFed(await this.#feed(options), o) : await this.#native.snapshot(o);
-    return options.compact === false ? (JSON.parse(snap.envelope) as CupEnvelope) : snap.text;
+    return options.compact === false ? (JSON.parse(snap.envelope ?? "null") as CupEnvelope) : snap.text;
   }
 
   /** Asks the JavaScript adapter for what a snapshot of `options` needs (JSON for cup). */
