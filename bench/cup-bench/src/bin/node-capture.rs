@@ -984,9 +984,8 @@ fn parts(rows: &[Row], cold_runs: usize) -> String {
             out,
             "  {}: cup in process {} ms (every thread); cup-rs {} ms, of which its cup-io thread \
              (the capture) {} ms and JavaScript's main thread {} ms (the rest: napi's runtime, V8's \
-             helpers). The addon also writes every snapshot's envelope as JSON, which snapshot() \
-             does not use: serde_json::to_string of the same envelope took {} ms ({} bytes) in \
-             cup's process.",
+             helpers). The envelope's JSON, which the addon writes only for compact: false: \
+             serde_json::to_string of the same envelope took {} ms ({} bytes) in cup's process.",
             place.label(),
             ms(mean(rust)),
             ms(mean(node)),
