@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use cup::{ActionParams, ActionResult, CaptureLimits, ShotTarget, SnapshotRequest};
 use cup_protocol::compact::{Detail, PageRequest, MAX_OUTPUT_CHARS};
-use cup_protocol::search::FindQuery;
-use cup_protocol::{Direction, PlatformId, Rect, Scope, State};
+use cup_protocol::{PlatformId, Rect, Scope};
+use cup_tools::bindings;
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 use tokio::sync::Mutex;
@@ -18,54 +18,9 @@ use crate::errors;
 use crate::fed::{FedAdapter, Feed};
 use crate::to_json;
 
-/// Parses a word of a closed set, or says which words there are.
+/// Parses a word of a closed set (cup's message as `InvalidArg`).
 pub fn word<T: FromStr>(what: &str, v: &str, expected: &str) -> napi::Result<T> {
-    v.trim()
-        .parse()
-        .map_err(|_| errors::invalid(format!("{what} {v:?}: use one of {expected}")))
-}
-
-/// A scroll direction.
-pub fn direction(v: Option<&str>) -> napi::Result<Option<Direction>> {
-    v.map(|d| {
-        d.trim().parse().map_err(|_| {
-            errors::invalid(format!(
-                "action 'scroll' requires 'direction': up, down, left or right, got {d:?}"
-            ))
-        })
-    })
-    .transpose()
-}
-
-/// A search, its state name checked.
-pub fn find_query(
-    query: Option<String>,
-    role: Option<String>,
-    name: Option<String>,
-    state: Option<String>,
-    limit: usize,
-) -> napi::Result<FindQuery> {
-    let state = state
-        .map(|s| {
-            State::from_name(s.trim()).ok_or_else(|| {
-                errors::invalid(format!(
-                    "state {s:?} is not a CUP state; use one of {}",
-                    State::ALL
-                        .iter()
-                        .map(|s| s.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })
-        })
-        .transpose()?;
-    Ok(FindQuery {
-        query,
-        role,
-        name,
-        state,
-        limit,
-    })
+    bindings::word(what, v, expected).map_err(errors::invalid)
 }
 
 /// A snapshot request from the options, checked.
@@ -310,6 +265,13 @@ impl NativeSession {
         self.take(request(options.unwrap_or_default())?, None).await
     }
 
+    /// Whether a snapshot was taken (cheaper than [`NativeSession::last_envelope`]).
+    #[napi]
+    pub async fn has_snapshot(&self) -> napi::Result<bool> {
+        self.with(|inner| async move { Ok(inner.lock().await.last().is_some()) })
+            .await
+    }
+
     /// The latest snapshot's envelope (JSON), if any.
     #[napi]
     pub async fn last_envelope(&self) -> napi::Result<Option<String>> {
@@ -333,7 +295,7 @@ impl NativeSession {
     ) -> napi::Result<String> {
         let params = ActionParams {
             value,
-            direction: self::direction(direction.as_deref())?,
+            direction: bindings::direction(direction.as_deref()).map_err(errors::invalid)?,
             amount,
         };
         cup::check_request(&action, &params).map_err(|e| errors::invalid(e.to_string()))?;
@@ -389,7 +351,8 @@ impl NativeSession {
         state: Option<String>,
         limit: Option<u32>,
     ) -> napi::Result<String> {
-        let q = find_query(query, role, name, state, limit.map_or(5, |l| l as usize))?;
+        let q = bindings::find_query(query, role, name, state, limit.map_or(5, |l| l as usize))
+            .map_err(errors::invalid)?;
         self.with(|inner| async move {
             let mut s = inner.lock().await;
             if s.last().is_none() {

@@ -36,6 +36,7 @@ export interface NativeSession {
   close(): Promise<void>;
   snapshot(options?: NativeSnapshotOptions): Promise<{ text: string; envelope?: string | null }>;
   lastEnvelope(): Promise<string | null>;
+  hasSnapshot(): Promise<boolean>;
   snapshotFed(feed: string, options?: NativeSnapshotOptions): Promise<{ text: string; envelope?: string | null }>;
   refOf(id: string): Promise<string>;
   action(

@@ -296,7 +296,7 @@ export class Session implements AsyncDisposable {
    * default).
    */
   async find(options: FindOptions = {}): Promise<CupNode[]> {
-    if (this.#js && (await this.#native.lastEnvelope()) === null) await this.snapshot();
+    if (this.#js && !(await this.#native.hasSnapshot())) await this.snapshot();
     const r = await this.#native.find(
       options.query ?? null,
       options.role ?? null,

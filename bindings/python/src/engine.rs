@@ -4,10 +4,10 @@
 //! and wait with the GIL released.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc;
 use std::time::Duration;
 
+use cup_tools::bindings::IoThread;
 use pyo3::prelude::*;
 
 use crate::errors::CupError;
@@ -15,40 +15,14 @@ use crate::errors::CupError;
 /// How often a waiting Python thread looks for signals (Ctrl-C).
 const SIGNAL_POLL: Duration = Duration::from_millis(100);
 
-/// The runtime thread.
-pub struct Engine {
-    handle: tokio::runtime::Handle,
-    stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
-    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
-    closed: AtomicBool,
-}
-
-impl std::fmt::Debug for Engine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").finish_non_exhaustive()
-    }
-}
+/// The runtime thread ([`IoThread`]) of one session.
+#[derive(Debug)]
+pub struct Engine(IoThread);
 
 impl Engine {
     /// Starts the thread.
     pub fn start() -> PyResult<Engine> {
-        let rt = cup_tools::target::runtime().map_err(CupError::new_err)?;
-        let handle = rt.handle().clone();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name("cup-io".into())
-            .spawn(move || {
-                rt.block_on(async {
-                    let _ = stopped.await;
-                });
-            })
-            .map_err(|e| CupError::new_err(format!("cannot start cup's I/O thread: {e}")))?;
-        Ok(Engine {
-            handle,
-            stop: Mutex::new(Some(stop)),
-            thread: Mutex::new(Some(thread)),
-            closed: AtomicBool::new(false),
-        })
+        IoThread::start().map(Engine).map_err(CupError::new_err)
     }
 
     /// Runs `fut` on the I/O thread and waits for it with the GIL
@@ -59,15 +33,17 @@ impl Engine {
         T: Send + 'static,
         F: Future<Output = T> + Send + 'static,
     {
-        if self.closed.load(Ordering::SeqCst) {
+        if self.0.is_closed() {
             return Err(CupError::new_err(
                 "this Session is closed; make a new Session",
             ));
         }
         let (tx, rx) = mpsc::channel();
-        self.handle.spawn(async move {
+        // The answer comes through a std channel: a wait with a timeout,
+        // to look for signals between.
+        drop(self.0.spawn(async move {
             let _ = tx.send(fut.await);
-        });
+        }));
         let mut rx = rx;
         loop {
             // The receiver is not `Sync`: it moves into the GIL-free
@@ -85,26 +61,16 @@ impl Engine {
             }
         }
     }
-}
 
-impl Engine {
     /// Stops the I/O thread (after the call in progress, if any); later
     /// calls fail. Idempotent.
     pub fn close(&self) {
-        self.closed.store(true, Ordering::SeqCst);
-        let stop = self.stop.lock().map(|mut s| s.take()).unwrap_or_default();
-        if let Some(stop) = stop {
-            let _ = stop.send(());
-        }
-        let thread = self.thread.lock().map(|mut t| t.take()).unwrap_or_default();
-        if let Some(thread) = thread {
-            let _ = thread.join();
-        }
+        self.0.close();
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.close();
+        self.0.close();
     }
 }

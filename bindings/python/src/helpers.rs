@@ -1,42 +1,22 @@
 //! The pure helpers of the reference SDK (`cup.format`, `cup.search`,
-//! `parse_combo`) over `cup-protocol`: one implementation of pruning,
-//! compact text, search and key combos for the binary and Python.
+//! `parse_combo`): the shared ones of [`cup_tools::bindings::json`], their
+//! errors as `ValueError`.
 
-use cup_protocol::compact::{self, Detail, Pruned, RenderOptions};
+use cup_protocol::compact;
 use cup_protocol::search;
-use cup_protocol::{Envelope, Node, PlatformId, Rect, Screen, WindowInfo};
+use cup_tools::bindings::json;
 use pyo3::prelude::*;
 use pyo3::wrap_pyfunction;
 
 use crate::errors;
-use crate::session::{find_query, word};
-use crate::to_json;
-
-fn parse<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> PyResult<T> {
-    serde_json::from_str(json).map_err(|e| errors::value(format!("{what} is not valid CUP: {e}")))
-}
-
-fn detail(v: &str) -> PyResult<Detail> {
-    word("detail", v, "compact (or standard), full, minimal, page")
-}
-
-/// A pruned subtree as plain nodes.
-fn to_node(p: &Pruned<'_>) -> Node {
-    let mut n = p.node.clone_without_children();
-    n.children = p.children.iter().map(to_node).collect();
-    n
-}
+use crate::session::find_query;
 
 /// Prunes a tree (JSON list of nodes) as the compact text does; with
 /// `screen` (w, h), descendants outside the screen are clipped.
 #[pyfunction]
 #[pyo3(signature = (tree, detail="compact", screen=None))]
 fn prune_tree(tree: &str, detail: &str, screen: Option<(u64, u64)>) -> PyResult<String> {
-    let roots: Vec<Node> = parse("tree", tree)?;
-    let detail = self::detail(detail)?;
-    let viewport = screen.map(|(w, h)| Rect::new(0, 0, w, h));
-    let pruned = compact::prune(&roots, detail, viewport);
-    to_json(&pruned.iter().map(to_node).collect::<Vec<_>>())
+    json::prune_tree(tree, detail, screen).map_err(errors::value)
 }
 
 /// The compact text of an envelope (JSON); `window_list` (JSON list of
@@ -49,16 +29,7 @@ fn serialize_compact(
     detail: &str,
     max_chars: usize,
 ) -> PyResult<String> {
-    let mut env: Envelope = parse("envelope", envelope)?;
-    if let Some(w) = window_list {
-        env.windows = Some(parse::<Vec<WindowInfo>>("window_list", w)?);
-    }
-    let opts = RenderOptions {
-        detail: self::detail(detail)?,
-        max_chars,
-        ..RenderOptions::default()
-    };
-    Ok(compact::render(&env, &opts))
+    json::serialize_compact(envelope, window_list, detail, max_chars).map_err(errors::value)
 }
 
 /// The overview text of a window list (JSON).
@@ -70,25 +41,13 @@ fn serialize_overview(
     screen_w: i64,
     screen_h: i64,
 ) -> PyResult<String> {
-    let windows: Vec<WindowInfo> = parse("window_list", windows)?;
-    let platform: PlatformId = word(
-        "platform",
-        platform,
-        "windows, macos, linux, web, android, ios",
-    )?;
-    let screen = Screen {
-        w: screen_w,
-        h: screen_h,
-        scale: None,
-    };
-    Ok(compact::render_overview(platform, &screen, &windows))
+    json::serialize_overview(windows, platform, screen_w, screen_h).map_err(errors::value)
 }
 
 /// One node's compact line (without indentation).
 #[pyfunction]
 fn format_line(node: &str) -> PyResult<String> {
-    let node: Node = parse("node", node)?;
-    Ok(compact::format_line(&node))
+    json::format_line(node).map_err(errors::value)
 }
 
 /// Searches a tree (JSON); JSON list of `{"node", "score"}`, best first,
@@ -103,19 +62,8 @@ fn search_tree(
     state: Option<String>,
     limit: usize,
 ) -> PyResult<String> {
-    let roots: Vec<Node> = parse("tree", tree)?;
     let q = find_query(query, role, name, state, limit)?;
-    let found = search::find(&roots, &q).map_err(|e| errors::value(e.to_string()))?;
-    let rows: Vec<serde_json::Value> = found
-        .into_iter()
-        .map(|m| {
-            serde_json::json!({
-                "node": m.node.clone_without_children(),
-                "score": m.score,
-            })
-        })
-        .collect();
-    to_json(&rows)
+    json::search_tree(tree, &q).map_err(errors::value)
 }
 
 /// Lowercase, accent-free word tokens.
@@ -147,26 +95,13 @@ fn score_name(
     value: &str,
     placeholder: &str,
 ) -> f64 {
-    if query_tokens.is_empty() {
-        return 1.0;
-    }
-    let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-    let mut node = Node::new("e0", cup_protocol::Role::Generic, name);
-    node.description = some(description);
-    node.value = some(value);
-    node.attributes.placeholder = some(placeholder);
-    search::score::name_match(&query_tokens, &search::tokenize(name), &node).raw
+    json::score_name(&query_tokens, name, description, value, placeholder)
 }
 
 /// A key combo as (modifiers, keys), canonical names.
 #[pyfunction]
 fn parse_combo(combo: &str) -> PyResult<(Vec<String>, Vec<String>)> {
-    let c = cup_protocol::parse_combo(combo)
-        .map_err(|e| errors::value(format!("keys {combo:?}: {e}")))?;
-    Ok((
-        c.modifiers.iter().map(|m| m.name().to_owned()).collect(),
-        c.keys.iter().map(ToString::to_string).collect(),
-    ))
+    json::parse_combo(combo).map_err(errors::value)
 }
 
 /// Checks an element action's name and parameters as a Session would,
@@ -174,26 +109,14 @@ fn parse_combo(combo: &str) -> PyResult<(Vec<String>, Vec<String>)> {
 #[pyfunction]
 #[pyo3(signature = (action, value=None, direction=None))]
 fn check_action(action: &str, value: Option<String>, direction: Option<String>) -> PyResult<()> {
-    let params = cup::ActionParams {
-        value,
-        direction: crate::session::direction(direction.as_deref())?,
-        amount: None,
-    };
-    cup::check_request(action, &params)
-        .map(|_| ())
-        .map_err(|e| errors::value(e.to_string()))
+    json::check_action(action, value, direction.as_deref()).map_err(errors::value)
 }
 
 /// Every violation of the CUP schema in an envelope (JSON), as
 /// `path: message` lines; empty when valid.
 #[pyfunction]
 fn validate_envelope(envelope: &str) -> PyResult<Vec<String>> {
-    let v: serde_json::Value = serde_json::from_str(envelope)
-        .map_err(|e| errors::value(format!("envelope is not JSON: {e}")))?;
-    Ok(cup_protocol::schema::validate(&v)
-        .iter()
-        .map(ToString::to_string)
-        .collect())
+    json::validate_envelope(envelope).map_err(errors::value)
 }
 
 /// Adds the helpers to the module.

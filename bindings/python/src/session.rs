@@ -9,7 +9,8 @@ use std::sync::Arc;
 use cup::{ActionParams, ActionResult, CaptureLimits, ShotTarget, SnapshotRequest};
 use cup_protocol::compact::{Detail, PageRequest, MAX_OUTPUT_CHARS};
 use cup_protocol::search::FindQuery;
-use cup_protocol::{Direction, Rect, Scope, State};
+use cup_protocol::{Direction, Rect, Scope};
+use cup_tools::bindings;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tokio::sync::Mutex;
@@ -34,26 +35,17 @@ impl std::fmt::Debug for Session {
     }
 }
 
-/// Parses a word of a closed set, or says which words there are.
+/// Parses a word of a closed set (cup's message as `ValueError`).
 pub fn word<T: FromStr>(what: &str, v: &str, expected: &str) -> PyResult<T> {
-    v.trim()
-        .parse()
-        .map_err(|_| errors::value(format!("{what} {v:?}: use one of {expected}")))
+    bindings::word(what, v, expected).map_err(errors::value)
 }
 
-/// A scroll direction.
+/// A scroll direction (cup's message as `ValueError`).
 pub fn direction(v: Option<&str>) -> PyResult<Option<Direction>> {
-    v.map(|d| {
-        d.trim().parse().map_err(|_| {
-            errors::value(format!(
-                "action 'scroll' requires 'direction': up, down, left or right, got {d:?}"
-            ))
-        })
-    })
-    .transpose()
+    bindings::direction(v).map_err(errors::value)
 }
 
-/// A search, its state name checked.
+/// A search, its state name checked (cup's message as `ValueError`).
 pub fn find_query(
     query: Option<String>,
     role: Option<String>,
@@ -61,27 +53,7 @@ pub fn find_query(
     state: Option<String>,
     limit: usize,
 ) -> PyResult<FindQuery> {
-    let state = state
-        .map(|s| {
-            State::from_name(s.trim()).ok_or_else(|| {
-                errors::value(format!(
-                    "state {s:?} is not a CUP state; use one of {}",
-                    State::ALL
-                        .iter()
-                        .map(|s| s.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })
-        })
-        .transpose()?;
-    Ok(FindQuery {
-        query,
-        role,
-        name,
-        state,
-        limit,
-    })
+    bindings::find_query(query, role, name, state, limit).map_err(errors::value)
 }
 
 impl Session {

@@ -4,6 +4,7 @@
 //! and image blocks, optional structured content, and an error flag.
 
 pub mod args;
+pub mod bindings;
 pub mod catalog;
 pub mod config;
 mod cup_tools;
