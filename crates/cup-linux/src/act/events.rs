@@ -153,20 +153,46 @@ fn parse(msg: &zbus::Message) -> Option<Event> {
     })
 }
 
-/// The characters that `TextChanged` insert events in `events` report
+/// How many of the characters `typed` (not counting newlines and tabs)
+/// the `TextChanged` insert events in `events` show arriving, in order
 /// (in every app: typed keys go to whichever widget has the focus).
-pub fn inserted_chars(events: &[Event]) -> usize {
-    events
-        .iter()
-        .filter(|e| e.member == "TextChanged" && e.kind.starts_with("insert"))
-        .map(|e| {
-            e.text.as_deref().map_or(0, |t| {
-                crate::atspi_calls::without_offset_padding(t.to_owned())
-                    .chars()
-                    .count()
-            })
-        })
-        .sum()
+///
+/// An insert counts only where all it carries is the next typed
+/// characters (one key's character or a run of them) or the whole text so
+/// far (widgets that insert their full text again). Inserts of anything
+/// else — a status
+/// bar's word count, a counter, an autocorrection — are not typed text and
+/// count for nothing, so they never make text look arrived that is still
+/// on its way. Text split over several objects (a paragraph per line) is
+/// followed across them.
+pub fn typed_so_far(events: &[Event], typed: &str) -> usize {
+    let want: Vec<char> = typed.chars().filter(|c| !c.is_control()).collect();
+    let mut k = 0;
+    for e in events {
+        if e.member != "TextChanged" || !e.kind.starts_with("insert") {
+            continue;
+        }
+        let Some(text) = e.text.as_deref() else {
+            continue;
+        };
+        let got: Vec<char> = crate::atspi_calls::without_offset_padding(text.to_owned())
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        if got.is_empty() {
+            continue;
+        }
+        if got.len() > k && want.starts_with(&got) {
+            // The whole text so far, inserted again.
+            k = got.len();
+            continue;
+        }
+        if want[k..].starts_with(&got) {
+            // The next key's character, or a run of them.
+            k += got.len();
+        }
+    }
+    k
 }
 
 /// States that are set for the moment a press lasts (Qt's click
@@ -432,14 +458,46 @@ mod tests {
         assert_eq!(unreadable(&events, ":1.9"), 1);
     }
 
+    fn insert(path: &str, text: &str) -> Event {
+        let mut e = ev(path, "TextChanged", "insert", 0);
+        e.text = Some(text.into());
+        e
+    }
+
     #[test]
-    fn inserted_text_is_counted_in_characters() {
-        let mut a = ev("/t", "TextChanged", "insert", 0);
-        a.text = Some("héllo ".into());
-        let mut b = ev("/t", "TextChanged", "insert:system", 6);
-        b.text = Some("✓".into());
+    fn typed_text_is_followed_in_order_and_nothing_else_counts() {
+        let typed = "Zoë ✓ 東京 👍🏽";
+        // One key at a time, a delete in between.
         let mut d = ev("/t", "TextChanged", "delete", 0);
         d.text = Some("old".into());
-        assert_eq!(inserted_chars(&[a, d, b]), 7);
+        let keys = [insert("/t", "Z"), d, insert("/t", "o"), insert("/t", "ë ✓")];
+        assert_eq!(typed_so_far(&keys, typed), 5);
+        // A status bar's word count between the keys counts for nothing
+        // (LibreOffice's "2 words, 9 characters"): the rest is still on its
+        // way.
+        let mut events = vec![insert("/t", "Zoë ✓ 東京")];
+        events.push(insert("/status", "2 words, 9 characters"));
+        events.push(insert("/status", " 3 words, 10 characters"));
+        assert_eq!(typed_so_far(&events, typed), 8);
+        // Gecko pads an astral character with U+FEFF.
+        events.push(insert("/t", " 👍\u{feff}"));
+        events.push(insert("/t", "🏽"));
+        assert_eq!(typed_so_far(&events, typed), 11);
+        // A widget that inserts its whole text again on every key.
+        let whole = [insert("/q", "Z"), insert("/q", "Zo"), insert("/q", "Zoë")];
+        assert_eq!(typed_so_far(&whole, typed), 3);
+        // Lines in paragraphs of their own, Return's newline left out.
+        let lines = [
+            insert("/p1", "ab"),
+            insert("/p1", "\n"),
+            insert("/p2", "cd"),
+        ];
+        assert_eq!(typed_so_far(&lines, "ab\ncd"), 4);
+        // Other events and empty inserts are no text.
+        assert_eq!(
+            typed_so_far(&[ev("/t", "StateChanged", "focused", 1)], typed),
+            0
+        );
+        assert_eq!(typed_so_far(&[insert("/t", "")], typed), 0);
     }
 }

@@ -353,8 +353,8 @@ pub const TEXT_SETTLE_MAX: Duration = Duration::from_secs(5);
 const PER_CHAR: Duration = Duration::from_millis(5);
 
 /// Types `text` (`perform`) and reports what changed, returning only once
-/// the apps reported every typed character inserted (`TextChanged`
-/// events), or the text stopped arriving for [`SETTLE`], or
+/// the apps reported every typed character inserted, in order
+/// (`TextChanged` events: [`events::typed_so_far`]), or the text stopped arriving for [`SETTLE`], or
 /// [`TEXT_SETTLE_MAX`] passed. `confirmed` only when every character
 /// arrived; `unverified` when some did, or when something else changed
 /// but no text was reported (keys that are shortcuts there, a widget that
@@ -380,7 +380,7 @@ pub async fn typed(
     let mut last_progress = started;
     let mut seen = 0;
     loop {
-        let got = events::inserted_chars(&events.since(mark));
+        let got = events::typed_so_far(&events.since(mark), text);
         let now = Instant::now();
         if got > seen {
             seen = got;

@@ -260,11 +260,43 @@ pub async fn capture(
     if cold.is_empty() {
         return (capture, raws);
     }
-    warm::settle(&cold, (capture, raws), || async {
-        let (c, r, _) = once().await;
-        (c, r)
-    })
-    .await
+    let (mut capture, raws, unsent) = warm::settle(&cold, (capture, raws), once).await;
+    if !unsent.is_empty() {
+        // The content process never answered: the next capture asks again,
+        // and this one says what it lacks.
+        facts.warm.forget(&unsent);
+        let reason = format!(
+            "web content not sent by {} within {} ms (the page may still be loading): snapshot again",
+            unsent.join(", "),
+            warm::SETTLE_MAX.as_millis()
+        );
+        let partial = match capture.partial.take() {
+            Some(p) => Partial {
+                reason: format!("{}; {reason}", p.reason),
+                missing: p.missing + unsent.len(),
+            },
+            None => Partial {
+                reason,
+                missing: unsent.len(),
+            },
+        };
+        mark_partial(&mut capture.tree, &partial);
+        capture.partial = Some(partial);
+    }
+    (capture, raws)
+}
+
+/// Says on each window root, under `platform.linux.partial` (the schema's
+/// escape hatch), that the capture is partial and why.
+fn mark_partial(tree: &mut [Node], partial: &Partial) {
+    let mark = serde_json::json!({ "reason": partial.reason, "missing": partial.missing });
+    for root in tree {
+        root.platform
+            .linux
+            .get_or_insert_with(Default::default)
+            .extra
+            .insert("partial".to_owned(), mark.clone());
+    }
 }
 
 /// One capture of `targets`; also names the Gecko apps whose web content
@@ -553,16 +585,8 @@ async fn capture_once(
         missing: walk.truncated + timed_out_details + hung.len(),
     });
     if let Some(p) = &partial {
-        // The envelope says so too: on each window root, under
-        // `platform.linux.partial` (the schema's escape hatch).
-        let mark = serde_json::json!({ "reason": p.reason, "missing": p.missing });
-        for root in &mut tree {
-            root.platform
-                .linux
-                .get_or_insert_with(Default::default)
-                .extra
-                .insert("partial".to_owned(), mark.clone());
-        }
+        // The envelope says so too.
+        mark_partial(&mut tree, p);
     }
     let capture = Capture {
         tree,

@@ -10,10 +10,12 @@
 //!
 //! So a capture that finds a Gecko document on screen without bounds, or
 //! whose controls all came without actions (the signs that its facts were
-//! never sent), is read again, with growing
-//! pauses, until two captures in a row agree (at most [`SETTLE_MAX`]).
-//! Once per app process (per unique bus name) and cup process: a later
-//! cup process finds the facts there.
+//! never sent), is read again, with growing pauses, until those signs are
+//! gone and two captures in a row agree (at most [`SETTLE_MAX`]: a content
+//! process busy loading can take seconds to answer). Once per app process
+//! (per unique bus name) and cup process: a later cup process finds the
+//! facts there. An app that did not answer in time is read again by the
+//! next capture, and this one is partial and says so.
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -26,10 +28,13 @@ use tokio::time::Instant;
 
 use crate::raw::{AtspiRole, RawTree};
 
-/// The first pause between captures; it doubles each time.
+/// The first pause between captures; it doubles each time, up to
+/// [`MAX_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_millis(40);
+/// The longest pause between captures.
+const MAX_PAUSE: Duration = Duration::from_millis(640);
 /// Longest the settling reads take.
-pub(super) const SETTLE_MAX: Duration = Duration::from_secs(3);
+pub(super) const SETTLE_MAX: Duration = Duration::from_secs(5);
 /// Buses remembered (apps come and go; forgetting one costs a re-read).
 const MAX_REMEMBERED: usize = 1024;
 
@@ -83,6 +88,16 @@ impl Warmed {
         seen.extend(cold.iter().cloned());
         cold
     }
+
+    /// Forgets `buses`: the next capture that finds their web content
+    /// unsent reads it again.
+    pub(super) fn forget(&self, buses: &[String]) {
+        if let Ok(mut seen) = self.0.lock() {
+            for b in buses {
+                seen.remove(b);
+            }
+        }
+    }
 }
 
 /// What a capture shows of its nodes: how many have a name, bounds,
@@ -110,48 +125,56 @@ impl Signature {
     }
 }
 
-/// Captures again (`again`) after growing pauses until two captures in a
-/// row have the same [`Signature`] (and at least one capture after
-/// `first`), or [`SETTLE_MAX`] passed; returns the last.
+/// One read: the capture, its raw trees when recorded, and the Gecko apps
+/// whose web content is still unsent ([`not_sent`]).
+pub(super) type Read = (Capture, Option<Vec<RawTree>>, HashSet<String>);
+
+/// Captures again (`again`) after growing pauses until none of the `cold`
+/// apps' web content is unsent any more and two captures in a row have the
+/// same [`Signature`], or [`SETTLE_MAX`] passed. Returns the last capture
+/// and the `cold` apps whose web content was still unsent then.
 pub(super) async fn settle<F, Fut>(
     cold: &[String],
     first: (Capture, Option<Vec<RawTree>>),
     mut again: F,
-) -> (Capture, Option<Vec<RawTree>>)
+) -> (Capture, Option<Vec<RawTree>>, Vec<String>)
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = (Capture, Option<Vec<RawTree>>)>,
+    Fut: Future<Output = Read>,
 {
     let started = Instant::now();
     let until = started + SETTLE_MAX;
-    let mut last = first;
-    let mut signature = Signature::of(&last.0);
+    // The first capture only gives the signature to compare with: at least
+    // one read follows it.
+    let mut signature = Signature::of(&first.0);
     let mut pause = FIRST_PAUSE;
     let mut reads = 0;
-    loop {
+    let (capture, raws, unsent) = loop {
         tokio::time::sleep_until((Instant::now() + pause).min(until)).await;
-        let next = again().await;
+        let (next, next_raws, still) = again().await;
         reads += 1;
-        let now = Signature::of(&next.0);
+        let now = Signature::of(&next);
         let same = now == signature;
-        tracing::debug!(?cold, reads, ?signature, ?now, "gecko: read again");
-        signature = now;
-        last = next;
-        // The first read after the cold one may still be too early (the
-        // content process had not answered): a second agreeing read is
-        // needed when the first changed nothing.
-        if (same && reads >= 2) || Instant::now() >= until {
-            break;
+        let unsent: Vec<String> = cold
+            .iter()
+            .filter(|b| still.contains(*b))
+            .cloned()
+            .collect();
+        tracing::debug!(?cold, reads, ?signature, ?now, ?unsent, "gecko: read again");
+        if (same && unsent.is_empty()) || Instant::now() >= until {
+            break (next, next_raws, unsent);
         }
-        pause *= 2;
-    }
+        signature = now;
+        pause = (pause * 2).min(MAX_PAUSE);
+    };
     tracing::debug!(
         ?cold,
         reads,
+        ?unsent,
         ms = started.elapsed().as_secs_f64() * 1e3,
         "gecko: web content settled"
     );
-    last
+    (capture, raws, unsent)
 }
 
 #[cfg(test)]
@@ -228,30 +251,75 @@ mod tests {
         assert_eq!(Signature::of(&capture(true)), Signature::of(&capture(true)));
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn settling_reads_until_two_captures_agree() {
-        // The facts arrive with the second read after the cold one.
-        let reads = AtomicUsize::new(0);
-        let (got, _) = settle(&[":1.5".into()], (capture(false), None), || {
-            let n = reads.fetch_add(1, Ordering::Relaxed);
-            async move { (capture(n >= 1), None) }
-        })
-        .await;
-        assert_eq!(Signature::of(&got), Signature::of(&capture(true)));
-        // cold → same (too early) → filled → same: three reads.
-        assert_eq!(reads.load(Ordering::Relaxed), 3);
+    /// A read whose web content arrives with read `from` (0-based).
+    fn read(n: usize, from: usize) -> Read {
+        let sent = n >= from;
+        let unsent = if sent {
+            HashSet::new()
+        } else {
+            HashSet::from([":1.5".to_owned()])
+        };
+        (capture(sent), None, unsent)
     }
 
     #[tokio::test(start_paused = true)]
-    async fn settling_gives_up_after_the_limit() {
+    async fn settling_waits_for_a_slow_content_process() {
+        // Reads 0-2 find nothing new (the content process is busy loading
+        // the page): agreeing reads do not end the wait while the document
+        // is unsent. Read 3 brings the facts, read 4 agrees.
         let reads = AtomicUsize::new(0);
-        let flip = || {
+        let (got, _, unsent) = settle(&[":1.5".into()], (capture(false), None), || {
             let n = reads.fetch_add(1, Ordering::Relaxed);
-            async move { (capture(n.is_multiple_of(2)), None) }
-        };
+            async move { read(n, 3) }
+        })
+        .await;
+        assert!(unsent.is_empty());
+        assert_eq!(Signature::of(&got), Signature::of(&capture(true)));
+        assert_eq!(reads.load(Ordering::Relaxed), 5);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn settling_ends_when_the_facts_are_there_and_stable() {
+        let reads = AtomicUsize::new(0);
+        let (_, _, unsent) = settle(&[":1.5".into()], (capture(false), None), || {
+            let n = reads.fetch_add(1, Ordering::Relaxed);
+            async move { read(n, 0) }
+        })
+        .await;
+        assert!(unsent.is_empty());
+        // filled (changed) → same: two reads.
+        assert_eq!(reads.load(Ordering::Relaxed), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn settling_gives_up_after_the_limit_and_names_the_app() {
+        let reads = AtomicUsize::new(0);
         let started = Instant::now();
-        settle(&[":1.5".into()], (capture(false), None), flip).await;
-        assert!(started.elapsed() <= SETTLE_MAX + FIRST_PAUSE);
-        assert!(reads.load(Ordering::Relaxed) >= 2);
+        let (_, _, unsent) = settle(&[":1.5".into()], (capture(false), None), || {
+            let n = reads.fetch_add(1, Ordering::Relaxed);
+            async move { read(n, usize::MAX) }
+        })
+        .await;
+        assert!(started.elapsed() <= SETTLE_MAX + MAX_PAUSE);
+        assert!(reads.load(Ordering::Relaxed) >= 5);
+        assert_eq!(unsent, vec![":1.5".to_owned()]);
+        // Flapping content (never two agreeing reads) ends at the limit too.
+        let reads = AtomicUsize::new(0);
+        let started = Instant::now();
+        settle(&[":1.5".into()], (capture(false), None), || {
+            let n = reads.fetch_add(1, Ordering::Relaxed);
+            async move { (capture(n.is_multiple_of(2)), None, HashSet::new()) }
+        })
+        .await;
+        assert!(started.elapsed() <= SETTLE_MAX + MAX_PAUSE);
+    }
+
+    #[test]
+    fn an_app_forgotten_is_warmed_again() {
+        let w = Warmed::default();
+        let buses = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
+        assert_eq!(w.first_time(buses(&[":1.5"])).len(), 1);
+        w.forget(&[":1.5".to_owned()]);
+        assert_eq!(w.first_time(buses(&[":1.5"])).len(), 1);
     }
 }
