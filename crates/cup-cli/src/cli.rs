@@ -73,6 +73,8 @@ pub enum Command {
     Browser(BrowserCommand),
     /// Serve the CUP and driver tools over MCP (stdio, or streamable HTTP with --http).
     Mcp(McpArgs),
+    /// One private desktop served over MCP (streamable HTTP), for containers and fleets: /mcp, /healthz, /readyz, /metrics.
+    Serve(ServeArgs),
     /// Run one MCP tool in-process and print its result: cup call TOOL '{"arg": ...}'.
     Call(CallArgs),
     /// Any MCP tool by name: cup TOOL '{"arg": ...}' (as cup call).
@@ -95,6 +97,44 @@ pub struct McpArgs {
     /// Print the tools offered (name and description, one per line) and exit; no server.
     #[arg(long, conflicts_with_all = ["http", "token"])]
     pub list: bool,
+}
+
+/// `cup serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to serve on: MCP at /mcp (bearer token), probes at /healthz, /readyz and /metrics (no token, no content).
+    #[arg(long, default_value = "127.0.0.1:8765", env = "CUP_SERVE_LISTEN")]
+    pub listen: String,
+    /// File holding the bearer token [default: $CUP_MCP_TOKEN, else generated and printed]. A non-loopback --listen needs one.
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// A program to start on the desktop, waited for until its window is on the accessibility bus; repeat for more. Words split as a shell does: --app "gedit --new-window".
+    #[arg(long = "app", value_name = "COMMAND")]
+    pub apps: Vec<String>,
+    /// Open this page in a Chromium on the desktop (DevTools on loopback, for the page tools).
+    #[arg(long, value_name = "URL")]
+    pub browser: Option<String>,
+    /// Screen size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1920x1080")]
+    pub size: String,
+    /// Run the openbox window manager on the desktop.
+    #[arg(long)]
+    pub window_manager: bool,
+    /// MCP sessions at once; a further one is refused (409). All sessions share one screen: keep 1 for one agent per desktop.
+    #[arg(long, default_value_t = 1)]
+    pub max_sessions: usize,
+    /// Exit (0) after this many seconds without an MCP request [default: never].
+    #[arg(long, value_name = "SECONDS")]
+    pub idle_timeout: Option<u64>,
+    /// Exit (0) this many seconds after the start, e.g. to end a Job [default: never].
+    #[arg(long, value_name = "SECONDS")]
+    pub max_lifetime: Option<u64>,
+    /// Seconds between SIGTERM and the exit: calls in flight finish, then the desktop stops.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub grace: u64,
+    /// Which tools to offer: cup, driver or all.
+    #[arg(long, default_value = "all")]
+    pub tools: String,
 }
 
 /// `cup call`.

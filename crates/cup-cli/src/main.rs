@@ -11,6 +11,8 @@ mod last;
 mod mcp;
 mod output;
 mod platform;
+#[cfg(target_os = "linux")]
+mod serve;
 mod state_file;
 
 use std::process::ExitCode;

@@ -101,6 +101,9 @@ impl LinuxAdapter {
 
     /// An adapter for the given desktop (no I/O until the first call).
     pub fn for_desktop(desktop: Desktop) -> Self {
+        if let (Some(display), Some(file)) = (&desktop.display, &desktop.xauthority) {
+            crate::xauth::register(display, file);
+        }
         LinuxAdapter {
             desktop,
             ..LinuxAdapter::default()

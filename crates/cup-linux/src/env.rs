@@ -12,6 +12,10 @@ pub struct Desktop {
     pub session_bus: Option<String>,
     /// Accessibility bus address; when set, the session bus is not asked.
     pub a11y_bus: Option<String>,
+    /// The Xauthority file with the display's cookie, for a display other
+    /// than the environment's (see [`crate::xauth`]); `None`: the
+    /// environment's (`XAUTHORITY`, else `~/.Xauthority`).
+    pub xauthority: Option<std::path::PathBuf>,
 }
 
 impl Desktop {
@@ -30,6 +34,7 @@ impl Desktop {
             display: var("DISPLAY"),
             session_bus,
             a11y_bus: var("AT_SPI_BUS_ADDRESS"),
+            xauthority: None,
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod screenshot;
 pub mod windows;
 pub mod wire;
 pub mod x11;
+pub mod xauth;
 pub mod xsettings;
 
 pub use adapter::LinuxAdapter;

@@ -245,7 +245,7 @@ fn err(e: impl std::fmt::Display) -> String {
 
 impl Windows {
     fn connect(display: &str) -> Result<Windows, String> {
-        let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| {
+        let (conn, screen_num) = crate::xauth::connect(display).map_err(|e| {
             format!("cannot open the X11 display {display} for the overlay: {e}; check DISPLAY")
         })?;
         let screen = conn

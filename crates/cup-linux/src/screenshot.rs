@@ -281,7 +281,7 @@ struct Link {
 
 impl Link {
     fn connect(display: &str) -> Result<Link, ShotError> {
-        let (conn, n) = x11rb::connect(Some(display)).map_err(|e| ShotError::Connect {
+        let (conn, n) = crate::xauth::connect(display).map_err(|e| ShotError::Connect {
             display: display.to_owned(),
             reason: e.to_string(),
         })?;

@@ -128,7 +128,7 @@ impl std::fmt::Debug for Link {
 
 impl Link {
     fn connect(display: &str) -> X11Result<Link> {
-        let (conn, screen_num) = x11rb::connect(Some(display)).map_err(|e| {
+        let (conn, screen_num) = crate::xauth::connect(display).map_err(|e| {
             unavailable(format!(
                 "cannot open the X11 display {display}: {e}; check DISPLAY and that the X server runs"
             ))

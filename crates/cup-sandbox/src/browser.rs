@@ -239,6 +239,11 @@ impl Browser {
         })
     }
 
+    /// Whether the DevTools endpoint answers (within about 0.7 s).
+    pub fn answers(&self) -> bool {
+        devtools_answers(self.state.port)
+    }
+
     /// The DevTools port on 127.0.0.1.
     pub fn port(&self) -> u16 {
         self.state.port

@@ -37,8 +37,11 @@ mod error;
 pub mod firefox;
 mod procfs;
 mod sandbox;
+mod xauth;
 
 pub use browser::{chromium_binary, Browser, BrowserOptions, BrowserState};
 pub use error::SandboxError;
 pub(crate) use sandbox::missing;
-pub use sandbox::{App, LaunchOptions, Sandbox, SandboxOptions, MARKER_ENV, REMOVED_ENV};
+pub use sandbox::{
+    App, Check, Health, LaunchOptions, Sandbox, SandboxOptions, MARKER_ENV, REMOVED_ENV,
+};

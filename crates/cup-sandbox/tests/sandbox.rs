@@ -386,3 +386,70 @@ async fn works_inside_a_tokio_runtime() {
     drop(sandbox);
     assert_all_gone(&pids, "after drop inside a tokio runtime");
 }
+
+/// Runs `xdpyinfo` on the sandbox's display with `xauthority` (or none) as
+/// its `XAUTHORITY`; whether it got in, and what it printed.
+fn xdpyinfo(sandbox: &Sandbox, xauthority: Option<&Path>, uid: Option<u32>) -> (bool, String) {
+    let mut command = sandbox.command("xdpyinfo");
+    command.env_remove("XAUTHORITY");
+    // No ~/.Xauthority of the caller's either.
+    command.env("HOME", "/nonexistent");
+    if let Some(file) = xauthority {
+        command.env("XAUTHORITY", file);
+    }
+    if let Some(uid) = uid {
+        std::os::unix::process::CommandExt::uid(&mut command, uid);
+    }
+    let output = command
+        .output()
+        .expect("xdpyinfo runs (apt-get install x11-utils)");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+#[test]
+fn the_display_takes_only_clients_with_its_cookie() {
+    let sandbox = start();
+    let file = sandbox.xauthority();
+    let mode = std::fs::metadata(&file)
+        .expect("Xauthority file")
+        .permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+    assert!(sandbox
+        .env()
+        .iter()
+        .any(|(k, v)| k == "XAUTHORITY" && Path::new(v) == file));
+    // With the cookie: in.
+    let (ok, text) = xdpyinfo(&sandbox, Some(&file), None);
+    assert!(ok, "{text}");
+    // Without it, or with another display's: refused.
+    let (ok, text) = xdpyinfo(&sandbox, None, None);
+    assert!(!ok && text.contains("unable to open display"), "{text}");
+    let other = start();
+    let (ok, text) = xdpyinfo(&sandbox, Some(&other.xauthority()), None);
+    assert!(!ok, "another sandbox's cookie let a client in: {text}");
+    // Another user that can reach the socket cannot read the cookie
+    // (mode 0600 in the 0700 state directory), and gets no further.
+    if running_as_root() {
+        let (ok, text) = xdpyinfo(&sandbox, Some(&file), Some(65534));
+        assert!(!ok, "uid 65534 got in: {text}");
+    }
+}
+
+/// Whether this process runs as root (only root can run a client as
+/// another user).
+fn running_as_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            == Some("0")
+    })
+}

@@ -59,6 +59,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Batch(args) => act::batch(&args),
         Command::Screenshot(args) => screenshot::run(&args),
         Command::Mcp(args) => mcp::run(&args),
+        #[cfg(target_os = "linux")]
+        Command::Serve(args) => crate::serve::run(&args),
+        #[cfg(not(target_os = "linux"))]
+        Command::Serve(_) => Err(Failure::usage(
+            "cup serve needs Linux (Xvfb, D-Bus, AT-SPI); on this OS, use cup mcp --http",
+        )),
         Command::Call(args) => call::run(&args),
         Command::Tool(words) => call::run_external(&words),
         Command::Web(command) => web::run(&command),

@@ -50,7 +50,7 @@ fn authorized<B>(req: &Request<B>, token: &str) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn unauthorized() -> Response<BoxBody<Bytes, Infallible>> {
+fn unauthorized() -> Answer {
     let body = Full::new(Bytes::from_static(
         b"{\"error\":\"missing or wrong bearer token; send Authorization: Bearer <token> (printed by cup mcp --http)\"}",
     ))
@@ -68,7 +68,7 @@ fn unauthorized() -> Response<BoxBody<Bytes, Infallible>> {
     resp
 }
 
-fn json_response(
+pub fn json_response(
     status: StatusCode,
     body: &impl serde::Serialize,
 ) -> Response<BoxBody<Bytes, Infallible>> {
@@ -166,8 +166,112 @@ pub fn check_bind(addr: &SocketAddr, explicit_token: bool) -> Result<(), String>
     Ok(())
 }
 
-/// Serves MCP over HTTP on `listener` until the process ends; `ready` is
-/// called with the bound address once it accepts connections.
+/// An HTTP response with a body of any kind (what rmcp's service answers).
+pub type Answer = Response<BoxBody<Bytes, Infallible>>;
+
+/// MCP over streamable HTTP behind the bearer check: rmcp's service, each
+/// new MCP session served by a [`CupServer`] from the factory. Shared by
+/// `cup mcp --http` ([`serve`]) and `cup serve`, which routes more paths.
+#[derive(Clone)]
+pub struct McpHttp {
+    service: StreamableHttpService<CupServer, LocalSessionManager>,
+    token: Arc<str>,
+    max_body: usize,
+}
+
+impl McpHttp {
+    /// The MCP endpoint on `addr` (the Host check is for loopback servers;
+    /// elsewhere the token guards access); `keep_alive`: how long a
+    /// session without requests lives (rmcp's default: 5 minutes).
+    pub fn new(
+        addr: &SocketAddr,
+        token: String,
+        factory: impl Fn() -> Result<CupServer, std::io::Error> + Send + Sync + 'static,
+        keep_alive: Option<std::time::Duration>,
+    ) -> McpHttp {
+        let mut config = StreamableHttpServerConfig::default();
+        if !addr.ip().is_loopback() {
+            config = config.disable_allowed_hosts();
+        }
+        let max_body = config.max_request_body_bytes;
+        let mut sessions = LocalSessionManager::default();
+        if keep_alive.is_some() {
+            sessions.session_config.keep_alive = keep_alive;
+        }
+        McpHttp {
+            service: StreamableHttpService::new(factory, Arc::new(sessions), config),
+            token: token.into(),
+            max_body,
+        }
+    }
+
+    /// Whether `req` carries the token.
+    pub fn authorized<B>(&self, req: &Request<B>) -> bool {
+        authorized(req, &self.token)
+    }
+
+    /// Answers one request: `401` without the token, JSON-RPC's error for
+    /// a body that is no message, else what rmcp answers.
+    pub async fn handle(&self, req: Request<Incoming>, peer: SocketAddr) -> Answer {
+        if !self.authorized(&req) {
+            tracing::info!(%peer, "refused: no or wrong bearer token");
+            return unauthorized();
+        }
+        let mut service = self.service.clone();
+        let answer = if is_json_post(&req) {
+            match checked_post(req, self.max_body).await {
+                Ok(req) => service.call(req).await,
+                Err(answer) => Ok(answer),
+            }
+        } else {
+            service.call(req).await
+        };
+        match answer {
+            Ok(a) => a,
+            Err(never) => match never {},
+        }
+    }
+}
+
+/// Accepts HTTP/1 connections on `listener` and answers each request with
+/// `handler`, until `stop` is cancelled (then no new connection is taken;
+/// those open finish on their own).
+pub async fn accept<H, F>(
+    listener: tokio::net::TcpListener,
+    handler: H,
+    stop: tokio_util::sync::CancellationToken,
+) where
+    H: Fn(Request<Incoming>, SocketAddr) -> F + Clone + Send + Sync + 'static,
+    F: std::future::Future<Output = Answer> + Send + 'static,
+{
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(c) => c,
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    continue;
+                }
+            },
+            () = stop.cancelled() => return,
+        };
+        let handler = handler.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let answer = handler(req, peer);
+                async move { Ok::<_, Infallible>(answer.await) }
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service);
+            if let Err(e) = conn.await {
+                tracing::debug!(%peer, error = %e, "connection ended");
+            }
+        });
+    }
+}
+
+/// Serves MCP over HTTP on `listener` until the process ends (`cup mcp
+/// --http`).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     token: String,
@@ -177,12 +281,6 @@ pub async fn serve(
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let mut config = StreamableHttpServerConfig::default();
-    if !addr.ip().is_loopback() {
-        // The token guards access; the Host check is for loopback servers.
-        config = config.disable_allowed_hosts();
-    }
-    let max_body = config.max_request_body_bytes;
     let factory = move || {
         Ok(CupServer::new(
             crate::platform::toolbox(profile, make()),
@@ -190,44 +288,18 @@ pub async fn serve(
             true,
         ))
     };
-    let service =
-        StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
-    let token: Arc<str> = token.into();
-    loop {
-        let (stream, peer) = match listener.accept().await {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::warn!(error = %e, "accept failed");
-                continue;
-            }
-        };
-        let service = service.clone();
-        let token = Arc::clone(&token);
-        tokio::spawn(async move {
-            let handler = hyper::service::service_fn(move |req: Request<Incoming>| {
-                let mut service = service.clone();
-                let token = Arc::clone(&token);
-                async move {
-                    if !authorized(&req, &token) {
-                        tracing::info!(%peer, "refused: no or wrong bearer token");
-                        return Ok::<_, Infallible>(unauthorized());
-                    }
-                    if !is_json_post(&req) {
-                        return service.call(req).await;
-                    }
-                    match checked_post(req, max_body).await {
-                        Ok(req) => service.call(req).await,
-                        Err(answer) => Ok(answer),
-                    }
-                }
-            });
-            let conn = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), handler);
-            if let Err(e) = conn.await {
-                tracing::debug!(%peer, error = %e, "connection ended");
-            }
-        });
-    }
+    let mcp = McpHttp::new(&addr, token, factory, None);
+    let handler = move |req: Request<Incoming>, peer: SocketAddr| {
+        let mcp = mcp.clone();
+        async move { mcp.handle(req, peer).await }
+    };
+    accept(
+        listener,
+        handler,
+        tokio_util::sync::CancellationToken::new(),
+    )
+    .await;
+    Ok(())
 }
 
 #[cfg(test)]

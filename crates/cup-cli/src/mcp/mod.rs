@@ -29,12 +29,42 @@ Workflow: snapshot (or get_window_state) -> act on ids with action/click/type_te
 Every acting tool reports the effect cup observed: confirmed (with the changes), no_change, or unverified. observe:true also returns the snapshot lines that changed.\n\
 Coordinates are screen pixels, the same as snapshot bounds (web: the page viewport's). Modifiers: ctrl, shift, alt, super.";
 
+/// Told of every tool call a server answers (`cup serve`'s metrics).
+pub trait CallObserver: Send + Sync + std::fmt::Debug {
+    /// A call of `tool` starts.
+    fn started(&self, tool: &str);
+    /// It ended: `outcome` is `ok`, `error` (an error result) or
+    /// `cancelled` (the client or the server gave up on it); `elapsed`
+    /// includes the wait for the client's previous call.
+    fn finished(&self, tool: &str, outcome: &'static str, elapsed: std::time::Duration);
+}
+
+/// Tells the observer that a call ended, also when its future is dropped
+/// half-way (`cancelled`).
+struct Timing<'a> {
+    observer: &'a dyn CallObserver,
+    tool: &'a str,
+    started: std::time::Instant,
+    outcome: &'static str,
+}
+
+impl Drop for Timing<'_> {
+    fn drop(&mut self) {
+        self.observer
+            .finished(self.tool, self.outcome, self.started.elapsed());
+    }
+}
+
 /// The MCP server of one client.
 #[derive(Debug, Clone)]
 pub struct CupServer {
     tools: Arc<Mutex<Toolbox>>,
     listed: Arc<Vec<Tool>>,
     versions: &'static [ProtocolVersion],
+    observer: Option<Arc<dyn CallObserver>>,
+    /// Held while the session lives (`cup serve`'s session slots): dropped
+    /// with the last clone of the server, when rmcp ends the session.
+    held: Option<Arc<dyn std::fmt::Debug + Send + Sync>>,
 }
 
 /// The tool list of `profile` as MCP tools.
@@ -67,7 +97,23 @@ impl CupServer {
             } else {
                 ProtocolVersion::KNOWN_VERSIONS
             },
+            observer: None,
+            held: None,
         }
+    }
+
+    /// Tells `observer` of every tool call.
+    #[must_use]
+    pub fn observed(mut self, observer: Arc<dyn CallObserver>) -> CupServer {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Keeps `value` alive as long as this session.
+    #[must_use]
+    pub fn holding(mut self, value: Arc<dyn std::fmt::Debug + Send + Sync>) -> CupServer {
+        self.held = Some(value);
+        self
     }
 }
 
@@ -120,7 +166,20 @@ impl ServerHandler for CupServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.map(serde_json::Value::Object);
+        let mut timing = self.observer.as_deref().map(|observer| {
+            observer.started(&request.name);
+            Timing {
+                observer,
+                tool: &request.name,
+                started: std::time::Instant::now(),
+                outcome: "cancelled",
+            }
+        });
         let out = self.tools.lock().await.call(&request.name, args).await;
+        if let Some(t) = &mut timing {
+            t.outcome = if out.is_error { "error" } else { "ok" };
+        }
+        drop(timing);
         Ok(to_result(out).into())
     }
 }

@@ -393,6 +393,9 @@ pub async fn typed(
         }
         events.wait(until).await;
     }
+    if seen >= want {
+        read_back(events, mark, text).await;
+    }
     // Follow-up events (a completion popup, a counter) after the last key.
     let quiet_until = Instant::now() + QUIET;
     loop {
@@ -432,6 +435,62 @@ pub async fn typed(
         )
     };
     Ok(ActionResult::observed(message, effect, changes))
+}
+
+/// Longest wait for the typed text to read back from the element that
+/// announced it.
+const READ_BACK_MAX: Duration = Duration::from_secs(1);
+
+/// The end of `typed` that a read-back looks for: the last (up to 16)
+/// characters of its last line.
+fn read_back_tail(typed: &str) -> String {
+    let last = typed.rsplit(['\n', '\r']).next().unwrap_or("");
+    let chars: Vec<char> = last.chars().filter(|c| !c.is_control()).collect();
+    chars[chars.len().saturating_sub(16)..].iter().collect()
+}
+
+/// Waits (up to [`READ_BACK_MAX`]) until the element that announced the
+/// last typed characters reads them back, in its text and in its name when
+/// it has one. Some apps announce an insert before their accessible model
+/// holds it (LibreOffice: a paragraph's name followed its text by a few
+/// hundred ms under load), and the snapshot an agent takes next must show
+/// what was typed.
+async fn read_back(events: &EventLog, mark: u64, typed: &str) {
+    let Some(conn) = events.bus() else {
+        return;
+    };
+    let tail = read_back_tail(typed);
+    let Some(last) = events
+        .since(mark)
+        .into_iter()
+        .rev()
+        .find(|e| e.member == "TextChanged" && e.kind.starts_with("insert"))
+    else {
+        return;
+    };
+    if tail.is_empty() {
+        return;
+    }
+    let obj = ObjRef::new(last.bus, last.path);
+    let until = Instant::now() + READ_BACK_MAX;
+    loop {
+        let text = calls::text(conn, &obj, -1).await.ok();
+        let name: Option<String> = calls::property(conn, &obj, "org.a11y.atspi.Accessible", "Name")
+            .await
+            .ok();
+        let holds = |s: &Option<String>| {
+            s.as_deref()
+                .is_none_or(|s| s.trim().is_empty() || s.contains(&tail))
+        };
+        if holds(&text) && holds(&name) {
+            return;
+        }
+        if Instant::now() >= until {
+            tracing::debug!(?text, ?name, %tail, "typed text did not read back");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
 }
 
 /// The characters of `text` that insert text: not the newlines and tabs
@@ -474,6 +533,17 @@ fn merge(changes: &mut Vec<Change>, more: Vec<Change>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_read_back_looks_for_the_end_of_the_last_line() {
+        assert_eq!(read_back_tail("Zoë ✓ 東京 👍🏽"), "Zoë ✓ 東京 👍🏽");
+        assert_eq!(read_back_tail("one\ntwo\t"), "two");
+        assert_eq!(
+            read_back_tail("abcdefghijklmnopqrstuvwxyz"),
+            "klmnopqrstuvwxyz"
+        );
+        assert_eq!(read_back_tail("line\n"), "");
+    }
 
     #[test]
     fn typed_characters_leave_out_return_and_tab() {

@@ -98,6 +98,9 @@ pub async fn open(
     if let Some(d) = &desktop.display {
         command.env("DISPLAY", d);
     }
+    if let Some(x) = &desktop.xauthority {
+        command.env("XAUTHORITY", x);
+    }
     if let Some(b) = &desktop.session_bus {
         command.env("DBUS_SESSION_BUS_ADDRESS", b);
     }

@@ -114,7 +114,7 @@ impl Link {
     /// Connects and checks for XTest.
     pub fn connect(display: &str) -> Result<Link, InputError> {
         let (conn, screen_num) =
-            x11rb::connect(Some(display)).map_err(|e| InputError::Connect {
+            crate::xauth::connect(display).map_err(|e| InputError::Connect {
                 display: display.to_owned(),
                 reason: e.to_string(),
             })?;

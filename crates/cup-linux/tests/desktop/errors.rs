@@ -30,6 +30,7 @@ async fn dead_accessibility_bus() {
         display: Some(":9999".into()),
         session_bus: None,
         a11y_bus: Some("unix:path=/nonexistent/cup-test-bus".into()),
+        xauthority: None,
     };
     let e = error_of(desktop, Scope::Overview).await;
     assert!(

@@ -19,11 +19,13 @@ use crate::bus;
 use crate::error::SandboxError;
 use crate::procfs;
 
+mod health;
 mod launch;
 mod services;
 mod shutdown;
 mod state;
 
+pub use health::{Check, Health};
 use shutdown::kill_group;
 use state::{prepare_state_dir, state_dir_error};
 
@@ -61,6 +63,10 @@ const A11Y_ENV: &[(&str, &str)] = &[
 /// a directory without it is never removed.
 const DIR_MARKER: &str = ".cup-sandbox";
 const STATE_FORMAT: u32 = 1;
+/// The Xauthority file Xvfb reads (in the state directory).
+const SERVER_XAUTHORITY: &str = "xauth-server";
+/// The Xauthority file clients get in `XAUTHORITY` (in the state directory).
+const CLIENT_XAUTHORITY: &str = "Xauthority";
 /// How long processes get to exit after SIGTERM before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_secs(2);
 
@@ -419,7 +425,7 @@ impl Sandbox {
         let mut command = Command::new(program);
         for name in REMOVED_ENV
             .iter()
-            .chain(&["DISPLAY", "DBUS_SESSION_BUS_ADDRESS"])
+            .chain(&["DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS"])
         {
             command.env_remove(name);
         }
@@ -478,6 +484,12 @@ impl Sandbox {
         &self.display
     }
 
+    /// The Xauthority file with the display's cookie (clients get it in
+    /// `XAUTHORITY`; Xvfb refuses clients without the cookie).
+    pub fn xauthority(&self) -> PathBuf {
+        self.state_dir.join(CLIENT_XAUTHORITY)
+    }
+
     /// The address of the sandbox's session bus.
     pub fn session_bus_address(&self) -> &str {
         &self.session_bus_address
@@ -505,7 +517,7 @@ impl Sandbox {
     }
 
     /// The variables to set for programs in the sandbox: `DISPLAY`,
-    /// `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `AT_SPI_BUS_ADDRESS`,
+    /// `XAUTHORITY`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `AT_SPI_BUS_ADDRESS`,
     /// `QT_ACCESSIBILITY=1`, `QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1`,
     /// `ACCESSIBILITY_ENABLED=1` and [`MARKER_ENV`]. The variables in
     /// [`REMOVED_ENV`] must be unset as well ([`Sandbox::command`] does
@@ -518,6 +530,9 @@ impl Sandbox {
             }
         };
         set("DISPLAY", &self.display);
+        if !self.display.is_empty() {
+            set("XAUTHORITY", &self.xauthority().to_string_lossy());
+        }
         set("DBUS_SESSION_BUS_ADDRESS", &self.session_bus_address);
         set("XDG_RUNTIME_DIR", &self.runtime_dir().to_string_lossy());
         set("AT_SPI_BUS_ADDRESS", &self.a11y_address);

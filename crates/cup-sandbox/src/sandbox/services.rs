@@ -2,6 +2,7 @@
 //! accessibility bus and registry, optionally the window manager.
 
 use super::*;
+use crate::xauth;
 
 impl Sandbox {
     pub(super) fn start_xvfb(
@@ -12,10 +13,19 @@ impl Sandbox {
     ) -> Result<(), SandboxError> {
         let (log, _, log_path) = self.log_file("xvfb.log")?;
         let screen = format!("{}x{}x{}", self.width, self.height, self.depth);
+        // The cookie: only clients that hold it get in (module `xauth`).
+        let cookie = xauth::new_cookie()
+            .map_err(SandboxError::io("reading /dev/urandom for the X cookie"))?;
+        let server_auth = self.state_dir.join(SERVER_XAUTHORITY);
+        xauth::write_private(&server_auth, &xauth::entry("", &cookie)).map_err(
+            SandboxError::io(format!("writing {}", server_auth.display())),
+        )?;
         // -displayfd 1: Xvfb picks a free display, writes its number to
         // stdout once it accepts connections, then closes that fd.
         let mut command = self.base_command(xvfb.as_os_str());
         command
+            .arg("-auth")
+            .arg(&server_auth)
             .args(["-displayfd", "1", "-screen", "0", &screen])
             .args(["-nolisten", "tcp", "-noreset"])
             .stdout(Stdio::piped())
@@ -32,6 +42,12 @@ impl Sandbox {
         match first_line(stdout, deadline) {
             FirstLine::Line(line, _) => match line.parse::<u32>() {
                 Ok(number) => {
+                    let client_auth = self.xauthority();
+                    xauth::write_private(&client_auth, &xauth::entry(&number.to_string(), &cookie))
+                        .map_err(SandboxError::io(format!(
+                            "writing {}",
+                            client_auth.display()
+                        )))?;
                     self.display = format!(":{number}");
                     tracing::debug!(display = %self.display, pid, "Xvfb ready");
                     Ok(())

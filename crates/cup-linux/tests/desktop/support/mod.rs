@@ -29,6 +29,8 @@ impl Desk {
         let sandbox = Sandbox::start(options).unwrap_or_else(|e| {
             panic!("cannot start the sandbox: {e} (install the desktop packages: scripts/install-deps.sh)")
         });
+        // cup's X connections to this display present its cookie.
+        cup_linux::xauth::register(sandbox.display(), &sandbox.xauthority());
         Desk { sandbox }
     }
 
@@ -47,6 +49,7 @@ impl Desk {
             display: get("DISPLAY"),
             session_bus: get("DBUS_SESSION_BUS_ADDRESS"),
             a11y_bus: get("AT_SPI_BUS_ADDRESS"),
+            xauthority: Some(self.sandbox.xauthority()),
         }
     }
 
