@@ -25,6 +25,9 @@
 #   libreoffice-writer, libreoffice-gtk3
 #                    LibreOffice Writer with its GTK 3 front end (the one that
 #                    speaks AT-SPI) for the Writer test and bench rows
+#   iproute2, util-linux, curl
+#                    ip netns/veth, unshare and setpriv, and curl: the fleet test
+#                    (cup-bench's fleet: cup serve desktops in network namespaces)
 #   nodejs, npm      Node (>= 18; Debian 12 has 18) for the Node package cup-rs
 #                    (scripts/node-tests.sh); only when no node/npm is on PATH
 #                    (a Node from elsewhere is kept)
@@ -33,7 +36,7 @@ set -euo pipefail
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox python3-venv tk8.6
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
-          firefox-esr libreoffice-writer libreoffice-gtk3)
+          firefox-esr libreoffice-writer libreoffice-gtk3 iproute2 util-linux curl)
 
 if ! command -v node >/dev/null 2>&1; then
     PACKAGES+=(nodejs)

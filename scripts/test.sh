@@ -53,6 +53,9 @@ fi
 phase "MCP client for the MCP tests (Python SDK in target/mcp-client)"
 scripts/install-mcp-client.sh
 
+phase "Kubernetes manifests (deploy/kubernetes: strict offline schema validation)"
+scripts/validate-manifests.sh
+
 phase "cargo fmt --check"
 cargo fmt --all -- --check
 # The Windows build of every crate that runs on Windows (Linux-only crates
@@ -93,6 +96,17 @@ phase "cup.exe for x86_64-pc-windows-gnu (mingw-w64), with clippy's lints"
 cargo build --locked -p cup-cli --target x86_64-pc-windows-gnu
 phase "cargo test"
 cargo test --workspace --locked
+# A fleet of cup serve desktops, each in its own network namespace, memory
+# cgroup and /tmp, as an unprivileged user: start, isolation (tokens,
+# namespaces, the X cookie, one session per desktop), parallel MCP clients,
+# SIGTERM, nothing left. Small here; the figures are the bench's (N = 20,
+# docs/benchmarks.md).
+phase "fleet of cup serve desktops (4 desktops, network namespaces, as root)"
+if [ "$(id -u)" -eq 0 ]; then
+    target/debug/fleet --n 4 --seconds 5 --cup target/debug/cup
+else
+    sudo target/debug/fleet --n 4 --seconds 5 --cup target/debug/cup
+fi
 # The Python package: the wheel in a fresh venv, its pytest suite, and the
 # reference SDK's own suite run against it.
 phase "Python package (wheel, fresh venv, pytest, the reference SDK's suite)"

@@ -17,6 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 pub mod actions;
 pub mod apps;
 pub mod cpu;
+pub mod fleet;
 pub mod measurement;
 pub mod peers;
 pub mod report;
