@@ -135,6 +135,9 @@ pub struct ServeArgs {
     /// Which tools to offer: cup, driver or all.
     #[arg(long, default_value = "all")]
     pub tools: String,
+    /// Once the desktop is up, write its environment here (`export DISPLAY=...` lines, mode 0600: DISPLAY, XAUTHORITY, the buses), so programs beside the server (the Python or Node package in process) can drive the same desktop; removed at the end.
+    #[arg(long, value_name = "PATH")]
+    pub env_file: Option<PathBuf>,
 }
 
 /// `cup call`.

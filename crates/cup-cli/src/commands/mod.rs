@@ -9,7 +9,7 @@ pub mod mcp;
 mod page;
 mod render;
 #[cfg(target_os = "linux")]
-mod sandbox;
+pub mod sandbox;
 mod screenshot;
 mod snapshot;
 mod validate;

@@ -51,7 +51,9 @@ fn parse_size(size: &str) -> Result<(u32, u32), Failure> {
     Ok((w, h))
 }
 
-fn exports(sandbox: &Sandbox, path: &std::path::Path) -> String {
+/// The shell lines that point a program at the sandbox: `unset` for the
+/// variables it must not inherit, `export` for its own.
+pub fn env_lines(sandbox: &Sandbox) -> String {
     let mut out = String::new();
     let env = sandbox.env();
     for name in cup_sandbox::REMOVED_ENV {
@@ -62,6 +64,11 @@ fn exports(sandbox: &Sandbox, path: &std::path::Path) -> String {
     for (name, value) in &env {
         out.push_str(&format!("export {name}={}\n", shell_quote(value)));
     }
+    out
+}
+
+fn exports(sandbox: &Sandbox, path: &std::path::Path) -> String {
+    let mut out = env_lines(sandbox);
     out.push_str(&format!(
         "export {STATE_ENV}={}\n",
         shell_quote(&path.to_string_lossy())

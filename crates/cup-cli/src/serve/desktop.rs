@@ -131,6 +131,24 @@ impl Running {
         }
     }
 
+    /// Writes the desktop's environment to `path` (shell lines, mode 0600,
+    /// replaced atomically).
+    pub fn write_env(&self, path: &std::path::Path) -> Result<(), String> {
+        use std::io::Write as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let text = crate::commands::sandbox::env_lines(&self.sandbox);
+        let partial = path.with_extension("partial");
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&partial)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .and_then(|()| std::fs::rename(&partial, path));
+        written.map_err(|e| format!("--env-file {}: {e}; give a writable path", path.display()))
+    }
+
     /// The pids of the desktop's processes (X server, buses, apps,
     /// browser).
     pub fn pids(&self) -> Vec<u32> {

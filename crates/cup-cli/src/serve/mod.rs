@@ -297,9 +297,13 @@ async fn serve(
     // The desktop starts while the probes already answer.
     let mut starting = {
         let server = Arc::clone(&server);
+        let env_file = args.env_file.clone();
         tokio::task::spawn_blocking(move || {
             let t = Instant::now();
             let running = desktop::start(&plan)?;
+            if let Some(path) = &env_file {
+                running.write_env(path)?;
+            }
             let d = running.desktop();
             if let (Some(display), Some(file)) = (&d.display, &d.xauthority) {
                 cup_linux::xauth::register(display, file);
@@ -380,6 +384,9 @@ async fn serve(
         .await
         .unwrap_or_else(|e| Err(format!("stopping the desktop: {e}")))
     };
+    if let Some(path) = &args.env_file {
+        let _ = std::fs::remove_file(path);
+    }
     if let Some(r) = reaping {
         r.abort();
         reaper::reap(&HashSet::new());
