@@ -56,14 +56,7 @@ pub fn run(args: &McpArgs) -> Result<ExitCode, Failure> {
                 None => (mcp::http::generate_token().map_err(Failure::usage)?, true),
             };
             runtime.block_on(async {
-                let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-                    Failure::usage(format!(
-                        "cannot listen on {addr}: {e}; pick another port (0 picks a free one)"
-                    ))
-                })?;
-                let bound = listener
-                    .local_addr()
-                    .map_err(|e| Failure::usage(format!("cannot read the bound address: {e}")))?;
+                let (listener, bound) = listen(addr).await?;
                 // stdout is free with HTTP: say where to connect, machine-readably.
                 let mut line = format!("cup mcp: serving http://{bound}/mcp");
                 if generated {
@@ -79,6 +72,21 @@ pub fn run(args: &McpArgs) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Listens on `addr`: the listener and the address it got.
+pub async fn listen(
+    addr: std::net::SocketAddr,
+) -> Result<(tokio::net::TcpListener, std::net::SocketAddr), Failure> {
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        Failure::usage(format!(
+            "cannot listen on {addr}: {e}; pick another port (0 picks a free one)"
+        ))
+    })?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| Failure::usage(format!("cannot read the bound address: {e}")))?;
+    Ok((listener, bound))
 }
 
 fn eprintln_ready(bound: &std::net::SocketAddr, generated: bool) {

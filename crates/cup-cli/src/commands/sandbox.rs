@@ -34,7 +34,8 @@ fn sandbox_error(e: cup_sandbox::SandboxError) -> Failure {
     }
 }
 
-fn parse_size(size: &str) -> Result<(u32, u32), Failure> {
+/// `WIDTHxHEIGHT` (each side 64..16384).
+pub fn parse_size(size: &str) -> Result<(u32, u32), Failure> {
     let bad = || {
         Failure::usage(format!(
             "--size {size:?}: expected WIDTHxHEIGHT, e.g. 1920x1080"

@@ -193,23 +193,6 @@ struct Slot {
     _permit: OwnedSemaphorePermit,
 }
 
-fn parse_size(size: &str) -> Result<(u32, u32), Failure> {
-    let bad = || {
-        Failure::usage(format!(
-            "--size {size:?}: expected WIDTHxHEIGHT, e.g. 1920x1080"
-        ))
-    };
-    let (w, h) = size.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if !(64..=16384).contains(&w) || !(64..=16384).contains(&h) {
-        return Err(Failure::usage(format!(
-            "--size {size}: each side must be 64..16384 pixels"
-        )));
-    }
-    Ok((w, h))
-}
-
 /// The token: `--token-file`, else `CUP_MCP_TOKEN`, else a generated one
 /// (`true`: print it).
 fn token(args: &ServeArgs) -> Result<(String, bool), Failure> {
@@ -252,7 +235,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode, Failure> {
         return Err(Failure::usage("--max-sessions must be at least 1"));
     }
     let plan = desktop::Plan {
-        size: parse_size(&args.size)?,
+        size: crate::commands::sandbox::parse_size(&args.size)?,
         window_manager: args.window_manager,
         apps: args
             .apps
@@ -274,14 +257,7 @@ async fn serve(
     generated: bool,
     plan: desktop::Plan,
 ) -> Result<ExitCode, Failure> {
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-        Failure::usage(format!(
-            "cannot listen on {addr}: {e}; pick another port (0 picks a free one)"
-        ))
-    })?;
-    let bound = listener
-        .local_addr()
-        .map_err(|e| Failure::usage(format!("cannot read the bound address: {e}")))?;
+    let (listener, bound) = crate::commands::mcp::listen(addr).await?;
     let tools: Vec<String> = cup_tools::catalog::offered(profile)
         .into_iter()
         .map(|t| t.name.to_owned())
