@@ -11,4 +11,5 @@ mod cli;
 mod licences;
 mod mcp;
 mod sandbox;
+mod serve;
 mod web;
