@@ -25,6 +25,12 @@
 #   libreoffice-writer, libreoffice-gtk3
 #                    LibreOffice Writer with its GTK 3 front end (the one that
 #                    speaks AT-SPI) for the Writer test and bench rows
+#   podman, runc     run cup's OCI image in its test (deploy/image/test.sh); runc: crun fails
+#                    on cgroup v1 hosts
+#   skopeo           inspect the image archive, load it into podman's storage
+#   umoci            write the OCI image without a registry (scripts/image.sh)
+#   jq               read the image's config and manifest (scripts/image.sh, the image test)
+#   binutils         strip: the image's cup keeps its symbols, not its debug info
 #   iproute2, util-linux, curl
 #                    ip netns/veth, unshare and setpriv, and curl: the fleet test
 #                    (cup-bench's fleet: cup serve desktops in network namespaces)
@@ -36,7 +42,8 @@ set -euo pipefail
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox python3-venv tk8.6
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
-          firefox-esr libreoffice-writer libreoffice-gtk3 iproute2 util-linux curl)
+          firefox-esr libreoffice-writer libreoffice-gtk3 iproute2 util-linux curl
+          podman runc skopeo umoci jq binutils)
 
 if ! command -v node >/dev/null 2>&1; then
     PACKAGES+=(nodejs)

@@ -123,4 +123,11 @@ phase "cargo doc (rustdoc warnings are errors)"
 unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --exclude cup-cli --no-deps --locked
 RUSTDOCFLAGS="-D warnings" cargo doc -p cup-cli --bin cup --no-deps --locked
+# cup's OCI image without a registry: a Debian 12 root made once and reused
+# (like the Wine root), the release cup on top; inspected, run with runc
+# (read-only root, tmpfs /tmp, uid 1000), driven by the MCP client, stopped
+# with SIGTERM.
+phase "OCI image (scripts/image.sh build, deploy/image/test.sh)"
+cargo build --release --locked -p cup-cli
+if [ "$(id -u)" -eq 0 ]; then deploy/image/test.sh; else sudo deploy/image/test.sh; fi
 phase "done"
