@@ -63,11 +63,15 @@ pub struct Server {
 }
 
 /// Why the server stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Reason {
     Signal(&'static str),
     Idle,
     Lifetime,
+    /// A core process of the desktop exited: the server ends with exit
+    /// code 1, so the orchestrator restarts it (a desktop is not restarted
+    /// under its sessions).
+    DesktopDied(String),
 }
 
 impl Server {
@@ -325,7 +329,14 @@ async fn serve(
     let reason = match started {
         Some(Ok(())) => {
             server.phase.store(UP, Ordering::SeqCst);
-            Some(stop_reason(&server, args).await)
+            let reason = stop_reason(&server, args).await;
+            if let Reason::DesktopDied(what) = &reason {
+                tracing::error!(%what, "the desktop died");
+                failure = Some(format!(
+                    "the desktop died ({what} exited); cup serve ends so that it is started again"
+                ));
+            }
+            Some(reason)
         }
         Some(Err(e)) => {
             failure = Some(e);
@@ -436,6 +447,15 @@ async fn stop_reason(server: &Arc<Server>, args: &ServeArgs) -> Reason {
             _ = tick.tick() => {
                 if lifetime.is_some_and(|l| server.started.elapsed() >= l) {
                     return Reason::Lifetime;
+                }
+                let dead = server
+                    .running
+                    .try_lock()
+                    .ok()
+                    .and_then(|r| r.as_ref().map(|r| r.sandbox.exited()))
+                    .unwrap_or_default();
+                if !dead.is_empty() {
+                    return Reason::DesktopDied(dead.join(", "));
                 }
                 if idle.is_some_and(|i| server.idle_for() >= i && server.metrics.in_flight() == 0) {
                     return Reason::Idle;

@@ -213,3 +213,37 @@ fn bad_options_and_a_desktop_that_cannot_start_are_one_line_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn a_desktop_that_dies_ends_the_server_with_exit_1() {
+    let (mut child, addr) = serve(&[]);
+    let started = Instant::now();
+    while get(&addr, "/readyz").0 != 200 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "not ready in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Its X server, a child of the server.
+    let me = child.id().to_string();
+    let xvfb: Vec<String> = std::fs::read_dir("/proc")
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|pid| {
+                    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                        s.contains("(Xvfb)")
+                            && s.rsplit(')')
+                                .next()
+                                .and_then(|r| r.split_whitespace().nth(1))
+                                == Some(me.as_str())
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(xvfb.len(), 1, "the server's Xvfb: {xvfb:?}");
+    let _ = Command::new("kill").args(["-KILL", &xvfb[0]]).status();
+    let status = exit_of(&mut child, Duration::from_secs(30));
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{status:?}");
+}

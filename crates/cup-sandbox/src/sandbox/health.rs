@@ -102,6 +102,26 @@ fn x_answers(number: &str, xauthority: &Path, timeout: Duration) -> Result<(), S
 }
 
 impl Sandbox {
+    /// The core processes that are gone (a cheap check, no I/O but
+    /// `/proc`): `Xvfb`, `session bus`, `accessibility bus launcher`,
+    /// `accessibility bus`. Any of them gone means the desktop is dead.
+    pub fn exited(&self) -> Vec<&'static str> {
+        // By pid and start time only: a child recorded between its fork
+        // and its exec (the bus the launcher starts) carries the parent's
+        // program name.
+        self.processes
+            .iter()
+            .filter(|p| !procfs::is_running(p.pid, p.start_time))
+            .filter_map(|p| match p.role {
+                Role::Xvfb => Some("Xvfb"),
+                Role::SessionBus => Some("the session bus"),
+                Role::A11yBusLauncher => Some("the accessibility bus launcher"),
+                Role::A11yBus => Some("the accessibility bus"),
+                Role::Registry | Role::WindowManager | Role::App => None,
+            })
+            .collect()
+    }
+
     /// Asks every part of the sandbox whether it answers, each within
     /// `timeout`: Xvfb (a connection set-up with the cookie), the session
     /// bus, the accessibility bus and its registry, and each launched app
