@@ -111,6 +111,11 @@ fi
 # reference SDK's own suite run against it.
 phase "Python package (wheel, fresh venv, pytest, the reference SDK's suite)"
 scripts/python-tests.sh
+# Ray: a local cluster whose actors each own a cup serve desktop and run
+# episodes on it through the Python package (examples/ray): 4 actors x 5
+# episodes, isolation checks, every server exits 0, no Ray process left.
+phase "Ray example (4 actors, each with its own cup serve desktop)"
+scripts/ray-example.sh target/debug/cup
 # The Node package: built, its live tests on the sandbox desktop and
 # headless Chromium, a JavaScript adapter, the types under tsc --strict,
 # and the packed tarballs in a fresh folder (require, import, npx cup-rs
