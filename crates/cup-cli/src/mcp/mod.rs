@@ -64,7 +64,7 @@ pub struct CupServer {
     observer: Option<Arc<dyn CallObserver>>,
     /// Held while the session lives (`cup serve`'s session slots): dropped
     /// with the last clone of the server, when rmcp ends the session.
-    held: Option<Arc<dyn std::fmt::Debug + Send + Sync>>,
+    _held: Option<Arc<dyn std::fmt::Debug + Send + Sync>>,
 }
 
 /// The tool list of `profile` as MCP tools.
@@ -98,11 +98,12 @@ impl CupServer {
                 ProtocolVersion::KNOWN_VERSIONS
             },
             observer: None,
-            held: None,
+            _held: None,
         }
     }
 
     /// Tells `observer` of every tool call.
+    #[cfg(target_os = "linux")]
     #[must_use]
     pub fn observed(mut self, observer: Arc<dyn CallObserver>) -> CupServer {
         self.observer = Some(observer);
@@ -110,9 +111,10 @@ impl CupServer {
     }
 
     /// Keeps `value` alive as long as this session.
+    #[cfg(target_os = "linux")]
     #[must_use]
     pub fn holding(mut self, value: Arc<dyn std::fmt::Debug + Send + Sync>) -> CupServer {
-        self.held = Some(value);
+        self._held = Some(value);
         self
     }
 }
