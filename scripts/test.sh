@@ -102,6 +102,7 @@ cargo test --workspace --locked
 # SIGTERM, nothing left. Small here; the figures are the bench's (N = 20,
 # docs/benchmarks.md).
 phase "fleet of cup serve desktops (4 desktops, network namespaces, as root)"
+cargo build --locked -p cup-bench --bin fleet
 if [ "$(id -u)" -eq 0 ]; then
     target/debug/fleet --n 4 --seconds 5 --cup target/debug/cup
 else
