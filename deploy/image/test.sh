@@ -14,7 +14,8 @@
 #      every process runs as uid 1000 and the root is read-only; drives it
 #      with the official MCP client (target/mcp-client: snapshot, toggle a
 #      check button of gtk3-widget-factory -> confirmed, screenshot; with
-#      --chromium a page in Chromium); a wrong token gets 401;
+#      --chromium a page in Chromium); a wrong token gets 401; cup is PID 1
+#      and reaps an orphan handed to it;
 #   4. runs it again with a writable root and the same work: `podman diff`
 #      must show nothing written outside /tmp (only /etc, where the runtime
 #      mounts hosts, hostname and resolv.conf);
@@ -174,6 +175,21 @@ say "ok: every process runs as cup (uid 1000): $(podman top "$NAME" pid comm | t
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer wrong-token-123' "http://$ADDR/mcp")" = 401 ] \
     || fail "a wrong token was not refused with 401"
 say "ok: a wrong token gets 401"
+# cup serve is the container's PID 1: an orphan handed to it is reaped.
+# (A process started by `podman exec` that outlives its parent is
+# reparented to PID 1; here a sleep of 2 s.)
+[ "$(podman exec "$NAME" cat /proc/1/comm)" = cup ] || fail "PID 1 is not cup"
+podman exec "$NAME" sh -c 'sleep 2 >/dev/null 2>&1 & echo $! > /tmp/orphan'
+orphan="$(podman exec "$NAME" cat /tmp/orphan)"
+parent="$(podman exec "$NAME" awk '{ print $4 }' "/proc/$orphan/stat")"
+[ "$parent" = 1 ] || fail "the orphan's parent is $parent, not PID 1 (cup): the check below would prove nothing"
+for _ in $(seq 70); do
+    podman exec "$NAME" test -e "/proc/$orphan" || break
+    sleep 0.1
+done
+! podman exec "$NAME" test -e "/proc/$orphan" \
+    || fail "the orphan (pid $orphan in the container) was not reaped: $(podman exec "$NAME" cat "/proc/$orphan/stat" 2>/dev/null)"
+say "ok: cup is PID 1 and reaps the orphans handed to it"
 [ "$(curl -s "http://$ADDR/healthz")" = ok ] || fail "GET /healthz did not answer ok"
 curl -sf "http://$ADDR/metrics" | grep -q '^cup_ready 1$' || fail "GET /metrics does not say cup_ready 1"
 say "ok: /healthz, /readyz, /metrics"
