@@ -345,11 +345,11 @@ async fn serve(
         None => None,
     };
     tracing::info!(?reason, "shutting down");
+    // From here new sessions get 503 and /readyz says no, while the open
+    // sessions are still served: the calls in flight get the grace period
+    // (less what stopping the desktop takes), and their clients can still
+    // connect to take the answers.
     server.phase.store(STOPPING, Ordering::SeqCst);
-    server.stop.cancel();
-    let _ = accepting.await;
-    // The calls in flight get the grace period, less what stopping the
-    // desktop takes.
     let grace = Duration::from_secs(args.grace).saturating_sub(DESKTOP_STOP);
     let until = Instant::now() + grace;
     while server.metrics.in_flight() > 0 && Instant::now() < until {
@@ -360,7 +360,12 @@ async fn serve(
             calls = server.metrics.in_flight(),
             "calls still running at the end of the grace period: cancelled"
         );
+    } else {
+        // The answers' last bytes on their way.
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    server.stop.cancel();
+    let _ = accepting.await;
     let stopped = {
         let server = Arc::clone(&server);
         tokio::task::spawn_blocking(move || {

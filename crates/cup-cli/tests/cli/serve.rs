@@ -247,3 +247,52 @@ fn a_desktop_that_dies_ends_the_server_with_exit_1() {
     let status = exit_of(&mut child, Duration::from_secs(30));
     assert_eq!(status.and_then(|s| s.code()), Some(1), "{status:?}");
 }
+
+#[test]
+fn sigterm_lets_the_call_in_flight_finish_then_exits_0() {
+    let (mut child, addr) = serve(&[]);
+    let started = Instant::now();
+    while get(&addr, "/readyz").0 != 200 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "not ready in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let url = format!("http://{addr}/mcp");
+    let mut client = crate::mcp::Client::start(
+        &["http".into(), url, "serve-test-token".into(), "1".into()],
+        &[],
+    );
+    // A call of 2.5 s, and SIGTERM half a second into it.
+    client.post(&serde_json::json!({"op": "call", "tool": "wait", "args": {"ms": 2500}}));
+    std::thread::sleep(Duration::from_millis(500));
+    let term = Instant::now();
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    // Shutting down: not ready any more, no new session.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(get(&addr, "/readyz").0, 503);
+    let answer = client.read(Duration::from_secs(30));
+    assert_eq!(
+        answer.get("is_error"),
+        Some(&serde_json::json!(false)),
+        "{answer}"
+    );
+    assert!(
+        term.elapsed() >= Duration::from_millis(1500),
+        "the call was not waited for"
+    );
+    let status = exit_of(&mut child, Duration::from_secs(15));
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    assert!(
+        term.elapsed() < Duration::from_secs(10),
+        "longer than the grace period"
+    );
+    assert_eq!(
+        get(&addr, "/healthz").0,
+        0,
+        "still listening after the exit"
+    );
+}

@@ -32,14 +32,14 @@ fn client_python() -> PathBuf {
 }
 
 /// A running Python MCP client, one JSON line per command and answer.
-struct Client {
+pub(crate) struct Client {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
 impl Client {
-    fn start(mode_args: &[String], env: &[(String, String)]) -> Client {
+    pub(crate) fn start(mode_args: &[String], env: &[(String, String)]) -> Client {
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
         let mut command = Command::new(client_python());
         command
@@ -75,7 +75,7 @@ impl Client {
         c
     }
 
-    fn read(&mut self, within: Duration) -> Value {
+    pub(crate) fn read(&mut self, within: Duration) -> Value {
         let line = self
             .lines
             .recv_timeout(within)
@@ -83,8 +83,13 @@ impl Client {
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("bad answer {line}: {e}"))
     }
 
-    fn send(&mut self, cmd: &Value) -> Value {
+    /// Sends a command without waiting for its answer ([`Client::read`]).
+    pub(crate) fn post(&mut self, cmd: &Value) {
         writeln!(self.stdin, "{cmd}").unwrap_or_else(|e| panic!("client stdin: {e}"));
+    }
+
+    fn send(&mut self, cmd: &Value) -> Value {
+        self.post(cmd);
         let answer = self.read(Duration::from_secs(150));
         assert!(
             answer.get("exception").is_none(),
