@@ -59,6 +59,20 @@ fn get(addr: &str, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// Waits (at most 60 s) until `/readyz` answers 200; returns when it
+/// started waiting.
+fn wait_ready(addr: &str) -> Instant {
+    let started = Instant::now();
+    while get(addr, "/readyz").0 != 200 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "not ready in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    started
+}
+
 /// Waits for the child's exit (at most `within`).
 fn exit_of(child: &mut Child, within: Duration) -> Option<std::process::ExitStatus> {
     let until = Instant::now() + within;
@@ -108,14 +122,7 @@ fn probes_lifetime_and_env_file() {
     ]);
     // Alive at once; ready once the desktop and the app answer.
     assert_eq!(get(&addr, "/healthz"), (200, "ok\n".to_owned()));
-    let started = Instant::now();
-    while get(&addr, "/readyz").0 != 200 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "not ready in 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_ready(&addr);
     assert_eq!(get(&addr, "/readyz").1, "ready\n");
     let (status, metrics) = get(&addr, "/metrics");
     assert_eq!(status, 200);
@@ -158,14 +165,7 @@ fn probes_lifetime_and_env_file() {
 #[test]
 fn the_idle_timeout_ends_a_server_nobody_uses() {
     let (mut child, addr) = serve(&["--idle-timeout", "2"]);
-    let started = Instant::now();
-    while get(&addr, "/readyz").0 != 200 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "not ready in 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let started = wait_ready(&addr);
     // Probes are no MCP requests: they do not keep it alive.
     let status = exit_of(&mut child, Duration::from_secs(30));
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
@@ -217,14 +217,7 @@ fn bad_options_and_a_desktop_that_cannot_start_are_one_line_errors() {
 #[test]
 fn a_desktop_that_dies_ends_the_server_with_exit_1() {
     let (mut child, addr) = serve(&[]);
-    let started = Instant::now();
-    while get(&addr, "/readyz").0 != 200 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "not ready in 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_ready(&addr);
     // Its X server, a child of the server.
     let me = child.id().to_string();
     let xvfb: Vec<String> = std::fs::read_dir("/proc")
@@ -251,14 +244,7 @@ fn a_desktop_that_dies_ends_the_server_with_exit_1() {
 #[test]
 fn sigterm_lets_the_call_in_flight_finish_then_exits_0() {
     let (mut child, addr) = serve(&[]);
-    let started = Instant::now();
-    while get(&addr, "/readyz").0 != 200 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "not ready in 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_ready(&addr);
     let url = format!("http://{addr}/mcp");
     let mut client = crate::mcp::Client::start(
         &["http".into(), url, "serve-test-token".into(), "1".into()],
