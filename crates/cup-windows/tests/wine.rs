@@ -69,12 +69,14 @@ impl WineDesk {
                 .expect("mount (run the tests as root)");
             assert!(ok.success(), "cannot mount /proc into {}", root.display());
         }
-        // Free on the host too: abstract X sockets are shared with it.
+        // Free on the host too: abstract X sockets are shared with it. A
+        // lock file whose X server is gone (one killed outright) is stale:
+        // removed, as X servers themselves do.
         let sockets = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
         let display = (90..190)
             .find(|n| {
                 !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-                    && !root.join(format!("tmp/.X{n}-lock")).exists()
+                    && free_in_root(&root, *n)
                     && !sockets.contains(&format!("@/tmp/.X11-unix/X{n}\n"))
             })
             .expect("a free display number");
@@ -206,6 +208,24 @@ impl WineDesk {
     }
 }
 
+/// Whether display `n` is free in the root: no lock file, or one whose
+/// X server is gone (then it and the display's socket are removed).
+fn free_in_root(root: &Path, n: u32) -> bool {
+    let lock = root.join(format!("tmp/.X{n}-lock"));
+    let Ok(text) = std::fs::read_to_string(&lock) else {
+        return !lock.exists();
+    };
+    let alive = text
+        .trim()
+        .parse::<u32>()
+        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+    if alive {
+        return false;
+    }
+    let _ = std::fs::remove_file(root.join(format!("tmp/.X11-unix/X{n}")));
+    std::fs::remove_file(&lock).is_ok()
+}
+
 impl Drop for WineDesk {
     fn drop(&mut self) {
         let _ = Command::new("env")
@@ -223,8 +243,17 @@ impl Drop for WineDesk {
             let _ = app.kill();
             let _ = app.wait();
         }
+        // SIGTERM first: Xvfb then removes its lock file and socket.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.xvfb.id().to_string()])
+            .status();
+        let end = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < end && matches!(self.xvfb.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.xvfb.kill();
         let _ = self.xvfb.wait();
+        let _ = free_in_root(&self.root, self.display);
         if self.mounted {
             let _ = Command::new("umount").arg(self.root.join("proc")).status();
         }
