@@ -133,7 +133,13 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p cup-cli --bin cup --no-deps --locked
 # (like the Wine root), the release cup on top; inspected, run with runc
 # (read-only root, tmpfs /tmp, uid 1000), driven by the MCP client, stopped
 # with SIGTERM.
-phase "OCI image (scripts/image.sh build, deploy/image/test.sh)"
+phase "OCI image, both variants (scripts/image.sh build, deploy/image/test.sh)"
 cargo build --release --locked -p cup-cli
-if [ "$(id -u)" -eq 0 ]; then deploy/image/test.sh; else sudo deploy/image/test.sh; fi
+for variant in "" --chromium; do
+    if [ "$(id -u)" -eq 0 ]; then
+        deploy/image/test.sh $variant
+    else
+        sudo deploy/image/test.sh $variant
+    fi
+done
 phase "done"
