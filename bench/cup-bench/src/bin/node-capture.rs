@@ -1010,6 +1010,18 @@ struct Check {
     info: bool,
 }
 
+impl Check {
+    /// A check the run must pass.
+    fn required(status: Status, text: String) -> Check {
+        Check {
+            status,
+            text,
+            required: true,
+            info: false,
+        }
+    }
+}
+
 fn median_min(rows: &[Row], place: Place, tool: Tool, cold: bool) -> Result<Summary, String> {
     match find(rows, place, tool) {
         None => Err("not run".to_owned()),
@@ -1037,28 +1049,18 @@ fn checks(rows: &[Row], places: &[Place]) -> Vec<Check> {
             ) {
                 (Ok(n), Ok(r)) => {
                     let (a, b) = (n.min / r.min, n.median / r.median);
-                    Check {
-                        status: pass(a <= OVERHEAD && b <= OVERHEAD),
-                        text: format!(
+                    Check::required(
+                        pass(a <= OVERHEAD && b <= OVERHEAD),
+                        format!(
                             "{what}: min {:.1} vs {:.1} ms ({a:.2}x), median {:.1} vs {:.1} ms ({b:.2}x)",
                             n.min, r.min, n.median, r.median
                         ),
-                        required: true,
-                        info: false,
-                    }
+                    )
                 }
-                (Err(e), _) => Check {
-                    status: Status::Fail,
-                    text: format!("{what}: cup-rs {e}"),
-                    required: true,
-                        info: false,
-                },
-                (_, Err(e)) => Check {
-                    status: Status::Fail,
-                    text: format!("{what}: cup in process {e}"),
-                    required: true,
-                        info: false,
-                },
+                (Err(e), _) => Check::required(Status::Fail, format!("{what}: cup-rs {e}")),
+                (_, Err(e)) => {
+                    Check::required(Status::Fail, format!("{what}: cup in process {e}"))
+                }
             },
         );
         // The same capture: the same nodes.
@@ -1067,12 +1069,10 @@ fn checks(rows: &[Row], places: &[Place]) -> Vec<Check> {
         );
         let nodes = |tool| find(rows, place, tool).map(Row::nodes).unwrap_or_default();
         let (n, r) = (nodes(Tool::CupRs), nodes(Tool::Rust));
-        out.push(Check {
-            status: pass(!n.is_empty() && n == r),
-            text: format!("{what}: {n:?} vs {r:?}"),
-            required: true,
-            info: false,
-        });
+        out.push(Check::required(
+            pass(!n.is_empty() && n == r),
+            format!("{what}: {n:?} vs {r:?}"),
+        ));
         // >= 10x faster than the reference: capture and import + first capture.
         let reference_ran = find(rows, place, Tool::Reference).is_some_and(|r| r.warm.is_ok());
         for (cold, name) in [(false, "capture"), (true, "import + first capture")] {
@@ -1086,22 +1086,15 @@ fn checks(rows: &[Row], places: &[Place]) -> Vec<Check> {
                 ) {
                     (Ok(n), Ok(p)) => {
                         let (a, b) = (p.min / n.min, p.median / n.median);
-                        Check {
-                            status: pass(a >= SPEEDUP && b >= SPEEDUP),
-                            text: format!(
+                        Check::required(
+                            pass(a >= SPEEDUP && b >= SPEEDUP),
+                            format!(
                                 "{what}: min {:.1} vs {:.1} ms ({a:.1}x), median {:.1} vs {:.1} ms ({b:.1}x)",
                                 n.min, p.min, n.median, p.median
                             ),
-                            required: true,
-                        info: false,
-                        }
+                        )
                     }
-                    (Err(e), _) => Check {
-                        status: Status::Fail,
-                        text: format!("{what}: cup-rs {e}"),
-                        required: true,
-                        info: false,
-                    },
+                    (Err(e), _) => Check::required(Status::Fail, format!("{what}: cup-rs {e}")),
                     // The issue asks for the desktop comparison only where
                     // the reference's Linux adapter runs at all.
                     (_, Err(e)) => Check {
