@@ -332,8 +332,12 @@ pub struct SandboxStartArgs {
     #[arg(long, default_value = "1920x1080")]
     pub size: String,
     /// Also run a light window manager (openbox).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "wayland")]
     pub wm: bool,
+    /// A Wayland desktop (a headless sway, run as `nobody` when cup runs
+    /// as root) instead of an X11 one.
+    #[arg(long)]
+    pub wayland: bool,
     #[command(flatten)]
     pub state: SandboxStateArg,
 }

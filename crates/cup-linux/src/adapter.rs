@@ -28,6 +28,7 @@ use crate::act::{
 };
 use crate::atspi_calls::{self as calls, ObjRef};
 use crate::capture::{self, AppFacts, Target as CaptureTarget};
+use crate::display::DisplayState;
 use crate::env::Desktop;
 use crate::input::Input;
 use crate::links::{Links, Peer};
@@ -35,7 +36,7 @@ use crate::mapping::MapContext;
 use crate::screenshot::Grabber;
 use crate::windows::join_windows;
 pub use crate::windows::Frame;
-use crate::x11::{self, X11State};
+use crate::x11;
 use cup_protocol::keys::Combo;
 
 /// How long an application gets to list its windows before it counts as
@@ -51,6 +52,10 @@ pub struct LinuxAdapter {
     events: OnceCell<EventLog>,
     input: OnceCell<Result<Input, String>>,
     grabber: OnceCell<Result<Grabber, String>>,
+    /// The compositor's virtual pointer and keyboard (native Wayland).
+    wl_input: OnceCell<Result<crate::wayland::device::WaylandDevice, String>>,
+    /// Screenshots through the compositor (native Wayland).
+    wl_shots: OnceCell<Result<crate::wayland::screencopy::Screencopy, String>>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
     /// The X11 read in progress, which concurrent callers share (a
@@ -67,6 +72,10 @@ pub struct LinuxAdapter {
     /// The visual layer's windows (made on first use, again after the
     /// connection broke).
     overlay: tokio::sync::Mutex<Option<Arc<crate::overlay::X11Overlay>>>,
+    /// Where window-relative (0, 0) is on screen, by window handle, for
+    /// the windows whose extents are window-relative (native Wayland
+    /// clients), as of the last window listing.
+    origins: Mutex<HashMap<String, (i64, i64)>>,
 }
 
 /// What one application's frame listing found.
@@ -77,8 +86,9 @@ struct AppFrames {
 }
 
 /// One X11 state read, shared by the callers that overlap it.
-type X11Read =
-    futures::future::Shared<futures::future::BoxFuture<'static, Result<X11State, AdapterError>>>;
+type X11Read = futures::future::Shared<
+    futures::future::BoxFuture<'static, Result<DisplayState, AdapterError>>,
+>;
 
 /// Empties the slot of the shared X11 read once its first caller is done
 /// with it (or gave up): a later call reads afresh.
@@ -158,6 +168,108 @@ impl LinuxAdapter {
             .map_err(|e| AdapterError::Unavailable(e.clone()))
     }
 
+    /// The compositor's virtual devices (opened on first use).
+    pub async fn wayland_input(
+        &self,
+    ) -> Result<&crate::wayland::device::WaylandDevice, AdapterError> {
+        let opened = self
+            .wl_input
+            .get_or_init(|| async {
+                let Some(socket) = self.desktop.wayland.clone() else {
+                    return Err("no Wayland socket (WAYLAND_DISPLAY is unset)".to_owned());
+                };
+                crate::wayland::device::WaylandDevice::open(&socket)
+                    .await
+                    .map_err(|e| e.to_string())
+            })
+            .await;
+        opened
+            .as_ref()
+            .map_err(|e| AdapterError::Unavailable(e.clone()))
+    }
+
+    /// The input device of this desktop: the compositor's virtual devices
+    /// on a native Wayland desktop, XTest on X11.
+    pub async fn input_ops(&self) -> Result<&dyn InputOps, AdapterError> {
+        if self.desktop.is_native_wayland() {
+            return Ok(self.wayland_input().await? as &dyn InputOps);
+        }
+        Ok(self.input().await? as &dyn InputOps)
+    }
+
+    /// Screenshots through the compositor (connected on first use).
+    pub async fn wayland_shots(
+        &self,
+    ) -> Result<&crate::wayland::screencopy::Screencopy, AdapterError> {
+        let opened = self
+            .wl_shots
+            .get_or_init(|| async {
+                let Some(socket) = self.desktop.wayland.clone() else {
+                    return Err("no Wayland socket (WAYLAND_DISPLAY is unset)".to_owned());
+                };
+                crate::wayland::screencopy::Screencopy::open(&socket)
+                    .await
+                    .map_err(|e| e.to_string())
+            })
+            .await;
+        opened
+            .as_ref()
+            .map_err(|e| AdapterError::Unavailable(e.clone()))
+    }
+
+    /// The pixels of `region`, from the compositor or the X server.
+    async fn pixels(&self, region: Rect) -> Result<crate::screenshot::Pixels, AdapterError> {
+        if self.desktop.is_native_wayland() {
+            let frame = self
+                .wayland_shots()
+                .await?
+                .capture(Some((region.x, region.y, region.w, region.h)))
+                .await
+                .map_err(|e| match e {
+                    crate::wayland::client::WaylandError::Invalid(m) => AdapterError::Invalid(m),
+                    e => AdapterError::Platform(e.to_string()),
+                })?;
+            return Ok(crate::screenshot::Pixels {
+                rgb: frame.rgb,
+                width: frame.width,
+                height: frame.height,
+                x: frame.x,
+                y: frame.y,
+            });
+        }
+        self.grabber()
+            .await?
+            .pixels(region)
+            .await
+            .map_err(|e| match e {
+                crate::screenshot::ShotError::Region { .. } => AdapterError::Invalid(e.to_string()),
+                e => AdapterError::Platform(e.to_string()),
+            })
+    }
+
+    /// Gives the keyboard to the window an action targets (under Wayland
+    /// only the compositor can: AT-SPI's focus does not activate a
+    /// window), found by title and position among sway's windows.
+    async fn activate_for(&self, window: &cup_protocol::Node) -> Result<(), AdapterError> {
+        let Some(sway) = self.sway() else {
+            return Ok(());
+        };
+        let state = sway.state().await?;
+        let name = window.name.as_str();
+        let mut candidates = state.windows.iter().filter(|w| w.title == name);
+        let chosen = match (window.bounds, candidates.clone().count()) {
+            (_, 0) => None,
+            (_, 1) => candidates.next(),
+            (Some(b), _) => candidates.find(|w| !w.rect.intersect(&b).is_empty()),
+            (None, _) => None,
+        };
+        match chosen {
+            Some(w) if w.focused => Ok(()),
+            Some(w) => sway.focus(w.id).await,
+            None => Ok(()),
+        }
+    }
+
     /// Screenshots of this desktop's display (connected on first use).
     pub async fn grabber(&self) -> Result<&Grabber, AdapterError> {
         let opened = self
@@ -180,13 +292,22 @@ impl LinuxAdapter {
     /// The screen rectangle a screenshot target stands for.
     async fn shot_region(&self, target: &ShotTarget) -> Result<Rect, AdapterError> {
         match target {
+            ShotTarget::Screen if self.desktop.is_native_wayland() => {
+                let s = self.display_state().await?;
+                Ok(Rect::new(
+                    0,
+                    0,
+                    s.width.max(0).unsigned_abs(),
+                    s.height.max(0).unsigned_abs(),
+                ))
+            }
             ShotTarget::Screen => Ok(self.grabber().await?.screen()),
             ShotTarget::FullPage => Err(AdapterError::Invalid(
                 "a full-page screenshot is for web pages (--platform web); on the desktop take the screen, a window or a region".into(),
             )),
             ShotTarget::Region(r) => Ok(*r),
             ShotTarget::Monitor(i) => {
-                let monitors = self.x11().await?.monitors;
+                let monitors = self.display_state().await?.monitors;
                 monitors.get(*i).map(|m| m.rect).ok_or_else(|| {
                     AdapterError::NotFound(format!(
                         "there is no monitor {i}: the screen has {} (0 to {}); see `cup snapshot --scope overview`",
@@ -448,10 +569,93 @@ impl LinuxAdapter {
         let _busy = crate::wire::BusyPoll::start(FRAMES_TIMEOUT, one_thread);
         let ((frames, frames_ms), (x11, x11_ms)) =
             tokio::join!(async { (self.frames(ahead).await, since()) }, async {
-                (self.x11().await, since())
+                (self.display_state().await, since())
             });
         tracing::debug!(frames_ms, x11_ms, ahead, "window listing");
-        Ok(join_windows(&frames?, &x11?))
+        let (frames, state) = (frames?, x11?);
+        let windows = join_windows(&frames, &state);
+        if state.windows.iter().any(|w| w.relative) {
+            let origins = self.place(&frames, &state, &windows).await;
+            if let Ok(mut slot) = self.origins.lock() {
+                *slot = origins;
+            }
+        }
+        Ok(windows)
+    }
+
+    /// Where each window with window-relative extents has its (0, 0) on
+    /// screen: its rectangle's origin, less the client-side shadow that a
+    /// GTK 2/3 frame larger than the rectangle includes (read from the
+    /// frame's children; see [`crate::wayland::place`]).
+    async fn place(
+        &self,
+        frames: &[Frame],
+        state: &DisplayState,
+        windows: &[WindowHandle],
+    ) -> HashMap<String, (i64, i64)> {
+        use crate::wayland::place;
+        let Ok(links) = self.links().await else {
+            return HashMap::new();
+        };
+        let relative = |w: &WindowHandle| {
+            let Some(b) = w.info.bounds else {
+                return false;
+            };
+            state
+                .windows
+                .iter()
+                .any(|t| t.relative && t.rect == b && t.pid.map(i64::from) == w.info.pid)
+        };
+        let placed = windows.iter().filter(|w| relative(w)).map(|w| async move {
+            let rect = w.info.bounds?;
+            let frame = frames.iter().find(|f| f.obj.key() == w.native);
+            let extents = frame.and_then(|f| f.extents);
+            let gtk4 = frame.is_some_and(|f| self.facts.is_gtk4(&f.obj.bus));
+            let mut inset = (0, 0);
+            if let (Some(f), Some(e), false) = (frame, extents, gtk4) {
+                if place::has_shadow(&rect, Some(&e)) {
+                    let peer = &links.to(&f.obj.bus);
+                    let kids = tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, &f.obj))
+                        .await
+                        .ok()
+                        .and_then(Result::ok)
+                        .unwrap_or_default();
+                    let coord = calls::coord_type(true);
+                    let boxes = futures::future::join_all(kids.iter().map(|k| async move {
+                        tokio::time::timeout(FRAMES_TIMEOUT, calls::extents(peer, k, coord))
+                            .await
+                            .ok()?
+                            .ok()
+                            .and_then(frame_rect)
+                    }))
+                    .await;
+                    let boxes: Vec<Rect> = boxes.into_iter().flatten().collect();
+                    inset = place::inset(&rect, &e, &boxes);
+                }
+            }
+            Some((w.native.clone(), place::origin(&rect, inset)))
+        });
+        futures::future::join_all(placed)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// The app on `bus` has windows with window-relative extents (a
+    /// native Wayland client), as of the last listing.
+    fn is_relative_app(&self, bus: &str) -> bool {
+        let prefix = format!("{bus}:/");
+        self.origins
+            .lock()
+            .is_ok_and(|o| o.keys().any(|k| k.starts_with(&prefix)))
+    }
+
+    /// The on-screen origin of a window's window-relative extents, when
+    /// its extents are window-relative (a native Wayland client, placed at
+    /// the last listing).
+    fn origin_of(&self, native: &str) -> Option<(i64, i64)> {
+        self.origins.lock().ok()?.get(native).copied()
     }
 
     /// Frames whose role, states and name came from the app's cache: only
@@ -492,10 +696,20 @@ impl LinuxAdapter {
             .collect()
     }
 
-    /// The X11 state. Calls that overlap one read in progress share it
-    /// (its first caller started it, and it is no older than that call);
-    /// every other call reads afresh.
-    async fn x11(&self) -> Result<X11State, AdapterError> {
+    /// sway's IPC, when the desktop is a native Wayland session.
+    pub fn sway(&self) -> Option<crate::wayland::sway::SwayIpc> {
+        self.desktop
+            .is_native_wayland()
+            .then(|| self.desktop.swaysock.clone())
+            .flatten()
+            .map(crate::wayland::sway::SwayIpc::new)
+    }
+
+    /// The display server's state (X11, or sway's under Wayland). Calls
+    /// that overlap one read in progress share it (its first caller
+    /// started it, and it is no older than that call); every other call
+    /// reads afresh.
+    pub async fn display_state(&self) -> Result<DisplayState, AdapterError> {
         use futures::FutureExt;
         let (read, first) = {
             let mut slot = self.x11_read.lock().map_err(|_| {
@@ -504,11 +718,17 @@ impl LinuxAdapter {
             match slot.as_ref() {
                 Some(read) => (read.clone(), false),
                 None => {
-                    let display = self.desktop.display.clone();
-                    let reader = self.x11_reader.clone();
-                    let read = async move { reader.read(display.as_deref()).await }
-                        .boxed()
-                        .shared();
+                    let read = if let Some(sway) = self.sway() {
+                        async move { Ok(sway.state().await?.display_state()) }
+                            .boxed()
+                            .shared()
+                    } else {
+                        let display = self.desktop.display.clone();
+                        let reader = self.x11_reader.clone();
+                        async move { reader.read(display.as_deref()).await }
+                            .boxed()
+                            .shared()
+                    };
                     *slot = Some(read.clone());
                     (read, true)
                 }
@@ -538,7 +758,7 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
-        let s = self.x11().await?;
+        let s = self.display_state().await?;
         Ok(ScreenInfo {
             width: s.width,
             height: s.height,
@@ -592,8 +812,11 @@ impl Adapter for LinuxAdapter {
         let links = self.links().await?;
         let events = self.events().await?;
         let bus = target.native.split_once(":/").map_or("", |(b, _)| b);
-        let gtk4 = self.facts.is_gtk4(bus);
-        let origin = if gtk4 {
+        // GTK 4 (any display) and native Wayland clients report extents
+        // relative to the window, whose root node is at its origin.
+        let relative = self.facts.is_gtk4(bus) || self.is_relative_app(bus);
+        self.activate_for(target.window).await?;
+        let origin = if relative {
             target.window.bounds.map_or((0, 0), |b| (b.x, b.y))
         } else {
             (0, 0)
@@ -602,9 +825,9 @@ impl Adapter for LinuxAdapter {
             links,
             events,
             fallback: Fallback {
-                input: self.input().await.ok().map(|i| i as &dyn InputOps),
+                input: self.input_ops().await.ok(),
                 origin,
-                window_relative: gtk4,
+                window_relative: relative,
                 snapshot_bounds: target.node.bounds,
                 offscreen: target.node.states.contains(&cup_protocol::State::Offscreen),
             },
@@ -614,15 +837,22 @@ impl Adapter for LinuxAdapter {
 
     async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
         let region = self.shot_region(target).await?;
-        let png = self
-            .grabber()
-            .await?
-            .png(region)
-            .await
-            .map_err(|e| match e {
-                crate::screenshot::ShotError::Region { .. } => AdapterError::Invalid(e.to_string()),
-                e => AdapterError::Platform(e.to_string()),
-            })?;
+        let png = if self.desktop.is_native_wayland() {
+            let pixels = self.pixels(region).await?;
+            crate::screenshot::encode_png(&pixels)
+                .map_err(|e| AdapterError::Platform(e.to_string()))?
+        } else {
+            self.grabber()
+                .await?
+                .png(region)
+                .await
+                .map_err(|e| match e {
+                    crate::screenshot::ShotError::Region { .. } => {
+                        AdapterError::Invalid(e.to_string())
+                    }
+                    e => AdapterError::Platform(e.to_string()),
+                })?
+        };
         Ok(Shot {
             png: png.bytes,
             width: png.width,
@@ -637,12 +867,17 @@ impl Adapter for LinuxAdapter {
         if let Some(o) = slot.as_ref().filter(|o| !o.is_broken()) {
             return Ok(o.clone());
         }
+        if self.desktop.is_native_wayland() {
+            return Err(AdapterError::Unsupported(
+                "unsupported: the agent cursor and marks overlay on Wayland (not built yet: it needs a layer-shell surface); screenshots with marks drawn into the image still work".into(),
+            ));
+        }
         let Some(display) = self.desktop.display.clone() else {
             return Err(AdapterError::Unavailable(
                 "no X11 display (DISPLAY is unset); start one with `cup sandbox start`".into(),
             ));
         };
-        let state = self.x11().await?;
+        let state = self.display_state().await?;
         let made = Arc::new(
             crate::overlay::X11Overlay::open(
                 &display,
@@ -660,15 +895,7 @@ impl Adapter for LinuxAdapter {
         target: &ShotTarget,
     ) -> Result<cup::image::RgbShot, AdapterError> {
         let region = self.shot_region(target).await?;
-        let px = self
-            .grabber()
-            .await?
-            .pixels(region)
-            .await
-            .map_err(|e| match e {
-                crate::screenshot::ShotError::Region { .. } => AdapterError::Invalid(e.to_string()),
-                e => AdapterError::Platform(e.to_string()),
-            })?;
+        let px = self.pixels(region).await?;
         Ok(cup::image::RgbShot {
             rgb: px.rgb,
             width: px.width,
@@ -695,12 +922,22 @@ impl Adapter for LinuxAdapter {
         gesture: &cup::Gesture,
         refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
-        let input = self.input().await?;
         let events = self.events().await?;
+        if self.desktop.is_native_wayland() {
+            return self
+                .wayland_input()
+                .await?
+                .perform(events, gesture, refs)
+                .await;
+        }
+        let input = self.input().await?;
         act::gesture::perform(input, events, gesture, refs).await
     }
 
     async fn cursor(&self) -> Result<cup::Point, AdapterError> {
+        if self.desktop.is_native_wayland() {
+            return self.wayland_input().await?.cursor();
+        }
         let p = self
             .input()
             .await?
@@ -721,6 +958,21 @@ impl Adapter for LinuxAdapter {
         Ok(crate::apps::list::join(&installed, &windows?))
     }
 
+    async fn display_note(&self) -> Option<String> {
+        if let Some(sway) = self.sway() {
+            let version = sway
+                .version()
+                .await
+                .map_or_else(|e| format!("(version unknown: {e})"), |v| v);
+            return Some(format!(
+                "display: Wayland, driven natively (sway {version}: its IPC, virtual pointer and keyboard, screencopy)"
+            ));
+        }
+        self.desktop.wayland.is_some().then(|| {
+            "display: Wayland session without SWAYSOCK: only X11 apps (through XWayland) are seen; native GNOME and KDE support is not built yet".to_owned()
+        })
+    }
+
     async fn check(&self) -> Vec<cup::Check> {
         crate::checks::run(self).await
     }
@@ -730,12 +982,12 @@ impl Adapter for LinuxAdapter {
         combo: &Combo,
         refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
-        let input = self.input().await?;
+        let input = self.input_ops().await?;
         let ctx = act::Context {
             links: self.links().await?,
             events: self.events().await?,
             fallback: Fallback {
-                input: Some(input as &dyn InputOps),
+                input: Some(input),
                 origin: (0, 0),
                 window_relative: false,
                 snapshot_bounds: None,
@@ -757,18 +1009,27 @@ impl Adapter for LinuxAdapter {
             .map(|m| m.iter().map(|m| m.rect).collect())
             .unwrap_or_default();
         if monitors.is_empty() {
-            monitors = self.x11().await?.monitors.iter().map(|m| m.rect).collect();
+            monitors = self
+                .display_state()
+                .await?
+                .monitors
+                .iter()
+                .map(|m| m.rect)
+                .collect();
         }
         let targets: Vec<CaptureTarget> = windows
             .iter()
             .map(|w| CaptureTarget {
-                frame: if w.native.starts_with("x11:") {
+                frame: if crate::display::Backend::is_window_handle(&w.native) {
                     None
                 } else {
                     ObjRef::from_key(&w.native)
                 },
                 title: w.info.title.clone(),
-                origin: w.info.bounds.map_or((0, 0), |b| (b.x, b.y)),
+                origin: self
+                    .origin_of(&w.native)
+                    .unwrap_or_else(|| w.info.bounds.map_or((0, 0), |b| (b.x, b.y))),
+                relative: self.origin_of(&w.native).is_some(),
                 rect: w.info.bounds,
                 pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
             })

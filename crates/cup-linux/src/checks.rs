@@ -23,23 +23,75 @@ fn check(name: &str, result: Result<String, String>, fix: &str) -> Check {
     }
 }
 
-/// Runs every check (display, accessibility bus and flag, XTest input,
-/// screen capture) concurrently.
+/// Runs every check (display, accessibility bus and flag, input, screen
+/// capture) concurrently.
 pub async fn run(adapter: &LinuxAdapter) -> Vec<Check> {
+    let (mut checks, common) = if adapter.desktop().is_native_wayland() {
+        tokio::join!(wayland(adapter), common(adapter))
+    } else {
+        tokio::join!(x11(adapter), common(adapter))
+    };
+    // The display first, then the accessibility bus, then input and
+    // capture.
+    let at = checks.len().min(1);
+    checks.splice(at..at, common);
+    checks
+}
+
+/// The checks of a native Wayland (sway) desktop: the backend and the
+/// compositor found, its virtual pointer and keyboard, screencopy.
+async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
     let desktop = adapter.desktop();
     let display = async {
-        let s = crate::x11::read_state(desktop.display.as_deref())
-            .await
-            .map_err(|e| e.to_string())?;
+        let sway = adapter.sway().ok_or_else(|| "no SWAYSOCK".to_owned())?;
+        let (version, state) = tokio::join!(sway.version(), adapter.display_state());
+        let version = version.map_err(|e| e.to_string())?;
+        let s = state.map_err(|e| e.to_string())?;
         Ok(format!(
-            "{} ({}x{}, {} monitor(s), scale {})",
-            desktop.display.clone().unwrap_or_default(),
+            "Wayland, native: sway {} at {} ({}x{}, {} output(s), scale {}); window positions from sway's IPC",
+            version,
+            desktop
+                .wayland
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             s.width,
             s.height,
             s.monitors.len(),
             s.scale
         ))
     };
+    let input = async {
+        adapter.wayland_input().await.map_err(|e| e.to_string())?;
+        Ok("zwlr_virtual_pointer_v1 and zwp_virtual_keyboard_v1 (cup's own keymaps)".to_owned())
+    };
+    let capture = async {
+        adapter.wayland_shots().await.map_err(|e| e.to_string())?;
+        Ok("zwlr_screencopy_manager_v1".to_owned())
+    };
+    let (display, input, capture) = tokio::join!(display, input, capture);
+    vec![
+        check(
+            "display",
+            display,
+            "check WAYLAND_DISPLAY and SWAYSOCK (sway sets both), or run `eval \"$(cup sandbox start --wayland)\"`",
+        ),
+        check(
+            "input (virtual pointer and keyboard)",
+            input,
+            "use a wlroots compositor (sway, Hyprland, river, labwc, Wayfire): cup's Wayland input needs its virtual pointer and keyboard protocols",
+        ),
+        check(
+            "screen capture",
+            capture,
+            "use a wlroots compositor that offers wlr-screencopy (sway does)",
+        ),
+    ]
+}
+
+/// The checks every desktop shares: the accessibility bus and its flag.
+async fn common(adapter: &LinuxAdapter) -> Vec<Check> {
+    let desktop = adapter.desktop();
     let bus = async {
         let links = adapter.links().await.map_err(|e| e.to_string())?;
         let apps = crate::atspi_calls::applications(links.bus())
@@ -64,6 +116,44 @@ pub async fn run(adapter: &LinuxAdapter) -> Vec<Check> {
             Err(e) => Err(e.to_string()),
         }
     };
+    let (bus, enabled) = tokio::join!(bus, enabled);
+    vec![
+        check(
+            "accessibility bus",
+            bus,
+            "install at-spi2-core (apt-get install at-spi2-core), run in a D-Bus session (DBUS_SESSION_BUS_ADDRESS), or use `cup sandbox start`",
+        ),
+        check(
+            "accessibility enabled",
+            enabled,
+            "gsettings set org.gnome.desktop.interface toolkit-accessibility true, or: gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus --method org.freedesktop.DBus.Properties.Set org.a11y.Status IsEnabled '<true>'; then restart the apps",
+        ),
+    ]
+}
+
+/// The checks of an X11 desktop: the display, XTest, screen capture.
+async fn x11(adapter: &LinuxAdapter) -> Vec<Check> {
+    let desktop = adapter.desktop();
+    let display = async {
+        let s = crate::x11::read_state(desktop.display.as_deref())
+            .await
+            .map_err(|e| e.to_string())?;
+        // A Wayland session without sway's IPC: cup sees the XWayland
+        // windows only.
+        let wayland = if desktop.wayland.is_some() {
+            "; a Wayland session without SWAYSOCK: native Wayland windows are not seen (GNOME and KDE are not supported natively yet), X11 apps through XWayland are"
+        } else {
+            ""
+        };
+        Ok(format!(
+            "X11 {} ({}x{}, {} monitor(s), scale {}){wayland}",
+            desktop.display.clone().unwrap_or_default(),
+            s.width,
+            s.height,
+            s.monitors.len(),
+            s.scale
+        ))
+    };
     let input = async {
         let input = adapter.input().await.map_err(|e| e.to_string())?;
         let p = input.cursor_position().await.map_err(|e| e.to_string())?;
@@ -74,23 +164,12 @@ pub async fn run(adapter: &LinuxAdapter) -> Vec<Check> {
         let (w, h) = g.size();
         Ok(format!("{} ({w}x{h})", g.transport().name()))
     };
-    let (display, bus, enabled, input, capture) =
-        tokio::join!(display, bus, enabled, input, capture);
+    let (display, input, capture) = tokio::join!(display, input, capture);
     vec![
         check(
             "display",
             display,
             "set DISPLAY to a running X11 server, or run `eval \"$(cup sandbox start)\"`",
-        ),
-        check(
-            "accessibility bus",
-            bus,
-            "install at-spi2-core (apt-get install at-spi2-core), run in a D-Bus session (DBUS_SESSION_BUS_ADDRESS), or use `cup sandbox start`",
-        ),
-        check(
-            "accessibility enabled",
-            enabled,
-            "gsettings set org.gnome.desktop.interface toolkit-accessibility true, or: gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus --method org.freedesktop.DBus.Properties.Set org.a11y.Status IsEnabled '<true>'; then restart the apps",
         ),
         check(
             "input (XTest)",

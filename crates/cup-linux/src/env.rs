@@ -16,12 +16,40 @@ pub struct Desktop {
     /// than the environment's (see [`crate::xauth`]); `None`: the
     /// environment's (`XAUTHORITY`, else `~/.Xauthority`).
     pub xauthority: Option<std::path::PathBuf>,
+    /// The Wayland compositor's socket (absolute: `WAYLAND_DISPLAY`, made
+    /// absolute with `XDG_RUNTIME_DIR` when it is a bare name).
+    pub wayland: Option<std::path::PathBuf>,
+    /// sway's IPC socket (`SWAYSOCK`): with [`Desktop::wayland`], the
+    /// desktop is driven natively (window positions from sway, input and
+    /// screenshots through the compositor).
+    pub swaysock: Option<std::path::PathBuf>,
 }
 
 impl Desktop {
     /// The desktop of the process environment.
     pub fn from_env() -> Self {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        Desktop::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The desktop that these variables (`name=value` pairs, as a sandbox
+    /// gives them to its programs) describe; unset ones are not looked up
+    /// in the process environment. The Xauthority file is `XAUTHORITY`'s.
+    pub fn from_pairs(pairs: &[(String, String)]) -> Self {
+        let mut desktop = Desktop::from_vars(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        });
+        desktop.xauthority = pairs
+            .iter()
+            .find(|(k, _)| k == "XAUTHORITY")
+            .map(|(_, v)| std::path::PathBuf::from(v));
+        desktop
+    }
+
+    fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let var = |name: &str| lookup(name).filter(|v| !v.is_empty());
         // Without DBUS_SESSION_BUS_ADDRESS, D-Bus falls back to the
         // well-known socket of the user's runtime directory.
         let session_bus = var("DBUS_SESSION_BUS_ADDRESS").or_else(|| {
@@ -35,6 +63,22 @@ impl Desktop {
             session_bus,
             a11y_bus: var("AT_SPI_BUS_ADDRESS"),
             xauthority: None,
+            wayland: var("WAYLAND_DISPLAY").and_then(|name| {
+                let name = std::path::PathBuf::from(name);
+                if name.is_absolute() {
+                    return Some(name);
+                }
+                Some(std::path::Path::new(&var("XDG_RUNTIME_DIR")?).join(name))
+            }),
+            swaysock: var("SWAYSOCK").map(std::path::PathBuf::from),
         }
+    }
+
+    /// The desktop is a Wayland session cup drives natively: a compositor
+    /// socket and sway's IPC. Native Wayland windows are then placed by
+    /// sway's rectangles, and input and screenshots go through the
+    /// compositor; XWayland windows in it keep their X11 coordinates.
+    pub fn is_native_wayland(&self) -> bool {
+        self.wayland.is_some() && self.swaysock.is_some()
     }
 }

@@ -11,7 +11,7 @@ use cup::WindowHandle;
 use cup_protocol::{Rect, WindowInfo};
 
 use crate::atspi_calls::ObjRef;
-use crate::x11::{X11State, X11Window};
+use crate::display::{DisplayState, TopWindow};
 
 /// A top-level AT-SPI window of an application.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,13 +31,13 @@ pub struct Frame {
 }
 
 /// A rule that pairs an X11 window with a frame.
-type Matcher = dyn Fn(&X11Window, &Frame) -> bool;
+type Matcher = dyn Fn(&TopWindow, &Frame) -> bool;
 
 /// Joins AT-SPI frames with X11 windows; the result is ordered top-most
 /// first, with the foreground window flagged.
-pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
+pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
     // X11 lists bottom to top; agents care about the top first.
-    let xws: Vec<&X11Window> = x11.windows.iter().rev().collect();
+    let xws: Vec<&TopWindow> = x11.windows.iter().rev().collect();
     let mut used = vec![false; frames.len()];
     let mut hits: Vec<Option<usize>> = vec![None; xws.len()];
     // Strongest evidence first, over all windows, so that a helper surface
@@ -62,10 +62,23 @@ pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
             }
         }
     }
-    let mut out: Vec<(Option<usize>, Option<&X11Window>)> =
+    let mut out: Vec<(Option<usize>, Option<&TopWindow>)> =
         hits.into_iter().zip(xws.into_iter().map(Some)).collect();
-    for (i, _) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        out.push((Some(i), None));
+    // Under Wayland the compositor lists every mapped top-level: an
+    // untitled frame it does not list, of a process with a listed window,
+    // is a surface that is not on screen (Chromium's popup frames).
+    let listed_pids: HashSet<u32> = out
+        .iter()
+        .filter(|(_, xw)| xw.is_some())
+        .filter_map(|(f, _)| f.and_then(|i| frames[i].pid))
+        .collect();
+    for (i, f) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        let hidden = x11.backend == crate::display::Backend::Sway
+            && f.name.trim().is_empty()
+            && f.pid.is_some_and(|p| listed_pids.contains(&p));
+        if !hidden {
+            out.push((Some(i), None));
+        }
     }
     // Untitled X11 windows without a frame of a process that has framed
     // windows are its helpers (Chromium's popup surfaces), not windows.
@@ -117,7 +130,7 @@ pub fn join_windows(frames: &[Frame], x11: &X11State) -> Vec<WindowHandle> {
                 },
                 native: match (f, xw) {
                     (Some(f), _) => f.obj.key(),
-                    (None, Some(w)) => format!("x11:{}", w.id),
+                    (None, Some(w)) => format!("{}:{}", x11.backend.prefix(), w.id),
                     (None, None) => String::new(),
                 },
             }
@@ -150,17 +163,18 @@ mod tests {
         }
     }
 
-    fn xwin(id: u32, title: &str, pid: Option<u32>) -> X11Window {
-        X11Window {
+    fn xwin(id: u32, title: &str, pid: Option<u32>) -> TopWindow {
+        TopWindow {
             id,
             title: title.into(),
             pid,
             rect: Rect::new(0, 0, 100, 100),
+            relative: false,
         }
     }
 
-    fn state(windows: Vec<X11Window>, active: Option<u32>) -> X11State {
-        X11State {
+    fn state(windows: Vec<TopWindow>, active: Option<u32>) -> DisplayState {
+        DisplayState {
             width: 1920,
             height: 1080,
             scale: 1.0,
@@ -168,6 +182,7 @@ mod tests {
             windows,
             active,
             managed: active.is_some(),
+            backend: crate::display::Backend::X11,
         }
     }
 
@@ -222,6 +237,25 @@ mod tests {
             .map(|w| w.info.title.as_str())
             .collect();
         assert_eq!(fg, vec!["A"]);
+    }
+
+    #[test]
+    fn under_sway_untitled_frames_it_does_not_list_are_not_windows() {
+        let mut frames = vec![frame(":1.2", "Page - Chromium", 10, true)];
+        frames.push(frame(":1.2", "", 10, false));
+        frames[1].obj = ObjRef::new(":1.2", "/org/a11y/atspi/accessible/7");
+        frames.push(frame(":1.3", "", 11, false));
+        let mut x = state(vec![xwin(6, "Page - Chromium", Some(10))], Some(6));
+        let kept = join_windows(&frames, &x);
+        assert_eq!(kept.len(), 3, "on X11 every frame is kept");
+        x.backend = crate::display::Backend::Sway;
+        let w = join_windows(&frames, &x);
+        let titles: Vec<&str> = w.iter().map(|w| w.info.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            vec!["Page - Chromium", ""],
+            "the popup frame of the listed process is dropped, another app's untitled frame kept"
+        );
     }
 
     #[test]

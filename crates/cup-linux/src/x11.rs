@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cup::{AdapterError, Monitor};
+
+use crate::display::{Backend, DisplayState, TopWindow};
 use cup_protocol::Rect;
 use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::randr::ConnectionExt as _;
@@ -20,45 +22,13 @@ use x11rb::rust_connection::RustConnection;
 /// Deadline of one [`read_state`].
 pub const X11_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// One top-level window.
-#[derive(Debug, Clone, PartialEq)]
-pub struct X11Window {
-    /// X window id.
-    pub id: u32,
-    /// `_NET_WM_NAME`, else `WM_NAME`.
-    pub title: String,
-    /// `_NET_WM_PID`.
-    pub pid: Option<u32>,
-    /// Rectangle in root (screen) coordinates.
-    pub rect: Rect,
-}
-
-/// What X11 says about the display.
-#[derive(Debug, Clone, PartialEq)]
-pub struct X11State {
-    /// Root window width.
-    pub width: i64,
-    /// Root window height.
-    pub height: i64,
-    /// Device scale (XSETTINGS `Gdk/WindowScalingFactor`), 1.0 when unset.
-    pub scale: f64,
-    /// Monitors (RandR), at least one.
-    pub monitors: Vec<Monitor>,
-    /// Mapped top-level windows, bottom to top.
-    pub windows: Vec<X11Window>,
-    /// `_NET_ACTIVE_WINDOW` (with a window manager) or the input focus.
-    pub active: Option<u32>,
-    /// A window manager manages the windows (EWMH client list present).
-    pub managed: bool,
-}
-
 fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
 }
 
 /// Reads the X11 state of `display` under [`X11_TIMEOUT`], over a
 /// connection of its own.
-pub async fn read_state(display: Option<&str>) -> Result<X11State, AdapterError> {
+pub async fn read_state(display: Option<&str>) -> Result<DisplayState, AdapterError> {
     X11Reader::default().read(display).await
 }
 
@@ -74,7 +44,7 @@ pub struct X11Reader {
 
 impl X11Reader {
     /// The state of `display` now.
-    pub async fn read(&self, display: Option<&str>) -> Result<X11State, AdapterError> {
+    pub async fn read(&self, display: Option<&str>) -> Result<DisplayState, AdapterError> {
         let Some(display) = display.map(str::to_owned) else {
             return Err(unavailable(
                 "no X11 display (DISPLAY is unset); run inside an X11 session or start one with `cup sandbox start`",
@@ -213,7 +183,7 @@ fn reply<R: x11rb::x11_utils::TryParse>(cookie: Pending<'_, R>) -> Option<R> {
 /// Reads the whole state in two round trips: each sends all its requests
 /// before it waits for the first reply. Fails only when the connection
 /// does (an X error on one window just leaves that window out).
-fn read_state_blocking(link: &Link) -> X11Result<X11State> {
+fn read_state_blocking(link: &Link) -> X11Result<DisplayState> {
     let conn = &link.conn;
     let atoms = &link.atoms;
     let screen = conn
@@ -288,7 +258,7 @@ fn read_state_blocking(link: &Link) -> X11Result<X11State> {
         .collect();
     // 0 = None, 1 = PointerRoot.
     let active = active.or((focus > 1).then_some(focus));
-    Ok(X11State {
+    Ok(DisplayState {
         width,
         height,
         scale,
@@ -296,6 +266,7 @@ fn read_state_blocking(link: &Link) -> X11Result<X11State> {
         windows,
         active,
         managed,
+        backend: Backend::X11,
     })
 }
 
@@ -391,7 +362,7 @@ impl<'c> Asked<'c> {
 
     /// The window, or `None` when it is gone or (without a window manager)
     /// is not a top-level window a user sees.
-    fn window(self, managed: bool) -> Option<X11Window> {
+    fn window(self, managed: bool) -> Option<TopWindow> {
         let attrs = reply(self.attributes)?;
         // Every reply is read, so none is left behind on the connection.
         let geom = reply(self.geometry);
@@ -416,7 +387,7 @@ impl<'c> Asked<'c> {
             // Unnamed helper windows of toolkits (e.g. GTK's leader window).
             return None;
         }
-        Some(X11Window {
+        Some(TopWindow {
             id: self.id,
             title,
             pid,
@@ -426,6 +397,7 @@ impl<'c> Asked<'c> {
                 u64::from(geom.width),
                 u64::from(geom.height),
             ),
+            relative: false,
         })
     }
 }

@@ -287,6 +287,13 @@ pub trait Adapter: Send + Sync {
         Err(unsupported("listing applications"))
     }
 
+    /// A line for the overview about the display the adapter drives, when
+    /// there is a choice worth telling (a Wayland session: driven natively,
+    /// or only through XWayland); `None` where there is none.
+    async fn display_note(&self) -> Option<String> {
+        None
+    }
+
     /// Checks what the adapter needs (display, buses, input, capture),
     /// each with how to fix it.
     async fn check(&self) -> Vec<Check> {

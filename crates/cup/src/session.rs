@@ -210,7 +210,11 @@ impl Session {
             bool,
             Scope,
         ) = match req.scope {
-            Scope::Overview => return Ok(overview(Vec::new())),
+            Scope::Overview => {
+                return Ok(overview(
+                    self.adapter.display_note().await.into_iter().collect(),
+                ))
+            }
             Scope::Foreground => {
                 let fg = windows
                     .iter()

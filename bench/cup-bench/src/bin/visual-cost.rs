@@ -44,6 +44,7 @@ fn session_on(sandbox: &Sandbox) -> Session {
         session_bus: Some(sandbox.session_bus_address().to_owned()),
         a11y_bus: Some(sandbox.a11y_address().to_owned()),
         xauthority: Some(sandbox.xauthority()),
+        ..Desktop::default()
     })))
 }
 

@@ -96,8 +96,8 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         match Sandbox::attach(&path) {
             Ok(running) => {
                 return Err(Failure::usage(format!(
-                    "a sandbox already runs on display {} (state {}); use it (`cup sandbox env`) or end it with `cup sandbox stop`",
-                    running.display(),
+                    "a sandbox already runs on {} (state {}); use it (`cup sandbox env`) or end it with `cup sandbox stop`",
+                    running.location(),
                     path.display()
                 )))
             }
@@ -111,6 +111,7 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         width,
         height,
         with_window_manager: args.wm,
+        wayland: args.wayland,
         ..SandboxOptions::default()
     };
     let mut sandbox = Sandbox::start(options).map_err(sandbox_error)?;
@@ -121,11 +122,17 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
     }
     sandbox.detach();
     eprintln_status(&format!(
-        "cup: sandbox on display {} ({}x{}{}); state in {}; apps: cup sandbox run -- APP; end: cup sandbox stop",
-        sandbox.display(),
+        "cup: sandbox on {} ({}x{}{}); state in {}; apps: cup sandbox run -- APP; end: cup sandbox stop",
+        sandbox.location(),
         width,
         height,
-        if args.wm { ", openbox" } else { "" },
+        if args.wm {
+            ", openbox"
+        } else if args.wayland {
+            ", sway"
+        } else {
+            ""
+        },
         path.display()
     ));
     output::print(&exports(&sandbox, &path))?;
@@ -146,10 +153,10 @@ fn launch(args: &SandboxRunArgs) -> Result<ExitCode, Failure> {
         .map_err(sandbox_error)?;
     sandbox.save(&path).map_err(sandbox_error)?;
     output::print(&format!(
-        "{} pid {} on display {} (accessibility name {:?}, bus {}); log {}\n",
+        "{} pid {} on {} (accessibility name {:?}, bus {}); log {}\n",
         app.program,
         app.pid,
-        sandbox.display(),
+        sandbox.location(),
         app.name,
         app.bus_name,
         app.log.display()

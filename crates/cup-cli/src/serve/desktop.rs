@@ -105,6 +105,7 @@ impl Running {
             session_bus: Some(self.sandbox.session_bus_address().to_owned()),
             a11y_bus: Some(self.sandbox.a11y_address().to_owned()),
             xauthority: Some(self.sandbox.xauthority()),
+            ..Desktop::default()
         }
     }
 

@@ -68,8 +68,13 @@ pub struct Target {
     /// Title and screen rectangle from X11, used for windows without a tree
     /// and to turn window-relative extents (GTK4) into screen coordinates.
     pub title: String,
-    /// X11 origin of the window.
+    /// Where the window's window-relative (0, 0) is on screen: its X11
+    /// origin, or under Wayland the compositor's rectangle less the
+    /// client-side shadow.
     pub origin: (i64, i64),
+    /// Every extent of the window is window-relative (a native Wayland
+    /// client), not only GTK 4's.
+    pub relative: bool,
     /// X11 rectangle.
     pub rect: Option<cup_protocol::Rect>,
     /// Process id.
@@ -432,7 +437,11 @@ async fn capture_once(
             };
             let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
             walk.gtk4 = crate::raw::is_gtk4(&toolkit, &version);
-            let offset = if walk.gtk4 { target.origin } else { (0, 0) };
+            let offset = if walk.gtk4 || target.relative {
+                target.origin
+            } else {
+                (0, 0)
+            };
             walk.version.clone_from(&version);
             let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
             let deferred = std::mem::take(&mut walk.defer_extents);

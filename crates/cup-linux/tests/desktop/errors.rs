@@ -31,6 +31,7 @@ async fn dead_accessibility_bus() {
         session_bus: None,
         a11y_bus: Some("unix:path=/nonexistent/cup-test-bus".into()),
         xauthority: None,
+        ..Desktop::default()
     };
     let e = error_of(desktop, Scope::Overview).await;
     assert!(

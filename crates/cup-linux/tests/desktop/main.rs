@@ -16,5 +16,6 @@ mod input;
 mod qt5;
 mod screenshot;
 mod typing;
+mod wayland;
 mod wire;
 mod writer;

@@ -114,6 +114,7 @@ impl Sandbox {
             .filter(|p| !procfs::is_running(p.pid, p.start_time))
             .filter_map(|p| match p.role {
                 Role::Xvfb => Some("Xvfb"),
+                Role::Compositor => Some("the compositor"),
                 Role::SessionBus => Some("the session bus"),
                 Role::A11yBusLauncher => Some("the accessibility bus launcher"),
                 Role::A11yBus => Some("the accessibility bus"),
@@ -133,16 +134,30 @@ impl Sandbox {
             .iter()
             .filter(|p| p.role == Role::Xvfb)
             .all(ProcRecord::is_running);
-        let x = if xvfb_runs {
-            x_answers(
-                self.display.trim_start_matches(':'),
-                &self.xauthority(),
-                timeout,
-            )
+        if let Some(session) = &self.wayland {
+            let runs = self
+                .processes
+                .iter()
+                .filter(|p| p.role == Role::Compositor)
+                .all(ProcRecord::is_running);
+            let answers = if runs {
+                wayland::sway_answers(&session.ipc, timeout)
+            } else {
+                Err("sway is not running".into())
+            };
+            checks.push(check("compositor", answers));
         } else {
-            Err("Xvfb is not running".into())
-        };
-        checks.push(check("x", x));
+            let x = if xvfb_runs {
+                x_answers(
+                    self.display.trim_start_matches(':'),
+                    &self.xauthority(),
+                    timeout,
+                )
+            } else {
+                Err("Xvfb is not running".into())
+            };
+            checks.push(check("x", x));
+        }
         let apps = self.apps();
         let records = self.live().app_records.clone();
         let late = |what: &str| format!("{what} did not answer within {} ms", timeout.as_millis());

@@ -24,6 +24,7 @@ mod launch;
 mod services;
 mod shutdown;
 mod state;
+mod wayland;
 
 pub use health::{Check, Health};
 use shutdown::kill_group;
@@ -97,6 +98,12 @@ pub struct SandboxOptions {
     pub state_dir: Option<PathBuf>,
     /// Deadline for the whole start-up (default 45 s, sized for a loaded 2-core machine; it takes ~0.3 s).
     pub start_timeout: Duration,
+    /// A Wayland desktop instead of an X11 one (default `false`): a
+    /// headless sway on a private runtime directory, no X server. sway
+    /// refuses to run as root, so when the caller is root the compositor,
+    /// the buses and the apps run as `nobody` (uid and gid 65534); the
+    /// session bus admits root too, for cup.
+    pub wayland: bool,
 }
 
 impl Default for SandboxOptions {
@@ -108,6 +115,7 @@ impl Default for SandboxOptions {
             with_window_manager: false,
             state_dir: None,
             start_timeout: Duration::from_secs(45),
+            wayland: false,
         }
     }
 }
@@ -168,6 +176,7 @@ pub struct App {
 #[serde(rename_all = "kebab-case")]
 enum Role {
     Xvfb,
+    Compositor,
     SessionBus,
     A11yBusLauncher,
     A11yBus,
@@ -248,6 +257,12 @@ pub struct Sandbox {
     live: Mutex<Live>,
     /// The stdout pipes of daemons that printed their address, kept open.
     pipes: Vec<ChildStdout>,
+    /// The Wayland compositor's socket and sway's IPC socket (Wayland
+    /// sandboxes).
+    wayland: Option<wayland::Session>,
+    /// The user the sandbox's processes run as (uid, gid), when not the
+    /// caller's.
+    user: Option<(u32, u32)>,
     detached: bool,
     stopped: bool,
 }
@@ -263,6 +278,7 @@ pub(crate) fn missing(program: &str) -> SandboxError {
         "xprop" | "xdpyinfo" | "xwininfo" => Some("x11-utils"),
         "kill" => Some("procps"),
         "openbox" => Some("openbox"),
+        "sway" => Some("sway"),
         "gtk3-widget-factory" | "gtk3-demo" => Some("gtk-3-examples"),
         "gtk4-demo" | "gtk4-widget-factory" => Some("gtk-4-examples"),
         "chromium" => Some("chromium"),
@@ -360,7 +376,16 @@ impl Sandbox {
     pub fn start(options: SandboxOptions) -> Result<Self, SandboxError> {
         let started = Instant::now();
         let deadline = started + options.start_timeout;
-        let xvfb = require("Xvfb")?;
+        let xvfb = if options.wayland {
+            None
+        } else {
+            Some(require("Xvfb")?)
+        };
+        let sway = if options.wayland {
+            Some(require("sway")?)
+        } else {
+            None
+        };
         let dbus_daemon = require("dbus-daemon")?;
         let launcher = BUS_LAUNCHERS
             .iter()
@@ -368,14 +393,16 @@ impl Sandbox {
             .find(|p| p.is_file())
             .ok_or_else(|| missing("/usr/libexec/at-spi-bus-launcher"))?;
         require("kill")?;
-        let window_manager = if options.with_window_manager {
+        let window_manager = if options.with_window_manager && !options.wayland {
             Some((require("openbox")?, require("xprop")?))
         } else {
             None
         };
 
         let id = new_id();
-        let state_dir = prepare_state_dir(options.state_dir.as_deref(), &id)?;
+        let user = (options.wayland && wayland::caller_is_root())
+            .then_some((wayland::NOBODY, wayland::NOBODY));
+        let state_dir = prepare_state_dir(options.state_dir.as_deref(), &id, user)?;
         let mut sandbox = Self {
             id,
             display: String::new(),
@@ -388,20 +415,28 @@ impl Sandbox {
             processes: Vec::new(),
             live: Mutex::new(Live::default()),
             pipes: Vec::new(),
+            wayland: None,
+            user,
             detached: false,
             stopped: false,
         };
         // From here on an early return drops `sandbox`, which stops what
         // was started so far.
         let timeout = options.start_timeout;
-        sandbox.start_xvfb(&xvfb, deadline, timeout)?;
+        if let Some(xvfb) = &xvfb {
+            sandbox.start_xvfb(xvfb, deadline, timeout)?;
+        }
         sandbox.start_session_bus(&dbus_daemon, deadline, timeout)?;
         sandbox.start_a11y(&launcher, deadline, timeout)?;
         if let Some((openbox, xprop)) = window_manager {
             sandbox.start_window_manager(&openbox, &xprop, deadline, timeout)?;
         }
+        if let Some(sway) = &sway {
+            sandbox.start_sway(sway, deadline, timeout)?;
+        }
         tracing::info!(
             display = %sandbox.display,
+            wayland = sandbox.wayland.is_some(),
             state_dir = %sandbox.state_dir.display(),
             elapsed_ms = millis(started),
             "sandbox started"
@@ -431,6 +466,11 @@ impl Sandbox {
         }
         command.envs(self.env());
         command.stdin(Stdio::null());
+        if let Some((uid, gid)) = self.user {
+            // The caller's home is not the sandbox user's to write in;
+            // std drops the supplementary groups along with root.
+            command.uid(uid).gid(gid).env("HOME", self.home());
+        }
         command
     }
 
@@ -479,9 +519,19 @@ impl Sandbox {
         }
     }
 
-    /// The X display, e.g. `:3`.
+    /// The X display, e.g. `:3` (empty in a Wayland sandbox).
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// The Wayland compositor's socket (absolute), in a Wayland sandbox.
+    pub fn wayland_socket(&self) -> Option<&Path> {
+        self.wayland.as_ref().map(|s| s.socket.as_path())
+    }
+
+    /// sway's IPC socket, in a Wayland sandbox.
+    pub fn sway_socket(&self) -> Option<&Path> {
+        self.wayland.as_ref().map(|s| s.ipc.as_path())
     }
 
     /// The Xauthority file with the display's cookie (clients get it in
@@ -532,6 +582,13 @@ impl Sandbox {
         set("DISPLAY", &self.display);
         if !self.display.is_empty() {
             set("XAUTHORITY", &self.xauthority().to_string_lossy());
+        }
+        if let Some(session) = &self.wayland {
+            set("WAYLAND_DISPLAY", &session.socket.to_string_lossy());
+            set("SWAYSOCK", &session.ipc.to_string_lossy());
+            for (name, value) in wayland::CLIENT_ENV {
+                set(name, value);
+            }
         }
         set("DBUS_SESSION_BUS_ADDRESS", &self.session_bus_address);
         set("XDG_RUNTIME_DIR", &self.runtime_dir().to_string_lossy());

@@ -92,9 +92,14 @@ impl Sandbox {
     ) -> Result<(), SandboxError> {
         let (log, _, log_path) = self.log_file("session-bus.log")?;
         let address = format!("unix:path={}", self.state_dir.join("bus").display());
+        let config = self.session_bus_config_file()?;
         let mut command = self.base_command(dbus_daemon.as_os_str());
+        match &config {
+            Some(file) => command.arg(format!("--config-file={}", file.display())),
+            None => command.arg("--session"),
+        };
         command
-            .args(["--session", "--nofork", "--nosyslog", "--print-address=1"])
+            .args(["--nofork", "--nosyslog", "--print-address=1"])
             .arg(format!("--address={address}"))
             .stdout(Stdio::piped())
             .stderr(log);

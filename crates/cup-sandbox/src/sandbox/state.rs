@@ -17,6 +17,12 @@ struct StateFile {
     depth: u8,
     processes: Vec<ProcRecord>,
     apps: Vec<App>,
+    /// A Wayland sandbox's sockets (absent in older state files).
+    #[serde(default)]
+    wayland: Option<wayland::Session>,
+    /// The user its processes run as (absent in older state files).
+    #[serde(default)]
+    user: Option<(u32, u32)>,
 }
 
 pub(super) fn state_dir_error(path: &Path, reason: impl Into<String>) -> SandboxError {
@@ -27,9 +33,12 @@ pub(super) fn state_dir_error(path: &Path, reason: impl Into<String>) -> Sandbox
 }
 
 /// Creates the state directory (0700), its marker file and `runtime/`.
+/// With `user`, the directory, `runtime/` and `home/` belong to that user
+/// (uid, gid): the sandbox's processes run as it.
 pub(super) fn prepare_state_dir(
     requested: Option<&Path>,
     id: &str,
+    user: Option<(u32, u32)>,
 ) -> Result<PathBuf, SandboxError> {
     let dir = match requested {
         Some(dir) => dir.to_owned(),
@@ -75,6 +84,16 @@ pub(super) fn prepare_state_dir(
         .mode(0o700)
         .create(dir.join("runtime"))
         .map_err(|e| state_dir_error(&dir, format!("cannot create runtime/ in it: {e}")))?;
+    if let Some((uid, gid)) = user {
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(dir.join("home"))
+            .map_err(|e| state_dir_error(&dir, format!("cannot create home/ in it: {e}")))?;
+        for path in [dir.clone(), dir.join("runtime"), dir.join("home")] {
+            std::os::unix::fs::chown(&path, Some(uid), Some(gid))
+                .map_err(|e| state_dir_error(&path, format!("cannot give it to uid {uid}: {e}")))?;
+        }
+    }
     Ok(dir)
 }
 
@@ -108,6 +127,8 @@ impl Sandbox {
                 .cloned()
                 .collect(),
             apps: live.apps.clone(),
+            wayland: self.wayland.clone(),
+            user: self.user,
         };
         drop(live);
         let file_error = |reason: String| SandboxError::StateFile {
@@ -185,6 +206,8 @@ impl Sandbox {
                 children: Vec::new(),
             }),
             pipes: Vec::new(),
+            wayland: state.wayland,
+            user: state.user,
             detached: true,
             stopped: false,
         })
@@ -205,7 +228,12 @@ impl Sandbox {
         let dead: Vec<String> = sandbox
             .processes
             .iter()
-            .filter(|r| matches!(r.role, Role::Xvfb | Role::SessionBus | Role::A11yBus))
+            .filter(|r| {
+                matches!(
+                    r.role,
+                    Role::Xvfb | Role::Compositor | Role::SessionBus | Role::A11yBus
+                )
+            })
             .filter(|r| !r.is_running())
             .map(|r| format!("{} (pid {})", r.program, r.pid))
             .collect();
@@ -213,8 +241,8 @@ impl Sandbox {
             return Err(SandboxError::StateFile {
                 path: path.to_owned(),
                 reason: format!(
-                    "the sandbox on display {} is no longer running ({} gone); clean up with `cup sandbox stop` and start a new one",
-                    sandbox.display,
+                    "the sandbox on {} is no longer running ({} gone); clean up with `cup sandbox stop` and start a new one",
+                    sandbox.location(),
                     dead.join(", ")
                 ),
             });

@@ -43,14 +43,7 @@ impl Desk {
 
     /// The addresses of this desktop.
     pub fn desktop(&self) -> Desktop {
-        let env = self.sandbox.env();
-        let get = |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-        Desktop {
-            display: get("DISPLAY"),
-            session_bus: get("DBUS_SESSION_BUS_ADDRESS"),
-            a11y_bus: get("AT_SPI_BUS_ADDRESS"),
-            xauthority: Some(self.sandbox.xauthority()),
-        }
+        Desktop::from_pairs(&self.sandbox.env())
     }
 
     /// A session on this desktop.

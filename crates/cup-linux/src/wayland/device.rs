@@ -1,0 +1,362 @@
+//! cup's input on a Wayland desktop: the compositor's virtual pointer and
+//! keyboard ([`super::vinput`]) behind the same [`InputOps`] the element
+//! actions use on X11, and the pointer gestures of `cup input`.
+//!
+//! Wayland has no way to ask where the pointer is; the device remembers
+//! where it last put it.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use cup::{ActionResult, AdapterError, Button, Gesture, Point};
+use cup_protocol::keys::{Combo, Key};
+use cup_protocol::Direction;
+
+use super::client::WaylandError;
+use super::vinput::WaylandInput;
+use crate::act::events::EventLog;
+use crate::act::fallback::InputOps;
+use crate::act::{self};
+use crate::input::keysym;
+
+/// The X-style number of a button (1 left, 2 middle, 3 right, 8 back,
+/// 9 forward).
+fn number(button: Button) -> u8 {
+    match button {
+        Button::Left => 1,
+        Button::Middle => 2,
+        Button::Right => 3,
+        Button::Back => 8,
+        Button::Forward => 9,
+    }
+}
+
+/// The keysyms of a combo: its modifiers' (left) keys first, then its
+/// keys.
+pub fn combo_keysyms(combo: &Combo) -> Vec<u32> {
+    let mut out: Vec<u32> = combo
+        .modifiers
+        .iter()
+        .filter_map(|m| keysym::modifier_keysyms(*m).first().copied())
+        .collect();
+    out.extend(combo.keys.iter().filter_map(|k| match k {
+        Key::Char(c) => keysym::char_keysym(*c),
+        Key::Named(n) => Some(keysym::named_keysym(*n)),
+    }));
+    out
+}
+
+/// Wheel notches (dx, dy) for a scroll `direction` of `amount`.
+pub fn notches(direction: Direction, amount: u32) -> (i32, i32) {
+    let n = i32::try_from(amount).unwrap_or(i32::MAX);
+    match direction {
+        Direction::Up => (0, -n),
+        Direction::Down => (0, n),
+        Direction::Left => (-n, 0),
+        Direction::Right => (n, 0),
+    }
+}
+
+/// The points a drag passes through: each leg of `path` cut into `steps`
+/// moves (at least one), ending on every waypoint.
+pub fn drag_points(path: &[Point], steps: u32) -> Vec<Point> {
+    let steps = i64::from(steps.max(1));
+    let mut out = Vec::new();
+    for leg in path.windows(2) {
+        let (a, b) = (leg[0], leg[1]);
+        for i in 1..=steps {
+            out.push(Point::new(
+                a.x + (b.x - a.x) * i / steps,
+                a.y + (b.y - a.y) * i / steps,
+            ));
+        }
+    }
+    out
+}
+
+fn platform(e: WaylandError) -> AdapterError {
+    match e {
+        WaylandError::Invalid(m) => AdapterError::Invalid(m),
+        e => AdapterError::Platform(e.to_string()),
+    }
+}
+
+/// A one-line refusal of modifiers held during a pointer gesture.
+fn no_modifiers(what: &str) -> AdapterError {
+    AdapterError::Unsupported(format!(
+        "unsupported: holding modifier keys during a {what} on Wayland; press the keys with `cup press` or drop --modifiers"
+    ))
+}
+
+/// The virtual pointer and keyboard of one Wayland desktop.
+#[derive(Debug)]
+pub struct WaylandDevice {
+    input: WaylandInput,
+    last: Mutex<Option<Point>>,
+}
+
+impl WaylandDevice {
+    /// Opens the virtual devices on the compositor at `socket`.
+    ///
+    /// # Errors
+    ///
+    /// The compositor cannot be reached or offers no virtual pointer or
+    /// keyboard (a one-line `unsupported: …` naming what it offers).
+    pub async fn open(socket: &std::path::Path) -> Result<WaylandDevice, WaylandError> {
+        Ok(WaylandDevice {
+            input: WaylandInput::open(socket).await?,
+            last: Mutex::new(None),
+        })
+    }
+
+    fn moved(&self, to: Point) {
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(to);
+        }
+    }
+
+    /// Where cup last put the pointer.
+    pub fn cursor(&self) -> Result<Point, AdapterError> {
+        self.last.lock().ok().and_then(|l| *l).ok_or_else(|| {
+            AdapterError::Unsupported(
+                "unsupported: reading the pointer position on Wayland (compositors do not tell clients); cup knows it only after it moved the pointer".into(),
+            )
+        })
+    }
+
+    async fn click(&self, at: Point, button: u8, count: u8) -> Result<(), AdapterError> {
+        self.input
+            .click(at.x, at.y, button, count)
+            .await
+            .map_err(platform)?;
+        self.moved(at);
+        Ok(())
+    }
+
+    async fn button(&self, at: Option<Point>, button: u8, down: bool) -> Result<(), AdapterError> {
+        let at = match at {
+            Some(p) => p,
+            None => self.cursor()?,
+        };
+        let done = if down {
+            self.input.button_down(at.x, at.y, button).await
+        } else {
+            self.input.button_up(at.x, at.y, button).await
+        };
+        done.map_err(platform)?;
+        self.moved(at);
+        Ok(())
+    }
+
+    async fn drag(
+        &self,
+        path: &[Point],
+        button: u8,
+        duration: Duration,
+        steps: u32,
+    ) -> Result<(), AdapterError> {
+        let (Some(&first), Some(_)) = (path.first(), path.get(1)) else {
+            return Err(AdapterError::Invalid(
+                "a drag needs at least two points: --from X,Y --to X,Y".into(),
+            ));
+        };
+        let points = drag_points(path, steps);
+        let pause = duration / u32::try_from(points.len()).unwrap_or(u32::MAX).max(1);
+        self.input
+            .button_down(first.x, first.y, button)
+            .await
+            .map_err(platform)?;
+        let mut moved = Ok(());
+        for p in &points {
+            // The pacing is the gesture itself (a drag the app can follow).
+            tokio::time::sleep(pause).await;
+            moved = self.input.move_to(p.x, p.y).await.map_err(platform);
+            if moved.is_err() {
+                break;
+            }
+        }
+        // The button goes up whatever happened, so none stays held.
+        let end = points.last().copied().unwrap_or(first);
+        let up = self
+            .input
+            .button_up(end.x, end.y, button)
+            .await
+            .map_err(platform);
+        self.moved(end);
+        moved.and(up)
+    }
+
+    /// Performs a `cup input` gesture and reports what it observed.
+    pub async fn perform(
+        &self,
+        events: &EventLog,
+        gesture: &Gesture,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let message = gesture.to_string();
+        match gesture {
+            Gesture::Move { to } => {
+                let work = async {
+                    self.input.move_to(to.x, to.y).await.map_err(platform)?;
+                    self.moved(*to);
+                    Ok(())
+                };
+                act::observed(events, message, refs, work).await
+            }
+            Gesture::Click {
+                at,
+                button,
+                count,
+                modifiers,
+            } => {
+                if !modifiers.is_empty() {
+                    return Err(no_modifiers("click"));
+                }
+                let work = self.click(*at, number(*button), *count);
+                act::observed(events, message, refs, work).await
+            }
+            Gesture::Down { at, button } => {
+                let work = self.button(*at, number(*button), true);
+                act::observed(events, message, refs, work).await
+            }
+            Gesture::Up { at, button } => {
+                let work = self.button(*at, number(*button), false);
+                act::observed(events, message, refs, work).await
+            }
+            Gesture::Drag {
+                path,
+                button,
+                duration,
+                steps,
+                modifiers,
+            } => {
+                if !modifiers.is_empty() {
+                    return Err(no_modifiers("drag"));
+                }
+                let work = self.drag(path, number(*button), *duration, steps.unwrap_or(20));
+                act::observed(events, message, refs, work).await
+            }
+            Gesture::Scroll {
+                at,
+                direction,
+                amount,
+                modifiers,
+            } => {
+                if !modifiers.is_empty() {
+                    return Err(no_modifiers("scroll"));
+                }
+                let at = match at {
+                    Some(p) => *p,
+                    None => self.cursor()?,
+                };
+                let (dx, dy) = notches(*direction, *amount);
+                let work = async {
+                    self.input
+                        .scroll(at.x, at.y, dx, dy)
+                        .await
+                        .map_err(platform)?;
+                    self.moved(at);
+                    Ok(())
+                };
+                act::observed(events, message, refs, work).await
+            }
+            Gesture::Type { text, delay } => {
+                let work = async {
+                    if delay.is_zero() {
+                        return self.input.type_text(text).await.map_err(platform);
+                    }
+                    let mut buf = [0u8; 4];
+                    for (i, c) in text.chars().enumerate() {
+                        if i > 0 {
+                            // The delay is the gesture itself (human-paced typing).
+                            tokio::time::sleep(*delay).await;
+                        }
+                        self.input
+                            .type_text(c.encode_utf8(&mut buf))
+                            .await
+                            .map_err(platform)?;
+                    }
+                    Ok(())
+                };
+                act::typed(events, message, refs, text, work).await
+            }
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl InputOps for WaylandDevice {
+    async fn click_at(&self, x: i64, y: i64, button: u8, count: u8) -> Result<(), AdapterError> {
+        self.click(Point::new(x, y), button, count).await
+    }
+
+    async fn hold_at(
+        &self,
+        x: i64,
+        y: i64,
+        button: u8,
+        hold: Duration,
+    ) -> Result<(), AdapterError> {
+        let at = Some(Point::new(x, y));
+        self.button(at, button, true).await?;
+        // The hold is the gesture itself (a long press), not a settle wait.
+        tokio::time::sleep(hold).await;
+        self.button(at, button, false).await
+    }
+
+    async fn wheel_at(
+        &self,
+        x: i64,
+        y: i64,
+        direction: Direction,
+        amount: u32,
+    ) -> Result<(), AdapterError> {
+        let (dx, dy) = notches(direction, amount);
+        self.input.scroll(x, y, dx, dy).await.map_err(platform)?;
+        self.moved(Point::new(x, y));
+        Ok(())
+    }
+
+    async fn keys(&self, combo: &Combo) -> Result<(), AdapterError> {
+        self.input
+            .keys(&combo_keysyms(combo))
+            .await
+            .map_err(platform)
+    }
+
+    async fn type_text(&self, text: &str) -> Result<(), AdapterError> {
+        self.input.type_text(text).await.map_err(platform)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_combo_is_its_modifier_keys_then_its_keys() {
+        let combo: Combo = "ctrl+shift+t".parse().expect("a combo");
+        assert_eq!(combo_keysyms(&combo), vec![0xffe3, 0xffe1, u32::from('t')]);
+        let enter: Combo = "enter".parse().expect("a combo");
+        assert_eq!(combo_keysyms(&enter), vec![0xff0d]);
+    }
+
+    #[test]
+    fn scroll_directions_are_signed_notches() {
+        assert_eq!(notches(Direction::Down, 3), (0, 3));
+        assert_eq!(notches(Direction::Up, 2), (0, -2));
+        assert_eq!(notches(Direction::Left, 1), (-1, 0));
+        assert_eq!(notches(Direction::Right, 4), (4, 0));
+    }
+
+    #[test]
+    fn a_drag_ends_on_every_waypoint() {
+        let path = [Point::new(0, 0), Point::new(100, 0), Point::new(100, 50)];
+        let points = drag_points(&path, 4);
+        assert_eq!(points.len(), 8);
+        assert_eq!(points[3], Point::new(100, 0));
+        assert_eq!(points[7], Point::new(100, 50));
+        assert_eq!(points[0], Point::new(25, 0));
+    }
+}

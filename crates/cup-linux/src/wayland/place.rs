@@ -1,0 +1,108 @@
+//! Placing a native Wayland window's extents on the screen (pure).
+//!
+//! Under Wayland every toolkit reports window-relative extents (for
+//! `ATSPI_COORD_TYPE_SCREEN` too), and only the compositor knows where
+//! the window is. sway's rectangle is the window geometry (the content),
+//! but a floating GTK 3 window's AT-SPI frame also covers the shadow its
+//! client-side decorations draw around it (Adwaita: 26 px left, 23 px
+//! top, measured on sway 1.7): its frame is larger than sway's rectangle,
+//! and its content starts at the top-left of its children. Tiled and
+//! maximized GTK 3 windows draw no shadow; GTK 4 frames are the window
+//! geometry itself (measured), even when the window is larger than its
+//! tile.
+
+use cup_protocol::Rect;
+
+/// How much larger than the compositor's rectangle a frame must be to
+/// carry a client-side shadow (rounding of fractional scales aside).
+const SLACK: u64 = 2;
+
+/// The frame (window-relative extents) is larger than the window's
+/// rectangle: a GTK 2/3 frame then includes its client-side shadow, and
+/// its children say where the content starts.
+pub fn has_shadow(rect: &Rect, frame: Option<&Rect>) -> bool {
+    frame.is_some_and(|f| f.w > rect.w + SLACK || f.h > rect.h + SLACK)
+}
+
+/// The shadow's left and top widths: the top-left of the frame's
+/// children (window-relative), at most the frame's excess over the
+/// rectangle on each axis; (0, 0) without children. Empty children and
+/// those GTK 3 parks at a negative position (unmapped ones report
+/// `-2147483648`) are not the content.
+pub fn inset(rect: &Rect, frame: &Rect, children: &[Rect]) -> (i64, i64) {
+    let shown: Vec<&Rect> = children
+        .iter()
+        .filter(|c| c.w > 0 && c.h > 0 && c.x >= 0 && c.y >= 0)
+        .collect();
+    let (Some(left), Some(top)) = (
+        shown.iter().map(|c| c.x).min(),
+        shown.iter().map(|c| c.y).min(),
+    ) else {
+        return (0, 0);
+    };
+    let excess = |f: u64, r: u64| i64::try_from(f.saturating_sub(r)).unwrap_or(i64::MAX);
+    (
+        left.clamp(0, excess(frame.w, rect.w)),
+        top.clamp(0, excess(frame.h, rect.h)),
+    )
+}
+
+/// Where window-relative (0, 0) is on the screen.
+pub fn origin(rect: &Rect, inset: (i64, i64)) -> (i64, i64) {
+    (rect.x - inset.0, rect.y - inset.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_floating_gtk3_window_is_placed_past_its_shadow() {
+        // Measured on sway 1.7: frame 1499x816 for a 1447x764 window at
+        // (100, 80); the header bar at (26, 23) of the frame.
+        let rect = Rect::new(100, 80, 1447, 764);
+        let frame = Rect::new(0, 0, 1499, 816);
+        assert!(has_shadow(&rect, Some(&frame)));
+        let children = [Rect::new(26, 23, 1447, 46), Rect::new(26, 69, 1447, 718)];
+        let inset = inset(&rect, &frame, &children);
+        assert_eq!(inset, (26, 23));
+        assert_eq!(origin(&rect, inset), (74, 57));
+        // A button at (40, 100) of the frame is at (114, 157) on screen:
+        // 14 px right of the window's left edge, 77 px below its top.
+    }
+
+    #[test]
+    fn tiled_windows_and_gtk4_frames_have_no_shadow() {
+        let rect = Rect::new(0, 0, 1280, 800);
+        assert!(!has_shadow(&rect, Some(&Rect::new(0, 0, 1280, 800))));
+        assert!(!has_shadow(&rect, Some(&Rect::new(0, 0, 1281, 801))));
+        assert!(!has_shadow(&rect, None));
+        assert_eq!(origin(&rect, (0, 0)), (0, 0));
+    }
+
+    #[test]
+    fn the_inset_never_exceeds_the_frames_excess() {
+        let rect = Rect::new(10, 10, 100, 100);
+        let frame = Rect::new(0, 0, 110, 104);
+        // A child placed far inside (a window whose content starts with
+        // a margin) does not push the origin past the shadow.
+        let inset = inset(&rect, &frame, &[Rect::new(40, 30, 20, 20)]);
+        assert_eq!(inset, (10, 4));
+        assert_eq!(super::inset(&rect, &frame, &[]), (0, 0));
+        // Unallocated children (empty) are ignored.
+        assert_eq!(
+            super::inset(
+                &rect,
+                &frame,
+                &[Rect::new(0, 0, 0, 0), Rect::new(5, 2, 9, 9)]
+            ),
+            (5, 2)
+        );
+        // An unmapped GTK 3 child (seen on gtk3-widget-factory's frame).
+        let parked = Rect::new(-2_147_483_648, -2_147_483_648, 1, 1);
+        assert_eq!(
+            super::inset(&rect, &frame, &[parked, Rect::new(5, 2, 9, 9)]),
+            (5, 2)
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! The Wayland backend, live on a private headless sway (cup-sandbox's
+//! `wayland` option: sway, the buses and the apps as `nobody` when the
+//! tests run as root): window positions from sway's IPC, bounds on screen
+//! for a floating GTK 3 window moved to a non-zero origin (its client-side
+//! shadow taken off), a pointer click at a check button's reported centre
+//! through the virtual pointer, exact Unicode typed through the virtual
+//! keyboard, screenshots through screencopy, and nothing left running.
+
+use std::time::Duration;
+
+use crate::support::{has, nodes, request, snapshot, Desk};
+use cup::{ActionParams, Button, Gesture, Point, ShotTarget};
+use cup_linux::wayland::sway::SwayIpc;
+use cup_protocol::{Node, Role, Scope, State};
+use cup_sandbox::SandboxOptions;
+
+fn wayland_desk() -> Desk {
+    Desk::start_with(SandboxOptions {
+        width: 1280,
+        height: 800,
+        wayland: true,
+        ..SandboxOptions::default()
+    })
+}
+
+fn sway(desk: &Desk) -> SwayIpc {
+    SwayIpc::new(
+        desk.sandbox
+            .sway_socket()
+            .unwrap_or_else(|| panic!("a Wayland sandbox has sway's IPC socket")),
+    )
+}
+
+/// The enabled check buttons of the GTK 3 window, top to bottom.
+fn check_buttons(snap: &cup::Snapshot) -> Vec<Node> {
+    let mut found: Vec<Node> = nodes(snap)
+        .into_iter()
+        .filter(|n| n.role == Role::Checkbox && n.name == "checkbutton")
+        .filter(|n| !has(n, State::Disabled) && !has(n, State::Mixed))
+        .cloned()
+        .collect();
+    found.sort_by_key(|n| n.bounds.map_or(0, |b| b.y));
+    found
+}
+
+fn decode(png: &[u8]) -> (u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap_or_else(|e| panic!("a PNG: {e}"));
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader
+        .next_frame(&mut buf)
+        .unwrap_or_else(|e| panic!("a PNG frame: {e}"));
+    buf.truncate(info.buffer_size());
+    (info.width, buf)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
+    let desk = wayland_desk();
+    desk.launch("gtk3-widget-factory", &[]);
+    let ipc = sway(&desk);
+    // AT-SPI may list the window before sway maps it.
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while ipc.state().await.map_or(true, |s| s.windows.is_empty()) {
+        assert!(
+            std::time::Instant::now() < until,
+            "sway never mapped the window"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ipc.command("[app_id=\"gtk3-widget-factory\"] floating enable, move position 150 100")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut session = desk.session();
+
+    // The window list is sway's.
+    let state = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
+    let windows = session
+        .adapter()
+        .windows()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let titles: Vec<&str> = windows.iter().map(|w| w.info.title.as_str()).collect();
+    assert_eq!(titles, vec!["gtk3-widget-factory"], "{windows:?}");
+    let rect = state.windows[0].rect;
+    // The content sits below sway's title bar.
+    assert!(rect.x == 150 && (100..=140).contains(&rect.y), "{rect:?}");
+    assert_eq!(windows[0].info.bounds, Some(rect));
+
+    // Bounds on screen: the check buttons lie inside sway's rectangle.
+    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let buttons = check_buttons(&snap);
+    assert!(buttons.len() >= 2, "two enabled check buttons: {buttons:?}");
+    let target = buttons
+        .iter()
+        .find(|n| !has(n, State::Checked))
+        .unwrap_or_else(|| panic!("an unchecked check button: {buttons:?}"))
+        .clone();
+    let b = target
+        .bounds
+        .unwrap_or_else(|| panic!("bounds: {target:?}"));
+    assert!(
+        b.x >= rect.x && b.y >= rect.y && b.right() <= rect.right() && b.bottom() <= rect.bottom(),
+        "{b:?} lies in the window {rect:?}"
+    );
+
+    // A pointer click (no AT-SPI action) at the reported centre toggles it;
+    // the screen's pixels there change.
+    let region = cup_protocol::Rect::new(b.x - 4, b.y - 4, b.w + 8, b.h + 8);
+    let before = session
+        .screenshot(&ShotTarget::Region(region))
+        .await
+        .unwrap_or_else(|e| panic!("screenshot: {e}"));
+    let centre = Point::new(
+        b.x + i64::try_from(b.w / 2).unwrap_or(0),
+        b.y + i64::try_from(b.h / 2).unwrap_or(0),
+    );
+    let clicked = session
+        .input(&Gesture::Click {
+            at: centre,
+            button: Button::Left,
+            count: 1,
+            modifiers: Vec::new(),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("click: {e}"));
+    assert!(clicked.success, "{clicked:?}");
+    let after_snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let now = nodes(&after_snap)
+        .into_iter()
+        .filter(|n| n.role == Role::Checkbox && n.name == "checkbutton")
+        .filter(|n| n.bounds.is_some_and(|nb| (nb.y - b.y).abs() <= 12))
+        .any(|n| has(n, State::Checked));
+    assert!(
+        now,
+        "the check button at {centre:?} is checked after the click"
+    );
+    let after = session
+        .screenshot(&ShotTarget::Region(region))
+        .await
+        .unwrap_or_else(|e| panic!("screenshot: {e}"));
+    assert_eq!(
+        (after.x, after.y, after.width),
+        (region.x, region.y, u32::try_from(region.w).unwrap_or(0))
+    );
+    let ((_, px_before), (_, px_after)) = (decode(&before.png), decode(&after.png));
+    let differing = px_before
+        .chunks(3)
+        .zip(px_after.chunks(3))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(differing > 20, "the check mark changed pixels: {differing}");
+
+    // Exact text in several scripts through the virtual keyboard.
+    let entry = nodes(&after_snap)
+        .into_iter()
+        .find(|n| {
+            n.role == Role::TextBox
+                && !has(n, State::Disabled)
+                && n.value.as_deref() == Some("entry")
+        })
+        .unwrap_or_else(|| panic!("the enabled 'entry' text box"))
+        .id
+        .clone();
+    let text = "héllo ✓ 日本 👍🏽 שלום";
+    let typed = session
+        .action(
+            &entry,
+            "type",
+            &ActionParams {
+                value: Some(text.into()),
+                ..ActionParams::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    assert!(typed.success, "{typed:?}");
+    let read = snapshot(&mut session, &request(Scope::Full)).await;
+    let value = nodes(&read)
+        .into_iter()
+        .find(|n| n.id == entry)
+        .and_then(|n| n.value.clone());
+    assert_eq!(value.as_deref(), Some(text));
+
+    // Everything started is stopped.
+    let pids = desk.sandbox.pids();
+    drop(session);
+    let Desk { mut sandbox } = desk;
+    sandbox.stop().unwrap_or_else(|e| panic!("stop: {e}"));
+    // Processes that were reparented (the registry) are ended, not
+    // reaped by stop: give them a moment to go.
+    let until = std::time::Instant::now() + Duration::from_secs(3);
+    let left = || -> Vec<u32> {
+        pids.iter()
+            .copied()
+            .filter(|p| {
+                std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| {
+                    !s.rsplit(')')
+                        .next()
+                        .is_some_and(|r| r.trim_start().starts_with('Z'))
+                })
+            })
+            .collect()
+    };
+    while !left().is_empty() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(left().is_empty(), "processes left: {:?}", left());
+}
