@@ -610,11 +610,13 @@ impl LinuxAdapter {
             let rect = w.info.bounds?;
             let frame = frames.iter().find(|f| f.obj.key() == w.native);
             let extents = frame.and_then(|f| f.extents);
-            let gtk4 = frame.is_some_and(|f| self.facts.is_gtk4(&f.obj.bus));
             let mut inset = (0, 0);
-            if let (Some(f), Some(e), false) = (frame, extents, gtk4) {
-                if place::has_shadow(&rect, Some(&e)) {
-                    let peer = &links.to(&f.obj.bus);
+            if let (Some(f), Some(e)) = (frame, extents) {
+                // GTK 4 frames are the window geometry (its extents are
+                // content boxes of the widgets, no shadow): only GTK 2/3
+                // frames carry the shadow.
+                let peer = &links.to(&f.obj.bus);
+                if place::has_shadow(&rect, Some(&e)) && !self.is_gtk4_app(peer, &f.obj.bus).await {
                     let kids = tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, &f.obj))
                         .await
                         .ok()
@@ -640,6 +642,22 @@ impl LinuxAdapter {
             .into_iter()
             .flatten()
             .collect()
+    }
+
+    /// The app on `bus` is a GTK 4 one (its toolkit read once and kept).
+    async fn is_gtk4_app(&self, peer: &Peer, bus: &str) -> bool {
+        if let Some((name, version)) = self.facts.toolkit(bus) {
+            return crate::raw::is_gtk4(&name, &version);
+        }
+        let root = ObjRef::new(bus.to_owned(), "/org/a11y/atspi/accessible/root");
+        match tokio::time::timeout(FRAMES_TIMEOUT, calls::toolkit(peer, &root)).await {
+            Ok(Ok(toolkit)) => {
+                let gtk4 = crate::raw::is_gtk4(&toolkit.0, &toolkit.1);
+                self.facts.put_toolkit(bus, toolkit);
+                gtk4
+            }
+            _ => false,
+        }
     }
 
     /// The app on `bus` has windows with window-relative extents (a
@@ -963,7 +981,7 @@ impl Adapter for LinuxAdapter {
             let version = sway
                 .version()
                 .await
-                .map_or_else(|e| format!("(version unknown: {e})"), |v| v);
+                .unwrap_or_else(|e| format!("(version unknown: {e})"));
             return Some(format!(
                 "display: Wayland, driven natively (sway {version}: its IPC, virtual pointer and keyboard, screencopy)"
             ));

@@ -122,6 +122,13 @@ impl AppFacts {
         self.toolkits.lock().ok()?.get(bus).cloned()
     }
 
+    /// Remembers the toolkit (name, version) of the app on `bus`.
+    pub fn put_toolkit(&self, bus: &str, toolkit: (String, String)) {
+        if let Ok(mut m) = self.toolkits.lock() {
+            m.insert(bus.to_owned(), toolkit);
+        }
+    }
+
     /// The pid of the app on `bus`, when known.
     pub fn pid(&self, bus: &str) -> Option<u32> {
         self.pids.lock().ok()?.get(bus).copied()

@@ -317,12 +317,8 @@ impl Client {
             source,
         };
         let stream = UnixStream::connect(socket).map_err(connect_err)?;
-        let conn = Connection::from_socket(stream).map_err(|e| {
-            connect_err(std::io::Error::new(
-                std::io::ErrorKind::Other,
-                e.to_string(),
-            ))
-        })?;
+        let conn = Connection::from_socket(stream)
+            .map_err(|e| connect_err(std::io::Error::other(e.to_string())))?;
         let queue = conn.new_event_queue();
         let qh = queue.handle();
         let registry = conn.display().get_registry(&qh, ());
@@ -416,6 +412,11 @@ impl Client {
     pub fn flush(&mut self, what: &str) -> Result<(), WaylandError> {
         let deadline = Instant::now() + self.timeout;
         self.flush_until(what, deadline)
+    }
+
+    /// Sends what the socket takes now, without waiting (for `Drop`).
+    pub fn flush_now(&self) {
+        let _ = self.conn.flush();
     }
 
     fn flush_until(&mut self, what: &str, deadline: Instant) -> Result<(), WaylandError> {

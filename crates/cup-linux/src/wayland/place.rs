@@ -24,27 +24,29 @@ pub fn has_shadow(rect: &Rect, frame: Option<&Rect>) -> bool {
     frame.is_some_and(|f| f.w > rect.w + SLACK || f.h > rect.h + SLACK)
 }
 
-/// The shadow's left and top widths: the top-left of the frame's
-/// children (window-relative), at most the frame's excess over the
-/// rectangle on each axis; (0, 0) without children. Empty children and
-/// those GTK 3 parks at a negative position (unmapped ones report
+/// The shadow's left and top widths. A GTK 2/3 frame's children start
+/// where the content does (their top-left, at most the frame's excess
+/// over the rectangle on each axis); a frame whose children cover it
+/// whole (Chromium's root view spans its 10 px shadow insets) has the
+/// shadow on every side alike: half the excess. Empty children and those
+/// GTK 3 parks at a negative position (unmapped ones report
 /// `-2147483648`) are not the content.
 pub fn inset(rect: &Rect, frame: &Rect, children: &[Rect]) -> (i64, i64) {
+    let excess = |f: u64, r: u64| i64::try_from(f.saturating_sub(r)).unwrap_or(i64::MAX);
+    let (ex, ey) = (excess(frame.w, rect.w), excess(frame.h, rect.h));
     let shown: Vec<&Rect> = children
         .iter()
         .filter(|c| c.w > 0 && c.h > 0 && c.x >= 0 && c.y >= 0)
         .collect();
-    let (Some(left), Some(top)) = (
-        shown.iter().map(|c| c.x).min(),
-        shown.iter().map(|c| c.y).min(),
-    ) else {
-        return (0, 0);
-    };
-    let excess = |f: u64, r: u64| i64::try_from(f.saturating_sub(r)).unwrap_or(i64::MAX);
-    (
-        left.clamp(0, excess(frame.w, rect.w)),
-        top.clamp(0, excess(frame.h, rect.h)),
-    )
+    let corner = shown
+        .iter()
+        .map(|c| c.x)
+        .min()
+        .zip(shown.iter().map(|c| c.y).min());
+    match corner {
+        Some((left, top)) if left > 0 || top > 0 => (left.clamp(0, ex), top.clamp(0, ey)),
+        _ => (ex / 2, ey / 2),
+    }
 }
 
 /// Where window-relative (0, 0) is on the screen.
@@ -81,6 +83,18 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_its_children_cover_has_its_shadow_on_every_side() {
+        // Measured: Chromium 156 on sway 1.7, tiled: a 636x773 window, a
+        // 656x793 frame whose root view covers it whole; the page's
+        // content starts 10 px in.
+        let rect = Rect::new(642, 25, 636, 773);
+        let frame = Rect::new(0, 0, 656, 793);
+        assert!(has_shadow(&rect, Some(&frame)));
+        assert_eq!(inset(&rect, &frame, &[Rect::new(0, 0, 656, 793)]), (10, 10));
+        assert_eq!(inset(&rect, &frame, &[]), (10, 10));
+    }
+
+    #[test]
     fn the_inset_never_exceeds_the_frames_excess() {
         let rect = Rect::new(10, 10, 100, 100);
         let frame = Rect::new(0, 0, 110, 104);
@@ -88,7 +102,6 @@ mod tests {
         // a margin) does not push the origin past the shadow.
         let inset = inset(&rect, &frame, &[Rect::new(40, 30, 20, 20)]);
         assert_eq!(inset, (10, 4));
-        assert_eq!(super::inset(&rect, &frame, &[]), (0, 0));
         // Unallocated children (empty) are ignored.
         assert_eq!(
             super::inset(

@@ -104,6 +104,9 @@ struct RawNode {
     #[serde(default)]
     name: Option<String>,
     rect: RawRect,
+    /// The client's area inside `rect` (inside sway's borders).
+    #[serde(default)]
+    window_rect: Option<RawRect>,
     #[serde(default)]
     focused: bool,
     #[serde(default)]
@@ -166,7 +169,7 @@ fn collect(node: &RawNode, floating: bool, out: &mut Vec<SwayWindow>) {
                 pid: node.pid,
                 app_id: node.app_id.clone(),
                 title: node.name.clone().unwrap_or_default(),
-                rect: node.rect.rect(),
+                rect: content(node),
                 focused: node.focused,
                 floating,
                 shell: node.shell.clone().unwrap_or_default(),
@@ -180,6 +183,21 @@ fn collect(node: &RawNode, floating: bool, out: &mut Vec<SwayWindow>) {
     }
     for child in &node.floating_nodes {
         collect(child, true, out);
+    }
+}
+
+/// A view's content on the layout: `rect` is the container without its
+/// title bar, `window_rect` the client's area inside the borders.
+fn content(node: &RawNode) -> Rect {
+    let outer = node.rect.rect();
+    match &node.window_rect {
+        Some(w) if w.width > 0 && w.height > 0 => Rect::new(
+            outer.x + w.x,
+            outer.y + w.y,
+            w.width.unsigned_abs(),
+            w.height.unsigned_abs(),
+        ),
+        _ => outer,
     }
 }
 
@@ -426,6 +444,17 @@ mod tests {
         let w = windows_of(tree).expect("parses");
         let titles: Vec<&str> = w.iter().map(|w| w.title.as_str()).collect();
         assert_eq!(titles, vec!["shown"]);
+    }
+
+    #[test]
+    fn a_bordered_view_is_its_client_area_inside_the_borders() {
+        // Recorded: a tiled GTK 4 window under sway's title bar and 2 px
+        // borders.
+        let tree = br#"{"id":1,"type":"root","rect":{"x":0,"y":0,"width":1280,"height":800},"nodes":[
+            {"id":6,"type":"con","pid":8,"app_id":"org.gtk.WidgetFactory4","name":"GTK Widget Factory","visible":true,
+             "rect":{"x":0,"y":25,"width":1280,"height":775},"window_rect":{"x":2,"y":0,"width":1276,"height":773}}]}"#;
+        let w = windows_of(tree).expect("parses");
+        assert_eq!(w[0].rect, Rect::new(2, 25, 1276, 773));
     }
 
     #[test]

@@ -513,7 +513,9 @@ impl Drop for Inner {
     fn drop(&mut self) {
         self.pointer.destroy();
         self.keyboard.destroy();
-        let _ = self.client.flush("closing the virtual devices");
+        // Never block in a destructor (closing the connection destroys the
+        // devices anyway).
+        self.client.flush_now();
     }
 }
 

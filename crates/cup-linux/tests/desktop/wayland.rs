@@ -186,7 +186,7 @@ async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
     // Everything started is stopped.
     let pids = desk.sandbox.pids();
     drop(session);
-    let Desk { mut sandbox } = desk;
+    let Desk { sandbox } = desk;
     sandbox.stop().unwrap_or_else(|e| panic!("stop: {e}"));
     // Processes that were reparented (the registry) are ended, not
     // reaped by stop: give them a moment to go.
@@ -207,4 +207,135 @@ async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(left().is_empty(), "processes left: {:?}", left());
+}
+
+/// Waits until sway has mapped `count` windows.
+async fn mapped(ipc: &SwayIpc, count: usize) -> cup_linux::wayland::sway::SwayState {
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(state) = ipc.state().await {
+            if state.windows.len() >= count {
+                return state;
+            }
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "sway never mapped {count} window(s)"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn centre(n: &Node) -> Point {
+    let b = n.bounds.unwrap_or_else(|| panic!("bounds of {n:?}"));
+    Point::new(
+        b.x + i64::try_from(b.w / 2).unwrap_or(0),
+        b.y + i64::try_from(b.h / 2).unwrap_or(0),
+    )
+}
+
+async fn click(session: &mut cup::Session, at: Point, button: Button) -> cup::ActionResult {
+    let result = session
+        .input(&Gesture::Click {
+            at,
+            button,
+            count: 1,
+            modifiers: Vec::new(),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("click at {at:?}: {e}"));
+    assert!(result.success, "{result:?}");
+    result
+}
+
+fn named<'a>(snap: &'a cup::Snapshot, role: Role, name: &str) -> &'a Node {
+    nodes(snap)
+        .into_iter()
+        .find(|n| n.role == role && n.name == name)
+        .unwrap_or_else(|| panic!("no {role:?} {name:?} in\n{}", snap.text))
+}
+
+/// Qt 5 (QT_QPA_PLATFORM=wayland) and GTK 4 each take pointer clicks at
+/// the centres cup reports, and sway's own `swaymsg -t get_tree` lists
+/// the same windows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qt5_and_gtk4_take_clicks_at_their_reported_centres() {
+    let desk = wayland_desk();
+    let calculator = crate::support::qt_example("calculator");
+    desk.launch(&calculator.to_string_lossy(), &[]);
+    let ipc = sway(&desk);
+    mapped(&ipc, 1).await;
+    ipc.command("[title=\"Calculator\"] floating enable, move position 700 300")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut session = desk.session();
+
+    // Qt: 7 + 5 = by pointer, each followed by a snapshot.
+    for (key, shown) in [("7", "7"), ("+", "7"), ("5", "5"), ("=", "12")] {
+        let snap = snapshot(&mut session, &request(Scope::Full)).await;
+        let at = centre(named(&snap, Role::Button, key));
+        click(&mut session, at, Button::Left).await;
+        let after = snapshot(&mut session, &request(Scope::Full)).await;
+        let display = nodes(&after)
+            .into_iter()
+            .find(|n| n.role == Role::TextBox)
+            .and_then(|n| n.value.clone());
+        assert_eq!(display.as_deref(), Some(shown), "after {key:?} at {at:?}");
+    }
+
+    // GTK 4: a click at an entry's centre gives it the focus.
+    desk.launch("gtk4-widget-factory", &[]);
+    mapped(&ipc, 2).await;
+    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    // GTK 4.8 does not mark its insensitive entry (the first "entry"):
+    // the last one is the sensitive one.
+    let entry = nodes(&snap)
+        .into_iter()
+        .filter(|n| {
+            n.role == Role::TextBox && n.value.as_deref() == Some("entry") && n.bounds.is_some()
+        })
+        .max_by_key(|n| n.bounds.map_or(0, |b| b.y))
+        .unwrap_or_else(|| panic!("GTK 4's entry in\n{}", snap.text))
+        .clone();
+    let clicked = click(&mut session, centre(&entry), Button::Left).await;
+    assert_eq!(clicked.effect, cup::Effect::Confirmed, "{clicked:?}");
+    let after = snapshot(&mut session, &request(Scope::Full)).await;
+    let focused = nodes(&after)
+        .into_iter()
+        .find(|n| n.id == entry.id)
+        .is_some_and(|n| has(n, State::Focused));
+    assert!(
+        focused,
+        "the GTK 4 entry has the focus after the click:\n{}",
+        after.text
+    );
+
+    // The window list is what swaymsg says.
+    let out = std::process::Command::new("swaymsg")
+        .args(["-t", "get_tree", "-r"])
+        .env(
+            "SWAYSOCK",
+            desk.sandbox
+                .sway_socket()
+                .unwrap_or_else(|| panic!("SWAYSOCK")),
+        )
+        .output()
+        .unwrap_or_else(|e| panic!("swaymsg (apt-get install sway): {e}"));
+    let theirs =
+        cup_linux::wayland::sway::windows_of(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let mut expected: Vec<(String, Option<cup_protocol::Rect>)> = theirs
+        .iter()
+        .map(|w| (w.title.clone(), Some(w.rect)))
+        .collect();
+    let mut listed: Vec<(String, Option<cup_protocol::Rect>)> = session
+        .adapter()
+        .windows()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|w| (w.info.title, w.info.bounds))
+        .collect();
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(listed, expected);
 }
