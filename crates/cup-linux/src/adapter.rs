@@ -76,6 +76,9 @@ pub struct LinuxAdapter {
     /// the windows whose extents are window-relative (native Wayland
     /// clients), as of the last window listing.
     origins: Mutex<HashMap<String, (i64, i64)>>,
+    /// Window handles of frames the compositor does not list (Wayland
+    /// popups), as of the last window listing: placed nowhere.
+    unplaced: Mutex<HashSet<String>>,
 }
 
 /// What one application's frame listing found.
@@ -573,11 +576,29 @@ impl LinuxAdapter {
             });
         tracing::debug!(frames_ms, x11_ms, ahead, "window listing");
         let (frames, state) = (frames?, x11?);
-        let windows = join_windows(&frames, &state);
+        let mut windows = join_windows(&frames, &state);
         if state.windows.iter().any(|w| w.relative) {
             let origins = self.place(&frames, &state, &windows).await;
             if let Ok(mut slot) = self.origins.lock() {
                 *slot = origins;
+            }
+        }
+        if state.backend == crate::display::Backend::Sway {
+            // A frame sway does not list has only window-relative extents:
+            // no place on screen to report.
+            let mut unplaced = HashSet::new();
+            for w in &mut windows {
+                let listed = w
+                    .info
+                    .bounds
+                    .is_some_and(|b| state.windows.iter().any(|t| t.rect == b));
+                if !listed && !crate::display::Backend::is_window_handle(&w.native) {
+                    w.info.bounds = None;
+                    unplaced.insert(w.native.clone());
+                }
+            }
+            if let Ok(mut slot) = self.unplaced.lock() {
+                *slot = unplaced;
             }
         }
         Ok(windows)
@@ -616,7 +637,10 @@ impl LinuxAdapter {
                 // content boxes of the widgets, no shadow): only GTK 2/3
                 // frames carry the shadow.
                 let peer = &links.to(&f.obj.bus);
-                if place::has_shadow(&rect, Some(&e)) && !self.is_gtk4_app(peer, &f.obj.bus).await {
+                let toolkit = self.toolkit_of(peer, &f.obj.bus).await;
+                let gtk4 = crate::raw::is_gtk4(&toolkit.0, &toolkit.1);
+                let even = toolkit.0.eq_ignore_ascii_case("chromium");
+                if place::has_shadow(&rect, Some(&e)) && !gtk4 {
                     let kids = tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, &f.obj))
                         .await
                         .ok()
@@ -632,7 +656,7 @@ impl LinuxAdapter {
                     }))
                     .await;
                     let boxes: Vec<Rect> = boxes.into_iter().flatten().collect();
-                    inset = place::inset(&rect, &e, &boxes);
+                    inset = place::inset(&rect, &e, &boxes, even);
                 }
             }
             Some((w.native.clone(), place::origin(&rect, inset)))
@@ -644,19 +668,19 @@ impl LinuxAdapter {
             .collect()
     }
 
-    /// The app on `bus` is a GTK 4 one (its toolkit read once and kept).
-    async fn is_gtk4_app(&self, peer: &Peer, bus: &str) -> bool {
-        if let Some((name, version)) = self.facts.toolkit(bus) {
-            return crate::raw::is_gtk4(&name, &version);
+    /// The toolkit (name, version) of the app on `bus`, read once and
+    /// kept; empty when it does not answer.
+    async fn toolkit_of(&self, peer: &Peer, bus: &str) -> (String, String) {
+        if let Some(toolkit) = self.facts.toolkit(bus) {
+            return toolkit;
         }
         let root = ObjRef::new(bus.to_owned(), "/org/a11y/atspi/accessible/root");
         match tokio::time::timeout(FRAMES_TIMEOUT, calls::toolkit(peer, &root)).await {
             Ok(Ok(toolkit)) => {
-                let gtk4 = crate::raw::is_gtk4(&toolkit.0, &toolkit.1);
-                self.facts.put_toolkit(bus, toolkit);
-                gtk4
+                self.facts.put_toolkit(bus, toolkit.clone());
+                toolkit
             }
-            _ => false,
+            _ => Default::default(),
         }
     }
 
@@ -1048,6 +1072,7 @@ impl Adapter for LinuxAdapter {
                     .origin_of(&w.native)
                     .unwrap_or_else(|| w.info.bounds.map_or((0, 0), |b| (b.x, b.y))),
                 relative: self.origin_of(&w.native).is_some(),
+                unplaced: self.unplaced.lock().is_ok_and(|u| u.contains(&w.native)),
                 rect: w.info.bounds,
                 pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
             })

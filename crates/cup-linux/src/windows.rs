@@ -64,21 +64,8 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
     }
     let mut out: Vec<(Option<usize>, Option<&TopWindow>)> =
         hits.into_iter().zip(xws.into_iter().map(Some)).collect();
-    // Under Wayland the compositor lists every mapped top-level: an
-    // untitled frame it does not list, of a process with a listed window,
-    // is a surface that is not on screen (Chromium's popup frames).
-    let listed_pids: HashSet<u32> = out
-        .iter()
-        .filter(|(_, xw)| xw.is_some())
-        .filter_map(|(f, _)| f.and_then(|i| frames[i].pid))
-        .collect();
-    for (i, f) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        let hidden = x11.backend == crate::display::Backend::Sway
-            && f.name.trim().is_empty()
-            && f.pid.is_some_and(|p| listed_pids.contains(&p));
-        if !hidden {
-            out.push((Some(i), None));
-        }
+    for (i, _) in frames.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        out.push((Some(i), None));
     }
     // Untitled X11 windows without a frame of a process that has framed
     // windows are its helpers (Chromium's popup surfaces), not windows.
@@ -237,25 +224,6 @@ mod tests {
             .map(|w| w.info.title.as_str())
             .collect();
         assert_eq!(fg, vec!["A"]);
-    }
-
-    #[test]
-    fn under_sway_untitled_frames_it_does_not_list_are_not_windows() {
-        let mut frames = vec![frame(":1.2", "Page - Chromium", 10, true)];
-        frames.push(frame(":1.2", "", 10, false));
-        frames[1].obj = ObjRef::new(":1.2", "/org/a11y/atspi/accessible/7");
-        frames.push(frame(":1.3", "", 11, false));
-        let mut x = state(vec![xwin(6, "Page - Chromium", Some(10))], Some(6));
-        let kept = join_windows(&frames, &x);
-        assert_eq!(kept.len(), 3, "on X11 every frame is kept");
-        x.backend = crate::display::Backend::Sway;
-        let w = join_windows(&frames, &x);
-        let titles: Vec<&str> = w.iter().map(|w| w.info.title.as_str()).collect();
-        assert_eq!(
-            titles,
-            vec!["Page - Chromium", ""],
-            "the popup frame of the listed process is dropped, another app's untitled frame kept"
-        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ fn raw_node(s: &Skel, d: &Details) -> RawNode {
     raw.description = s.description.clone();
     raw.states = s.states;
     raw.interfaces = s.interfaces;
-    raw.extents = d.extents.map(|e| {
+    raw.extents = d.extents.filter(|_| s.offset != UNPLACED).map(|e| {
         if e.is_unplaced() {
             return e;
         }

@@ -59,6 +59,10 @@ const DETAILS_WHILE_WALKING: usize = 16;
 /// Characters read from a `Text` interface.
 const TEXT_MAX: i32 = 2000;
 
+/// The extents offset of a window whose place is unknown: its nodes'
+/// extents are dropped instead of offset (see [`Target::unplaced`]).
+pub(crate) const UNPLACED: (i64, i64) = (i64::MIN, i64::MIN);
+
 /// A window to capture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
@@ -75,6 +79,9 @@ pub struct Target {
     /// Every extent of the window is window-relative (a native Wayland
     /// client), not only GTK 4's.
     pub relative: bool,
+    /// Nobody knows where the window is (a Wayland popup or surface the
+    /// compositor does not list): its nodes get no bounds.
+    pub unplaced: bool,
     /// X11 rectangle.
     pub rect: Option<cup_protocol::Rect>,
     /// Process id.
@@ -444,7 +451,15 @@ async fn capture_once(
             };
             let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
             walk.gtk4 = crate::raw::is_gtk4(&toolkit, &version);
-            let offset = if walk.gtk4 || target.relative {
+            if target.unplaced {
+                notes.push(format!(
+                    "window '{}' is a surface the compositor does not place (a popup or menu under Wayland): its elements have no bounds; act on them through their actions",
+                    target.title
+                ));
+            }
+            let offset = if target.unplaced {
+                UNPLACED
+            } else if walk.gtk4 || target.relative {
                 target.origin
             } else {
                 (0, 0)

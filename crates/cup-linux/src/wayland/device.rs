@@ -168,9 +168,13 @@ impl WaylandDevice {
             .await
             .map_err(platform)?;
         let mut moved = Ok(());
-        for p in &points {
-            // The pacing is the gesture itself (a drag the app can follow).
-            tokio::time::sleep(pause).await;
+        for (i, p) in points.iter().enumerate() {
+            // The pacing is the gesture itself (a drag the app can follow);
+            // the first move follows the press at once (a press held still
+            // is a long press to GTK: its sliders then turn to fine-tuning).
+            if i > 0 {
+                tokio::time::sleep(pause).await;
+            }
             moved = self.input.move_to(p.x, p.y).await.map_err(platform);
             if moved.is_err() {
                 break;

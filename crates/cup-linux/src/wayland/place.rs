@@ -26,12 +26,14 @@ pub fn has_shadow(rect: &Rect, frame: Option<&Rect>) -> bool {
 
 /// The shadow's left and top widths. A GTK 2/3 frame's children start
 /// where the content does (their top-left, at most the frame's excess
-/// over the rectangle on each axis); a frame whose children cover it
-/// whole (Chromium's root view spans its 10 px shadow insets) has the
-/// shadow on every side alike: half the excess. Empty children and those
-/// GTK 3 parks at a negative position (unmapped ones report
+/// over the rectangle on each axis). A frame whose children cover it
+/// whole has no such corner: Chromium's (its root view spans the 10 px
+/// shadow insets it draws on every side alike, `even`) is inset by half
+/// its excess; any other (a GTK 3 window too large for its tile, which
+/// sway clips on the right and bottom) not at all. Empty children and
+/// those GTK 3 parks at a negative position (unmapped ones report
 /// `-2147483648`) are not the content.
-pub fn inset(rect: &Rect, frame: &Rect, children: &[Rect]) -> (i64, i64) {
+pub fn inset(rect: &Rect, frame: &Rect, children: &[Rect], even: bool) -> (i64, i64) {
     let excess = |f: u64, r: u64| i64::try_from(f.saturating_sub(r)).unwrap_or(i64::MAX);
     let (ex, ey) = (excess(frame.w, rect.w), excess(frame.h, rect.h));
     let shown: Vec<&Rect> = children
@@ -45,7 +47,8 @@ pub fn inset(rect: &Rect, frame: &Rect, children: &[Rect]) -> (i64, i64) {
         .zip(shown.iter().map(|c| c.y).min());
     match corner {
         Some((left, top)) if left > 0 || top > 0 => (left.clamp(0, ex), top.clamp(0, ey)),
-        _ => (ex / 2, ey / 2),
+        _ if even => (ex / 2, ey / 2),
+        _ => (0, 0),
     }
 }
 
@@ -66,7 +69,7 @@ mod tests {
         let frame = Rect::new(0, 0, 1499, 816);
         assert!(has_shadow(&rect, Some(&frame)));
         let children = [Rect::new(26, 23, 1447, 46), Rect::new(26, 69, 1447, 718)];
-        let inset = inset(&rect, &frame, &children);
+        let inset = inset(&rect, &frame, &children, false);
         assert_eq!(inset, (26, 23));
         assert_eq!(origin(&rect, inset), (74, 57));
         // A button at (40, 100) of the frame is at (114, 157) on screen:
@@ -90,8 +93,23 @@ mod tests {
         let rect = Rect::new(642, 25, 636, 773);
         let frame = Rect::new(0, 0, 656, 793);
         assert!(has_shadow(&rect, Some(&frame)));
-        assert_eq!(inset(&rect, &frame, &[Rect::new(0, 0, 656, 793)]), (10, 10));
-        assert_eq!(inset(&rect, &frame, &[]), (10, 10));
+        assert_eq!(
+            inset(&rect, &frame, &[Rect::new(0, 0, 656, 793)], true),
+            (10, 10)
+        );
+        assert_eq!(inset(&rect, &frame, &[], true), (10, 10));
+    }
+
+    #[test]
+    fn a_gtk3_window_too_large_for_its_tile_is_not_inset() {
+        // Measured: gtk3-widget-factory tiled in a 1276x773 area, its
+        // 1415x773 frame's header bar at (0, 0); sway clips the right.
+        let rect = Rect::new(2, 25, 1276, 773);
+        let frame = Rect::new(0, 0, 1415, 773);
+        assert_eq!(
+            inset(&rect, &frame, &[Rect::new(0, 0, 1415, 47)], false),
+            (0, 0)
+        );
     }
 
     #[test]
@@ -100,7 +118,7 @@ mod tests {
         let frame = Rect::new(0, 0, 110, 104);
         // A child placed far inside (a window whose content starts with
         // a margin) does not push the origin past the shadow.
-        let inset = inset(&rect, &frame, &[Rect::new(40, 30, 20, 20)]);
+        let inset = inset(&rect, &frame, &[Rect::new(40, 30, 20, 20)], false);
         assert_eq!(inset, (10, 4));
         // Unallocated children (empty) are ignored.
         assert_eq!(
@@ -114,7 +132,7 @@ mod tests {
         // An unmapped GTK 3 child (seen on gtk3-widget-factory's frame).
         let parked = Rect::new(-2_147_483_648, -2_147_483_648, 1, 1);
         assert_eq!(
-            super::inset(&rect, &frame, &[parked, Rect::new(5, 2, 9, 9)]),
+            super::inset(&rect, &frame, &[parked, Rect::new(5, 2, 9, 9)], false),
             (5, 2)
         );
     }

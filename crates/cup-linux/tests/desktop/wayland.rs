@@ -339,3 +339,115 @@ async fn qt5_and_gtk4_take_clicks_at_their_reported_centres() {
     listed.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(listed, expected);
 }
+
+/// A drag moves a slider's knob, the wheel turns a spin button and a
+/// right click opens an entry's context menu, each at the place cup
+/// reports and each observed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drag_scroll_and_right_click_do_what_they_should() {
+    let desk = wayland_desk();
+    desk.launch("gtk3-widget-factory", &[]);
+    let ipc = sway(&desk);
+    mapped(&ipc, 1).await;
+    ipc.command("[app_id=\"gtk3-widget-factory\"] floating enable, move position 20 40")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The window settles in its floating size (with its shadow) first.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut session = desk.session();
+    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    // Ids are numbered per snapshot: controls are found again by rule.
+    let slider_of = |snap: &cup::Snapshot| {
+        nodes(snap)
+            .into_iter()
+            .find(|n| {
+                n.role == Role::Slider
+                    && !has(n, State::Disabled)
+                    && n.bounds.is_some_and(|b| b.w > b.h)
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("an enabled horizontal slider in\n{}", snap.text))
+    };
+    let spin_of = |snap: &cup::Snapshot| {
+        nodes(snap)
+            .into_iter()
+            .find(|n| n.role == Role::SpinButton && !has(n, State::Disabled))
+            .cloned()
+            .unwrap_or_else(|| panic!("an enabled spin button in\n{}", snap.text))
+    };
+    let number = |n: &Node| -> f64 {
+        n.value
+            .as_deref()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    };
+
+    // Drag the slider's knob (at its middle: value 50) to its right end.
+    let slider = slider_of(&snap);
+    assert!((number(&slider) - 50.0).abs() < 0.5, "{slider:?}");
+    let b = slider.bounds.unwrap_or_else(|| panic!("bounds"));
+    let from = centre(&slider);
+    let to = Point::new(b.right() - 4, from.y);
+    let dragged = session
+        .input(&Gesture::Drag {
+            path: vec![from, to],
+            button: Button::Left,
+            duration: Duration::from_millis(200),
+            steps: Some(10),
+            modifiers: Vec::new(),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("drag: {e}"));
+    assert!(dragged.success, "{dragged:?}");
+    // The app may still be working off the motion when the call returns.
+    let until = std::time::Instant::now() + Duration::from_secs(2);
+    let (after, moved) = loop {
+        let after = snapshot(&mut session, &request(Scope::Full)).await;
+        let moved = number(&slider_of(&after));
+        if moved > 90.0 || std::time::Instant::now() >= until {
+            break (after, moved);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(moved > 90.0, "the slider went right: {moved} ({dragged:?})");
+
+    // The wheel over the spin button turns its value up.
+    let spin = spin_of(&after);
+    let scrolled = session
+        .input(&Gesture::Scroll {
+            at: Some(centre(&spin)),
+            direction: cup_protocol::Direction::Up,
+            amount: 3,
+            modifiers: Vec::new(),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("scroll: {e}"));
+    assert_eq!(scrolled.effect, cup::Effect::Confirmed, "{scrolled:?}");
+    let turned = snapshot(&mut session, &request(Scope::Full)).await;
+    let now = number(&spin_of(&turned));
+    assert!(
+        now > number(&spin),
+        "the spin button went up: {spin:?} -> {now}"
+    );
+
+    // A right click on the enabled entry opens its context menu.
+    let entry = nodes(&turned)
+        .into_iter()
+        .find(|n| {
+            n.role == Role::TextBox
+                && !has(n, State::Disabled)
+                && n.value.as_deref() == Some("entry")
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("an entry in\n{}", turned.text));
+    let menu = click(&mut session, centre(&entry), Button::Right).await;
+    assert_eq!(menu.effect, cup::Effect::Confirmed, "{menu:?}");
+    let shown = snapshot(&mut session, &request(Scope::Full)).await;
+    assert!(
+        nodes(&shown)
+            .into_iter()
+            .any(|n| n.role == Role::MenuItem && (n.name == "Paste" || n.name == "Select All")),
+        "the context menu's items:\n{}",
+        shown.text
+    );
+}
