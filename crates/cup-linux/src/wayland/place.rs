@@ -125,7 +125,8 @@ mod tests {
             super::inset(
                 &rect,
                 &frame,
-                &[Rect::new(0, 0, 0, 0), Rect::new(5, 2, 9, 9)]
+                &[Rect::new(0, 0, 0, 0), Rect::new(5, 2, 9, 9)],
+                false
             ),
             (5, 2)
         );
