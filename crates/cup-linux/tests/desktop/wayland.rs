@@ -593,10 +593,7 @@ async fn typed_text_reads_back_exactly_in_gtk3_and_gtk4_and_lands_in_its_window(
             }
         }
     }
-    eprintln!(
-        "80 typings (2 x 20 short + 2 x 20 of 2,000 chars) in {:?}",
-        began.elapsed()
-    );
+    tracing::info!(elapsed = ?began.elapsed(), "80 typings (2 x 20 short + 2 x 20 of 2,000 chars)");
     assert!(
         lost.is_empty(),
         "{} of 80 typings not exact: {lost:#?}",
