@@ -79,7 +79,15 @@ pub struct LinuxAdapter {
     /// Window handles of frames the compositor does not list (Wayland
     /// popups), as of the last window listing: placed nowhere.
     unplaced: Mutex<HashSet<String>>,
+    /// The shadow inset found for a window, with the frame extents and
+    /// rectangle it was found for: the same two again need no reads.
+    insets: Mutex<HashMap<String, KnownInset>>,
+    /// sway's IPC client (made on first use).
+    sway_ipc: std::sync::OnceLock<Option<crate::wayland::sway::SwayIpc>>,
 }
+
+/// A shadow inset with the frame extents and rectangle it was found for.
+type KnownInset = (Rect, Rect, (i64, i64));
 
 /// What one application's frame listing found.
 struct AppFrames {
@@ -640,7 +648,14 @@ impl LinuxAdapter {
                 let toolkit = self.toolkit_of(peer, &f.obj.bus).await;
                 let gtk4 = crate::raw::is_gtk4(&toolkit.0, &toolkit.1);
                 let even = toolkit.0.eq_ignore_ascii_case("chromium");
-                if place::has_shadow(&rect, Some(&e)) && !gtk4 {
+                let known = self.insets.lock().ok().and_then(|m| {
+                    m.get(&w.native)
+                        .filter(|(fe, r, _)| *fe == e && *r == rect)
+                        .map(|(_, _, inset)| *inset)
+                });
+                if let Some(known) = known {
+                    inset = known;
+                } else if place::has_shadow(&rect, Some(&e)) && !gtk4 {
                     let kids = tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, &f.obj))
                         .await
                         .ok()
@@ -657,6 +672,13 @@ impl LinuxAdapter {
                     .await;
                     let boxes: Vec<Rect> = boxes.into_iter().flatten().collect();
                     inset = place::inset(&rect, &e, &boxes, even);
+                    if let Ok(mut m) = self.insets.lock() {
+                        // Closed windows' entries go when it grows.
+                        if m.len() > 256 {
+                            m.clear();
+                        }
+                        m.insert(w.native.clone(), (e, rect, inset));
+                    }
                 }
             }
             Some((w.native.clone(), place::origin(&rect, inset)))
@@ -738,13 +760,18 @@ impl LinuxAdapter {
             .collect()
     }
 
-    /// sway's IPC, when the desktop is a native Wayland session.
+    /// sway's IPC, when the desktop is a native Wayland session (one
+    /// client per adapter: it keeps the outputs a moment).
     pub fn sway(&self) -> Option<crate::wayland::sway::SwayIpc> {
-        self.desktop
-            .is_native_wayland()
-            .then(|| self.desktop.swaysock.clone())
-            .flatten()
-            .map(crate::wayland::sway::SwayIpc::new)
+        self.sway_ipc
+            .get_or_init(|| {
+                self.desktop
+                    .is_native_wayland()
+                    .then(|| self.desktop.swaysock.clone())
+                    .flatten()
+                    .map(crate::wayland::sway::SwayIpc::new)
+            })
+            .clone()
     }
 
     /// The display server's state (X11, or sway's under Wayland). Calls

@@ -50,13 +50,29 @@ impl McpClient {
     ///
     /// When the scratch directory or the process cannot be made.
     pub fn start(sandbox: &Sandbox, binary: &Path, home: &Path) -> Result<Self, String> {
+        Self::start_with(sandbox, binary, home, &[])
+    }
+
+    /// [`McpClient::start`] with more environment variables (its Wayland
+    /// mode: `CUA_DRIVER_RS_ENABLE_WAYLAND=1`).
+    ///
+    /// # Errors
+    ///
+    /// When the scratch directory or the process cannot be made.
+    pub fn start_with(
+        sandbox: &Sandbox,
+        binary: &Path,
+        home: &Path,
+        env: &[(&str, &str)],
+    ) -> Result<Self, String> {
         std::fs::create_dir_all(home)
             .map_err(|e| format!("cannot create {}: {e}", home.display()))?;
         let mut command = sandbox.command(binary);
         command
             .arg("mcp")
             .env("HOME", home)
-            .env("CUA_DRIVER_RS_TELEMETRY_ENABLED", "false");
+            .env("CUA_DRIVER_RS_TELEMETRY_ENABLED", "false")
+            .envs(env.iter().copied());
         Self::spawn(command, &home.join("cua-driver.stderr.log"))
     }
 
@@ -315,6 +331,17 @@ impl CuaResults {
 /// `scratch`), and times `get_window_state` on the window of `pid`
 /// and `list_windows`.
 pub async fn run(sandbox: &Sandbox, pid: u32, runs: usize, scratch: &Path) -> CuaResults {
+    run_with(sandbox, pid, runs, scratch, &[]).await
+}
+
+/// [`run`] with more environment variables for the driver.
+pub async fn run_with(
+    sandbox: &Sandbox,
+    pid: u32,
+    runs: usize,
+    scratch: &Path,
+    env: &[(&str, &str)],
+) -> CuaResults {
     let binary = binary();
     if !binary.is_file() {
         let reason = format!(
@@ -325,7 +352,7 @@ pub async fn run(sandbox: &Sandbox, pid: u32, runs: usize, scratch: &Path) -> Cu
         return CuaResults::failed(reason);
     }
     let started = Instant::now();
-    let mut client = match McpClient::start(sandbox, &binary, &scratch.join("cua-home")) {
+    let mut client = match McpClient::start_with(sandbox, &binary, &scratch.join("cua-home"), env) {
         Ok(client) => client,
         Err(e) => return CuaResults::failed(e),
     };

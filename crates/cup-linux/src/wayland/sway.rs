@@ -269,12 +269,22 @@ fn unavailable(message: String) -> AdapterError {
     AdapterError::Unavailable(message)
 }
 
+/// How long the outputs read with the windows are reused: they change
+/// when a monitor is plugged or reconfigured, while the windows are read
+/// at every snapshot (one exchange fewer for most of them).
+pub const OUTPUTS_KEPT: Duration = Duration::from_secs(2);
+
+/// Outputs and when they were read.
+type KeptOutputs = (std::time::Instant, Vec<Monitor>);
+
 /// A client of one sway IPC socket. Each exchange opens a connection of
 /// its own (sway answers a connect in microseconds, and a connection that
 /// missed a deadline is never reused half-read).
 #[derive(Debug, Clone)]
 pub struct SwayIpc {
     socket: PathBuf,
+    /// The outputs of the last read, and when they were read.
+    outputs: std::sync::Arc<std::sync::Mutex<Option<KeptOutputs>>>,
 }
 
 impl SwayIpc {
@@ -282,6 +292,7 @@ impl SwayIpc {
     pub fn new(socket: impl Into<PathBuf>) -> Self {
         SwayIpc {
             socket: socket.into(),
+            outputs: std::sync::Arc::default(),
         }
     }
 
@@ -335,15 +346,30 @@ impl SwayIpc {
         })?
     }
 
-    /// The windows and outputs now (two exchanges at once).
+    /// The windows now, and the outputs (read with them, or kept from a
+    /// read less than [`OUTPUTS_KEPT`] ago).
     pub async fn state(&self) -> Result<SwayState, AdapterError> {
-        let (tree, outputs) = tokio::join!(
-            self.exchange(Kind::GetTree, ""),
-            self.exchange(Kind::GetOutputs, "")
-        );
+        let kept = self
+            .outputs
+            .lock()
+            .ok()
+            .and_then(|o| o.clone())
+            .filter(|(at, _)| at.elapsed() < OUTPUTS_KEPT)
+            .map(|(_, outputs)| outputs);
+        let read_outputs = async {
+            if let Some(outputs) = kept {
+                return Ok(outputs);
+            }
+            let outputs = outputs_of(&self.exchange(Kind::GetOutputs, "").await?)?;
+            if let Ok(mut slot) = self.outputs.lock() {
+                *slot = Some((std::time::Instant::now(), outputs.clone()));
+            }
+            Ok::<_, AdapterError>(outputs)
+        };
+        let (tree, outputs) = tokio::join!(self.exchange(Kind::GetTree, ""), read_outputs);
         Ok(SwayState {
             windows: windows_of(&tree?)?,
-            outputs: outputs_of(&outputs?)?,
+            outputs: outputs?,
         })
     }
 
