@@ -630,3 +630,77 @@ async fn typed_text_reads_back_exactly_in_gtk3_and_gtk4_and_lands_in_its_window(
         "A kept its text"
     );
 }
+
+/// Chromium on Wayland (`--ozone-platform=wayland`): a page's button,
+/// clicked by pointer at the centre cup reports once the window has
+/// settled in its tile, runs its handler.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_web_content_takes_a_click_at_its_reported_centre() {
+    let desk = wayland_desk();
+    let dir = crate::support::TempDir::new("cup-wayland-page");
+    let page = dir.path().join("page.html");
+    std::fs::write(
+        &page,
+        "<!doctype html><title>Waiting</title><body style=\"margin:0\">\
+         <button style=\"position:absolute;left:100px;top:200px;width:120px;height:40px\" \
+         onclick=\"document.title='Pressed'\">Press me</button>",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let profile = desk.sandbox.state_dir().join("home").join("chromium");
+    let args = [
+        "--ozone-platform=wayland".to_owned(),
+        "--force-renderer-accessibility".to_owned(),
+        "--no-sandbox".to_owned(),
+        // No "unsupported command-line flag" bar over the page.
+        "--test-type".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-background-networking".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+        format!("file://{}", page.display()),
+    ];
+    desk.launch(
+        "chromium",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let ipc = sway(&desk);
+    mapped(&ipc, 1).await;
+    let mut session = desk.session();
+    // Chromium maps at its own size, then takes its tile's and lays the
+    // page out again: the button's place counts once two snapshots agree.
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    let mut last: Option<cup_protocol::Rect> = None;
+    let button = loop {
+        let snap = snapshot(&mut session, &request(Scope::Full)).await;
+        let found = nodes(&snap)
+            .into_iter()
+            .find(|n| n.role == Role::Button && n.name == "Press me" && n.bounds.is_some())
+            .cloned();
+        if let Some(b) = &found {
+            if b.bounds.is_some() && b.bounds == last {
+                break b.clone();
+            }
+        }
+        last = found.and_then(|b| b.bounds);
+        assert!(
+            std::time::Instant::now() < until,
+            "no settled 'Press me' button in\n{}",
+            snap.text
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    click(&mut session, centre(&button), Button::Left).await;
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let state = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
+        if state.windows.iter().any(|w| w.title.starts_with("Pressed")) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the page's title did not change after a click at {:?}: {state:?}",
+            centre(&button)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
