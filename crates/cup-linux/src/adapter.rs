@@ -162,41 +162,39 @@ impl LinuxAdapter {
 
     /// Synthetic input on this desktop's display (opened on first use).
     pub async fn input(&self) -> Result<&Input, AdapterError> {
-        let opened = self
-            .input
-            .get_or_init(|| async {
-                let Some(display) = self.desktop.display.clone() else {
-                    return Err(
-                        "no X11 display (DISPLAY is unset); start one with `cup sandbox start`"
-                            .to_owned(),
-                    );
-                };
-                Input::open(&display).await.map_err(|e| e.to_string())
-            })
-            .await;
-        opened
-            .as_ref()
-            .map_err(|e| AdapterError::Unavailable(e.clone()))
+        kept(&self.input, || async {
+            let display = self.x11_display()?;
+            Input::open(&display).await.map_err(|e| e.to_string())
+        })
+        .await
     }
 
     /// The compositor's virtual devices (opened on first use).
     pub async fn wayland_input(
         &self,
     ) -> Result<&crate::wayland::device::WaylandDevice, AdapterError> {
-        let opened = self
-            .wl_input
-            .get_or_init(|| async {
-                let Some(socket) = self.desktop.wayland.clone() else {
-                    return Err("no Wayland socket (WAYLAND_DISPLAY is unset)".to_owned());
-                };
-                crate::wayland::device::WaylandDevice::open(&socket)
-                    .await
-                    .map_err(|e| e.to_string())
-            })
-            .await;
-        opened
-            .as_ref()
-            .map_err(|e| AdapterError::Unavailable(e.clone()))
+        kept(&self.wl_input, || async {
+            let socket = self.wayland_socket()?;
+            crate::wayland::device::WaylandDevice::open(&socket)
+                .await
+                .map_err(|e| e.to_string())
+        })
+        .await
+    }
+
+    /// The X display, or why there is none.
+    fn x11_display(&self) -> Result<String, String> {
+        self.desktop.display.clone().ok_or_else(|| {
+            "no X11 display (DISPLAY is unset); start one with `cup sandbox start`".to_owned()
+        })
+    }
+
+    /// The Wayland compositor's socket, or why there is none.
+    fn wayland_socket(&self) -> Result<std::path::PathBuf, String> {
+        self.desktop
+            .wayland
+            .clone()
+            .ok_or_else(|| "no Wayland socket (WAYLAND_DISPLAY is unset)".to_owned())
     }
 
     /// The input device of this desktop: the compositor's virtual devices
@@ -212,20 +210,13 @@ impl LinuxAdapter {
     pub async fn wayland_shots(
         &self,
     ) -> Result<&crate::wayland::screencopy::Screencopy, AdapterError> {
-        let opened = self
-            .wl_shots
-            .get_or_init(|| async {
-                let Some(socket) = self.desktop.wayland.clone() else {
-                    return Err("no Wayland socket (WAYLAND_DISPLAY is unset)".to_owned());
-                };
-                crate::wayland::screencopy::Screencopy::open(&socket)
-                    .await
-                    .map_err(|e| e.to_string())
-            })
-            .await;
-        opened
-            .as_ref()
-            .map_err(|e| AdapterError::Unavailable(e.clone()))
+        kept(&self.wl_shots, || async {
+            let socket = self.wayland_socket()?;
+            crate::wayland::screencopy::Screencopy::open(&socket)
+                .await
+                .map_err(|e| e.to_string())
+        })
+        .await
     }
 
     /// The pixels of `region`, from the compositor or the X server.
@@ -283,21 +274,11 @@ impl LinuxAdapter {
 
     /// Screenshots of this desktop's display (connected on first use).
     pub async fn grabber(&self) -> Result<&Grabber, AdapterError> {
-        let opened = self
-            .grabber
-            .get_or_init(|| async {
-                let Some(display) = self.desktop.display.clone() else {
-                    return Err(
-                        "no X11 display (DISPLAY is unset); start one with `cup sandbox start`"
-                            .to_owned(),
-                    );
-                };
-                Grabber::open(&display).await.map_err(|e| e.to_string())
-            })
-            .await;
-        opened
-            .as_ref()
-            .map_err(|e| AdapterError::Unavailable(e.clone()))
+        kept(&self.grabber, || async {
+            let display = self.x11_display()?;
+            Grabber::open(&display).await.map_err(|e| e.to_string())
+        })
+        .await
     }
 
     /// The screen rectangle a screenshot target stands for.
@@ -1088,17 +1069,16 @@ impl Adapter for LinuxAdapter {
         }
         let targets: Vec<CaptureTarget> = windows
             .iter()
-            .map(|w| CaptureTarget {
+            .map(|w| (w, self.origin_of(&w.native)))
+            .map(|(w, placed)| CaptureTarget {
                 frame: if crate::display::Backend::is_window_handle(&w.native) {
                     None
                 } else {
                     ObjRef::from_key(&w.native)
                 },
                 title: w.info.title.clone(),
-                origin: self
-                    .origin_of(&w.native)
-                    .unwrap_or_else(|| w.info.bounds.map_or((0, 0), |b| (b.x, b.y))),
-                relative: self.origin_of(&w.native).is_some(),
+                origin: placed.unwrap_or_else(|| w.info.bounds.map_or((0, 0), |b| (b.x, b.y))),
+                relative: placed.is_some(),
                 unplaced: self.unplaced.lock().is_ok_and(|u| u.contains(&w.native)),
                 rect: w.info.bounds,
                 pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
@@ -1127,6 +1107,19 @@ impl Adapter for LinuxAdapter {
         }
         Ok(capture)
     }
+}
+
+/// The device in `cell`, opened by `open` on first use and kept; an open
+/// that failed is kept too (its reason is the error of every later call).
+async fn kept<T, F, Fut>(cell: &OnceCell<Result<T, String>>, open: F) -> Result<&T, AdapterError>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    cell.get_or_init(open)
+        .await
+        .as_ref()
+        .map_err(|e| AdapterError::Unavailable(e.clone()))
 }
 
 /// A frame's screen rectangle from its extents (none when empty).
