@@ -533,22 +533,32 @@ async fn capture_once(
     let gecko: HashSet<String> = gecko_roots
         .iter()
         .filter(|(_, r)| {
-            subtree(&walk.nodes, *r)
-                .filter(|&i| walk.nodes[i].role == AtspiRole::DocumentWeb)
-                .any(|doc| {
-                    let controls: Vec<usize> = subtree(&walk.nodes, doc)
-                        .filter(|&i| warm::is_control(walk.nodes[i].role))
-                        .collect();
-                    warm::not_sent(&warm::DocFacts {
-                        showing: walk.nodes[doc].states.contains(AtspiState::Showing),
-                        placed: details[doc].extents.is_some_and(|e| e.w > 0 && e.h > 0),
-                        controls: controls.len(),
-                        controls_with_actions: controls
-                            .iter()
-                            .filter(|&&i| !details[i].actions.is_empty())
-                            .count(),
+            let empty_frame = subtree(&walk.nodes, *r).any(|i| {
+                let n = &walk.nodes[i];
+                n.role == AtspiRole::InternalFrame
+                    && warm::frame_empty(
+                        n.states.contains(AtspiState::Showing),
+                        n.children.len(),
+                        n.child_count,
+                    )
+            });
+            empty_frame
+                || subtree(&walk.nodes, *r)
+                    .filter(|&i| walk.nodes[i].role == AtspiRole::DocumentWeb)
+                    .any(|doc| {
+                        let controls: Vec<usize> = subtree(&walk.nodes, doc)
+                            .filter(|&i| warm::is_control(walk.nodes[i].role))
+                            .collect();
+                        warm::not_sent(&warm::DocFacts {
+                            showing: walk.nodes[doc].states.contains(AtspiState::Showing),
+                            placed: details[doc].extents.is_some_and(|e| e.w > 0 && e.h > 0),
+                            controls: controls.len(),
+                            controls_with_actions: controls
+                                .iter()
+                                .filter(|&&i| !details[i].actions.is_empty())
+                                .count(),
+                        })
                     })
-                })
         })
         .map(|(bus, _)| bus.clone())
         .collect();

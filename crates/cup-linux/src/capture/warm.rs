@@ -9,7 +9,8 @@
 //! (for every document of that process, until it exits).
 //!
 //! So a capture that finds a Gecko document on screen without bounds, or
-//! whose controls all came without actions (the signs that its facts were
+//! whose controls all came without actions, or a browser's content frame
+//! on screen with no document in it yet (the signs that its facts were
 //! never sent), is read again, with growing pauses, until those signs are
 //! gone and two captures in a row agree (at most [`SETTLE_MAX`]: a content
 //! process busy loading can take seconds to answer). Once per app process
@@ -68,6 +69,17 @@ pub(super) fn is_control(role: AtspiRole) -> bool {
 /// screen without bounds, or whose controls all came without actions.
 pub(super) fn not_sent(doc: &DocFacts) -> bool {
     doc.showing && (!doc.placed || (doc.controls > 0 && doc.controls_with_actions == 0))
+}
+
+/// Whether a Gecko content frame (`ROLE_INTERNAL_FRAME`, the `<browser>`
+/// a tab's page lives in) is on screen with nothing in it: its document
+/// has not been sent yet. Once loaded, a browser always holds a document
+/// (`about:blank` at least); a frame of a tab in the background is not
+/// showing. `children` are those the walk found, `child_count` what the
+/// toolkit reported (-1: not read, when the walk listed the children
+/// instead).
+pub(super) fn frame_empty(showing: bool, children: usize, child_count: i32) -> bool {
+    showing && children == 0 && child_count <= 0
 }
 
 /// The Gecko apps (unique bus names) already read once.
@@ -228,6 +240,21 @@ mod tests {
             ..sent
         }));
         assert!(is_control(AtspiRole::Link) && !is_control(AtspiRole::Paragraph));
+    }
+
+    #[test]
+    fn a_content_frame_on_screen_without_its_document_is_not_sent() {
+        // Firefox ESR's first read of a page whose title had already
+        // arrived: the shown tab's frame, no document yet.
+        assert!(frame_empty(true, 0, 0));
+        // Its children listed (no count read), none there.
+        assert!(frame_empty(true, 0, -1));
+        // The document arrived; a background tab's frame; children the
+        // walk did not reach (the capture is partial then and says so).
+        assert!(!frame_empty(true, 1, 1));
+        assert!(!frame_empty(true, 1, -1));
+        assert!(!frame_empty(false, 0, 0));
+        assert!(!frame_empty(true, 0, 1));
     }
 
     #[test]
