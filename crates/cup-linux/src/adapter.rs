@@ -71,7 +71,7 @@ pub struct LinuxAdapter {
     native: Mutex<Option<serde_json::Value>>,
     /// The visual layer's windows (made on first use, again after the
     /// connection broke).
-    overlay: tokio::sync::Mutex<Option<Arc<crate::overlay::X11Overlay>>>,
+    overlay: tokio::sync::Mutex<Option<Drawn>>,
     /// Where window-relative (0, 0) is on screen, by window handle, for
     /// the windows whose extents are window-relative (native Wayland
     /// clients), as of the last window listing.
@@ -915,29 +915,34 @@ impl Adapter for LinuxAdapter {
     async fn overlay(&self) -> Result<Arc<dyn cup::visual::Overlay>, AdapterError> {
         let mut slot = self.overlay.lock().await;
         if let Some(o) = slot.as_ref().filter(|o| !o.is_broken()) {
-            return Ok(o.clone());
+            return Ok(o.dyn_overlay());
         }
-        if self.desktop.is_native_wayland() {
-            return Err(AdapterError::Unsupported(
-                "unsupported: the agent cursor and marks overlay on Wayland (not built yet: it needs a layer-shell surface); screenshots with marks drawn into the image still work".into(),
-            ));
-        }
-        let Some(display) = self.desktop.display.clone() else {
-            return Err(AdapterError::Unavailable(
-                "no X11 display (DISPLAY is unset); start one with `cup sandbox start`".into(),
-            ));
+        let made = if self.desktop.is_native_wayland() {
+            let socket = self.wayland_socket().map_err(AdapterError::Unavailable)?;
+            let o = crate::wayland::overlay::WaylandOverlay::open(&socket)
+                .await
+                .map_err(|e| match e {
+                    crate::wayland::client::WaylandError::Unsupported(m) => {
+                        AdapterError::Unsupported(m)
+                    }
+                    e => AdapterError::Unavailable(e.to_string()),
+                })?;
+            Drawn::Wayland(Arc::new(o))
+        } else {
+            let display = self.x11_display().map_err(AdapterError::Unavailable)?;
+            let state = self.display_state().await?;
+            Drawn::X11(Arc::new(
+                crate::overlay::X11Overlay::open(
+                    &display,
+                    state.scale,
+                    crate::overlay::attended(&state.monitors),
+                )
+                .await?,
+            ))
         };
-        let state = self.display_state().await?;
-        let made = Arc::new(
-            crate::overlay::X11Overlay::open(
-                &display,
-                state.scale,
-                crate::overlay::attended(&state.monitors),
-            )
-            .await?,
-        );
-        *slot = Some(made.clone());
-        Ok(made)
+        let o = made.dyn_overlay();
+        *slot = Some(made);
+        Ok(o)
     }
 
     async fn screenshot_rgb(
@@ -1120,6 +1125,30 @@ where
         .await
         .as_ref()
         .map_err(|e| AdapterError::Unavailable(e.clone()))
+}
+
+/// The overlay the visual layer draws on: X11 windows or the Wayland
+/// compositor's layer surfaces.
+#[derive(Debug)]
+enum Drawn {
+    X11(Arc<crate::overlay::X11Overlay>),
+    Wayland(Arc<crate::wayland::overlay::WaylandOverlay>),
+}
+
+impl Drawn {
+    fn is_broken(&self) -> bool {
+        match self {
+            Drawn::X11(o) => o.is_broken(),
+            Drawn::Wayland(o) => o.is_broken(),
+        }
+    }
+
+    fn dyn_overlay(&self) -> Arc<dyn cup::visual::Overlay> {
+        match self {
+            Drawn::X11(o) => o.clone(),
+            Drawn::Wayland(o) => o.clone(),
+        }
+    }
 }
 
 /// A frame's screen rectangle from its extents (none when empty).

@@ -8,7 +8,8 @@
 //!   `element_id` in them named (role, name and which of the elements with
 //!   that role and name it was, in document order; a `batch`'s steps
 //!   included), the result (text, error flag, observed effect), the time
-//!   and how long the call took;
+//!   and how long the call took, the point a click aimed at and where the
+//!   screenshot's top-left pixel is on the screen;
 //! - `snapshot.txt`: the foreground window's compact CUP text after the
 //!   call (captured without replacing the agent's latest snapshot, so the
 //!   ids it acts on do not change);
@@ -201,6 +202,10 @@ pub struct Turn {
     /// The screen point a click-family call aimed at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub click_point: Option<[i64; 2]>,
+    /// Where `screenshot.png`'s top-left pixel is on the screen (a screen
+    /// point `p` is pixel `p - screenshot_origin` of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshot_origin: Option<[i64; 2]>,
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of `t`.
@@ -409,6 +414,9 @@ fn claim_turn(dir: &Path, mut n: u32) -> std::io::Result<PathBuf> {
 pub fn write_turn(dir: &Path, turn: &Turn, look: &Look) -> std::io::Result<PathBuf> {
     let folder = claim_turn(dir, next_turn(dir))?;
     let mut turn = turn.clone();
+    if look.png.is_some() {
+        turn.screenshot_origin = Some([look.origin.0, look.origin.1]);
+    }
     let click = match (turn.click_point, &look.png) {
         (Some([x, y]), Some(png)) => {
             match marker::mark(png, x - look.origin.0, y - look.origin.1) {
@@ -523,6 +531,7 @@ mod tests {
             elapsed_ms: 0.0,
             state_error: None,
             click_point: None,
+            screenshot_origin: None,
         }
     }
 

@@ -82,6 +82,7 @@ impl Pending {
             elapsed_ms,
             state_error: look.error.clone(),
             click_point: self.click_point,
+            screenshot_origin: None,
         };
         match write_turn(dir, &turn, &look) {
             Ok(folder) => tracing::debug!(folder = %folder.display(), "turn recorded"),

@@ -162,9 +162,19 @@ fn id_of(snapshot: &str, parts: &[&str]) -> String {
 /// A private desktop with gtk3-widget-factory; its environment and the
 /// app's pid. The desktop stops when the returned guard drops.
 fn desktop(name: &str) -> (crate::common::StateFile, Vec<(String, String)>, u32) {
+    desktop_with(name, &[])
+}
+
+/// [`desktop`] with more `cup sandbox start` arguments (`--wayland`).
+fn desktop_with(
+    name: &str,
+    start: &[&str],
+) -> (crate::common::StateFile, Vec<(String, String)>, u32) {
     let state = state_file(name);
     let s = path_str(&state.0).to_owned();
-    let started = cup(&["sandbox", "start", "--state", &s], &[]);
+    let mut args = vec!["sandbox", "start", "--state", &s];
+    args.extend_from_slice(start);
+    let started = cup(&args, &[]);
     assert!(started.status.success(), "{}", text(&started.stderr));
     let mut env = exports(&text(&started.stdout));
     let dir = state.0.parent().unwrap_or_else(|| panic!("no parent"));

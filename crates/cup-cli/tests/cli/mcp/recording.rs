@@ -8,7 +8,17 @@ fn checked(line: &str) -> bool {
 
 #[test]
 fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
-    let (state, env, _pid) = desktop("mcp-record");
+    record_and_replay(desktop("mcp-record"));
+}
+
+/// The same on a headless sway (screenshots by screencopy, the pixel
+/// click by the compositor's virtual pointer).
+#[test]
+fn recording_and_replay_on_wayland() {
+    record_and_replay(desktop_with("mcp-record-wl", &["--wayland"]));
+}
+
+fn record_and_replay((state, env, _pid): (crate::common::StateFile, Vec<(String, String)>, u32)) {
     let dir = state
         .0
         .parent()
@@ -174,8 +184,8 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
         text(&key.stdout),
         text(&key.stderr)
     );
-    // A pixel click: click.png marks its point (the window is at 0,0: no
-    // window manager).
+    // A pixel click: click.png marks its point (the screenshot is the
+    // whole screen, from 0,0).
     let click = cup(&["call", "click", r#"{"x": 200, "y": 200}"#], &call_env);
     assert!(click.status.success(), "{}", text(&click.stdout));
     let state_now = cup(&["call", "get_recording_state"], &call_env);
@@ -200,17 +210,24 @@ fn recording_writes_turns_and_replay_acts_again_on_the_same_element() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(record["click_point"], json!([200, 200]), "{record}");
+    // The screenshot is of the window: the point is 200,200 less the
+    // window's place (0,0 on the bare X server; under sway's title bar).
+    let origin = &record["screenshot_origin"];
+    let (px, py) = match (origin[0].as_i64(), origin[1].as_i64()) {
+        (Some(x), Some(y)) => (200 - x, 200 - y),
+        _ => panic!("no screenshot_origin: {record}"),
+    };
     let (w, plain) = rgb_pixels(&turn2.join("screenshot.png"));
     let (w2, marked) = rgb_pixels(&turn2.join("click.png"));
     assert_eq!((w, plain.len()), (w2, marked.len()));
-    let at = |px: &[u8], x: usize, y: usize| px[(y * w + x) * 3..][..3].to_vec();
-    assert_eq!(at(&marked, 200, 200), vec![230, 20, 20]);
+    let at = |px: &[u8], x: i64, y: i64| px[(y as usize * w + x as usize) * 3..][..3].to_vec();
+    assert_eq!(at(&marked, px, py), vec![230, 20, 20]);
     for (i, (a, b)) in plain.chunks(3).zip(marked.chunks(3)).enumerate() {
         if a != b {
             let (x, y) = ((i % w) as i64, (i / w) as i64);
             assert!(
-                (x - 200).pow(2) + (y - 200).pow(2) <= 64,
-                "click.png changed {x},{y}, away from the point"
+                (x - px).pow(2) + (y - py).pow(2) <= 64,
+                "click.png changed {x},{y}, away from the point {px},{py}"
             );
         }
     }

@@ -239,7 +239,19 @@ fn pointer(c: &mut Client) -> Value {
 
 #[test]
 fn desktop_agent_cursor_highlight_and_marks() {
-    let (state, env, _pid) = desktop("mcp-visual");
+    agent_cursor_highlight_and_marks(desktop("mcp-visual"));
+}
+
+/// The same on a headless sway: the overlay is the compositor's layer
+/// surfaces, the screenshots its screencopy frames.
+#[test]
+fn wayland_agent_cursor_highlight_and_marks() {
+    agent_cursor_highlight_and_marks(desktop_with("mcp-visual-wl", &["--wayland"]));
+}
+
+fn agent_cursor_highlight_and_marks(
+    (state, env, _pid): (crate::common::StateFile, Vec<(String, String)>, u32),
+) {
     let dir = state
         .0
         .parent()
