@@ -809,12 +809,9 @@ impl Adapter for LinuxAdapter {
 
     async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
         let s = self.display_state().await?;
-        Ok(ScreenInfo {
-            width: s.width,
-            height: s.height,
-            scale: s.scale,
+        let monitors = match s.backend {
             // X11 has one scale for the whole screen (Xft.dpi / XSETTINGS).
-            monitors: s
+            crate::display::Backend::X11 => s
                 .monitors
                 .into_iter()
                 .map(|m| Monitor {
@@ -822,6 +819,14 @@ impl Adapter for LinuxAdapter {
                     ..m
                 })
                 .collect(),
+            // Each Wayland output has its own (sway's `get_outputs`).
+            crate::display::Backend::Sway => s.monitors,
+        };
+        Ok(ScreenInfo {
+            width: s.width,
+            height: s.height,
+            scale: s.scale,
+            monitors,
         })
     }
 

@@ -704,3 +704,118 @@ async fn chromium_web_content_takes_a_click_at_its_reported_centre() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Two outputs, the second at scale 2 right of the first (2560x1600
+/// pixels, 1280x800 in the layout at 1280,0): each output keeps its scale
+/// in the screen's description, a GTK 3 window moved onto the second
+/// output has its controls placed there in layout pixels, a pointer click
+/// at a check button's reported centre toggles it, and a screenshot of it
+/// is in layout pixels where it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_output_at_scale_2() {
+    let desk = wayland_desk();
+    let ipc = sway(&desk);
+    let before = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
+    ipc.command("create_output")
+        .await
+        .unwrap_or_else(|e| panic!("create_output: {e}"));
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let second = loop {
+        let outputs = ipc.state().await.map(|s| s.outputs).unwrap_or_default();
+        if let Some(o) = outputs
+            .iter()
+            .find(|o| before.outputs.iter().all(|b| b.name != o.name))
+        {
+            break o.name.clone();
+        }
+        assert!(std::time::Instant::now() < until, "no second output");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    ipc.command(&format!(
+        "output {second} mode 2560x1600 position 1280 0 scale 2"
+    ))
+    .await
+    .unwrap_or_else(|e| panic!("output: {e}"));
+    desk.launch("gtk3-widget-factory", &[]);
+    mapped(&ipc, 1).await;
+    ipc.command(&format!(
+        "[app_id=\"gtk3-widget-factory\"] move container to output {second}, focus"
+    ))
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let rect = loop {
+        let state = mapped(&ipc, 1).await;
+        let r = state.windows[0].rect;
+        if r.x >= 1280 {
+            break r;
+        }
+        assert!(std::time::Instant::now() < until, "not moved: {r:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // GTK redraws at the new scale and relays out for the new tile.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut session = desk.session();
+
+    let screen = session
+        .adapter()
+        .screen()
+        .await
+        .unwrap_or_else(|e| panic!("screen: {e}"));
+    assert_eq!((screen.width, screen.height), (2560, 800), "{screen:?}");
+    let scales: Vec<(i64, f64)> = screen
+        .monitors
+        .iter()
+        .map(|m| (m.rect.x, m.scale))
+        .collect();
+    assert_eq!(scales, vec![(0, 1.0), (1280, 2.0)], "{screen:?}");
+
+    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let target = check_buttons(&snap)
+        .into_iter()
+        .find(|n| !has(n, State::Checked))
+        .unwrap_or_else(|| panic!("an unchecked check button:\n{}", snap.text));
+    let b = target.bounds.unwrap_or_else(|| panic!("{target:?}"));
+    assert!(
+        b.x >= rect.x && b.y >= rect.y && b.right() <= rect.right() && b.bottom() <= rect.bottom(),
+        "{b:?} lies in the window {rect:?} on {second}"
+    );
+    let region = cup_protocol::Rect::new(b.x - 4, b.y - 4, b.w + 8, b.h + 8);
+    let before_px = shot(&mut session, region).await;
+    assert_eq!(
+        (before_px.x, before_px.y, before_px.width, before_px.height),
+        (
+            region.x,
+            region.y,
+            u32::try_from(region.w).unwrap_or(0),
+            u32::try_from(region.h).unwrap_or(0)
+        )
+    );
+    click(&mut session, centre(&target), Button::Left).await;
+    let after_snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let checked = nodes(&after_snap)
+        .into_iter()
+        .filter(|n| n.role == Role::Checkbox && n.name == "checkbutton")
+        .filter(|n| n.bounds.is_some_and(|nb| (nb.y - b.y).abs() <= 12))
+        .any(|n| has(n, State::Checked));
+    assert!(
+        checked,
+        "the check button at {b:?} on the scale-2 output is checked after the click:\n{}",
+        after_snap.text
+    );
+    let after_px = shot(&mut session, region).await;
+    let ((_, p0), (_, p1)) = (decode(&before_px.png), decode(&after_px.png));
+    let differing = p0
+        .chunks(3)
+        .zip(p1.chunks(3))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(differing > 20, "the check mark changed pixels: {differing}");
+}
+
+async fn shot(session: &mut cup::Session, region: cup_protocol::Rect) -> cup::Shot {
+    session
+        .screenshot(&ShotTarget::Region(region))
+        .await
+        .unwrap_or_else(|e| panic!("screenshot of {region:?}: {e}"))
+}
