@@ -280,6 +280,121 @@ async fn mcp_clicks(
     Ok(out)
 }
 
+/// The centre of the first enabled check button (screen pixels) and the
+/// check buttons' states, from a fresh cup snapshot (untimed).
+async fn first_centre(session: &mut Session) -> Result<((i64, i64), Vec<&'static str>), String> {
+    let snapshot = foreground(session).await?;
+    let mut all = Vec::new();
+    for root in &snapshot.envelope.tree {
+        flatten(root, &mut all);
+    }
+    let centre = all
+        .into_iter()
+        .find(|n| {
+            n.role == Role::Checkbox && n.name == CHECK_NAME && !n.states.contains(&State::Disabled)
+        })
+        .and_then(|n| n.bounds)
+        .map(|b| {
+            (
+                b.x + i64::try_from(b.w / 2).unwrap_or(0),
+                b.y + i64::try_from(b.h / 2).unwrap_or(0),
+            )
+        })
+        .ok_or_else(|| format!("no enabled check box \"{CHECK_NAME}\" with bounds"))?;
+    let states = check_buttons(&snapshot)
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
+    Ok((centre, states))
+}
+
+/// cup: per run, an untimed snapshot for the first enabled check button's
+/// centre, then a timed pointer click there (`session.input`: the
+/// platform's pointer device, the effect observed), then the readback.
+///
+/// # Errors
+///
+/// When the window has no such check button or a call fails.
+pub async fn cup_pointer_clicks(session: &mut Session, runs: usize) -> Outcome {
+    let mut out = Runs::default();
+    for round in 0..=runs {
+        let ((x, y), before) = first_centre(session).await?;
+        let gesture = cup::Gesture::Click {
+            at: cup::Point::new(x, y),
+            button: cup::Button::Left,
+            count: 1,
+            modifiers: Vec::new(),
+        };
+        let t = Instant::now();
+        let result = session
+            .input(&gesture)
+            .await
+            .map_err(|e| format!("pointer click at {x},{y}: {e}"))?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let seen = changed_from(session, &before).await?;
+        if round == 0 {
+            out.notes
+                .push(format!("warm-up: {} ({})", result.effect, result.message));
+            continue;
+        }
+        out.times_ms.push(ms);
+        out.reported.push(result.effect.to_string());
+        out.observed.push(seen);
+    }
+    Ok(out)
+}
+
+/// The Cua Driver: per run, an untimed `get_window_state` with its
+/// screenshot (its pixel clicks are in that image's pixels and need one),
+/// the first enabled check button's centre from an untimed cup snapshot,
+/// made window-local by `origin` (the window's top-left on the screen),
+/// then a timed pixel `click {pid, window_id, x, y}` (plus `extra`, such
+/// as the delivery mode it asks for), then cup's readback.
+///
+/// # Errors
+///
+/// When the driver fails or the window has no such check button.
+pub async fn cua_pixel_clicks(
+    client: &mut McpClient,
+    oracle: &mut Session,
+    pid: u32,
+    origin: (i64, i64),
+    extra: &Value,
+    runs: usize,
+) -> Outcome {
+    let window = client.window_of(pid).await?;
+    let mut out = Runs::default();
+    for round in 0..=runs {
+        client
+            .call_tool("get_window_state", json!({"pid": pid, "window_id": window}))
+            .await?;
+        let ((x, y), before) = first_centre(oracle).await?;
+        let mut args =
+            json!({"pid": pid, "window_id": window, "x": x - origin.0, "y": y - origin.1});
+        if let (Some(args), Some(extra)) = (args.as_object_mut(), extra.as_object()) {
+            args.extend(extra.clone());
+        }
+        let t = Instant::now();
+        let result = client.call_tool("click", args).await?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let seen = changed_from(oracle, &before).await?;
+        let effect = structured(&result, "effect")
+            .and_then(Value::as_str)
+            .map_or_else(
+                || text_of(&result).chars().take(60).collect::<String>(),
+                str::to_owned,
+            );
+        if round == 0 {
+            out.notes.push(format!("warm-up: {effect}"));
+            continue;
+        }
+        out.times_ms.push(ms);
+        out.reported.push(effect);
+        out.observed.push(seen);
+    }
+    Ok(out)
+}
+
 /// The size of a PNG from its header, checked.
 fn png_size(png: &[u8]) -> Result<(u32, u32), String> {
     let decoder = png::Decoder::new(std::io::Cursor::new(png));

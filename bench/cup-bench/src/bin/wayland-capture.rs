@@ -2,13 +2,17 @@
 //! (issue 38).
 //!
 //! gtk3-widget-factory on a private X11 desktop (Xvfb) and on a private
-//! headless sway, each 1280x800, the window in front: cup in process
-//! (release build), 1 warm-up, then N timed full captures of the
-//! foreground window on each; the Cua Driver 0.37.0's `get_window_state`
+//! headless sway, each 1280x800, both up at once, the window in front:
+//! cup in process (release build), N timed full captures of the
+//! foreground window on each, in alternating rounds (each round a
+//! measuring process with 1 warm-up), so the machine's noise falls on both
+//! alike; the Cua Driver 0.37.0's `get_window_state`
 //! on both (its Wayland mode: `CUA_DRIVER_RS_ENABLE_WAYLAND=1`). Prints
 //! min and median, node counts, whether the two trees have the same
 //! nodes (role and name, in order), and the ratio sway / X11 (target
-//! within 1.2x).
+//! within 1.2x). Then on each desktop an element click and a pointer click
+//! at a check button's centre, by cup and by the Cua Driver (its pixel
+//! click, window-local), each checked by a fresh snapshot after it.
 //!
 //! ```text
 //! bench/peers/setup.sh && cargo run --release -p cup-bench --bin wayland-capture [-- --runs 9]
@@ -19,9 +23,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
+use cup::Session;
+use cup_bench::actions;
 use cup_bench::measurement::Measurement;
-use cup_bench::peers::{cua_driver, cup_inproc};
+use cup_bench::peers::cua_driver::{self, McpClient};
+use cup_bench::peers::cup_inproc;
 use cup_bench::stats;
+use cup_linux::{Desktop, LinuxAdapter};
 use cup_protocol::Scope;
 use cup_sandbox::{Sandbox, SandboxOptions};
 
@@ -82,9 +90,109 @@ fn nodes_of(m: &Measurement) -> Vec<(String, String)> {
 struct Side {
     cup: Result<Measurement, String>,
     cua: Result<Measurement, String>,
+    /// (what, who, outcome) of the click rows.
+    clicks: Vec<(&'static str, &'static str, actions::Outcome)>,
 }
 
-async fn side(wayland: bool, runs: usize) -> anyhow::Result<Side> {
+/// The click rows on one desktop: an element click and a pointer click at
+/// a check button's centre, by cup (in process) and by the Cua Driver
+/// (MCP stdio, `env` its environment), each checked by a readback.
+async fn clicks(
+    sandbox: &Sandbox,
+    pid: u32,
+    runs: usize,
+    scratch: &std::path::Path,
+    env: &[(&str, &str)],
+) -> Vec<(&'static str, &'static str, actions::Outcome)> {
+    let mut session = Session::new(Box::new(LinuxAdapter::for_desktop(Desktop::from_pairs(
+        &sandbox.env(),
+    ))));
+    let mut rows = vec![
+        (
+            "element click",
+            "cup",
+            actions::cup_clicks(&mut session, runs).await,
+        ),
+        (
+            "pointer click",
+            "cup",
+            actions::cup_pointer_clicks(&mut session, runs).await,
+        ),
+    ];
+    // Under Wayland the driver delivers pixel clicks only to the focused
+    // window, and only when told to ("delivery_mode": "foreground").
+    let extra = if env.is_empty() {
+        serde_json::json!({})
+    } else {
+        serde_json::json!({"delivery_mode": "foreground"})
+    };
+    // The window's place: Cua's pixel clicks are window-local.
+    let origin = match session.adapter().windows().await {
+        Ok(w) => w
+            .iter()
+            .find(|w| w.info.pid == Some(i64::from(pid)))
+            .and_then(|w| w.info.bounds)
+            .map_or((0, 0), |b| (b.x, b.y)),
+        Err(_) => (0, 0),
+    };
+    let binary = cua_driver::binary();
+    let mut client = match McpClient::start_with(sandbox, &binary, &scratch.join("cua-clicks"), env)
+    {
+        Ok(c) => c,
+        Err(e) => {
+            rows.push(("element click", "Cua Driver", Err(e.clone())));
+            rows.push(("pointer click", "Cua Driver", Err(e)));
+            return rows;
+        }
+    };
+    if let Err(e) = client.initialize().await {
+        rows.push(("element click", "Cua Driver", Err(e.clone())));
+        rows.push(("pointer click", "Cua Driver", Err(e)));
+        client.shutdown().await;
+        return rows;
+    }
+    rows.push((
+        "element click",
+        "Cua Driver",
+        actions::cua_clicks(&mut client, &mut session, pid, runs).await,
+    ));
+    rows.push((
+        "pointer click",
+        "Cua Driver",
+        actions::cua_pixel_clicks(&mut client, &mut session, pid, origin, &extra, runs).await,
+    ));
+    client.shutdown().await;
+    rows
+}
+
+fn click_line(what: &str, who: &str, outcome: &actions::Outcome) -> String {
+    match outcome {
+        Ok(runs) => match stats::summarize(&runs.times_ms) {
+            Some(s) => format!(
+                "{what:<14} {who:<11} min {:.1} ms, median {:.1} ms; reported {}; the readback saw {}/{}",
+                s.min,
+                s.median,
+                runs.reported_tally(),
+                runs.observed_count(),
+                runs.observed.len()
+            ),
+            None => format!("{what:<14} {who:<11} no runs"),
+        },
+        Err(e) => format!(
+            "{what:<14} {who:<11} failed: {}",
+            e.lines().next().unwrap_or_default()
+        ),
+    }
+}
+
+/// One desktop of the comparison, the app on it.
+struct Desk {
+    sandbox: Sandbox,
+    pid: u32,
+    wayland: bool,
+}
+
+fn desk(wayland: bool) -> anyhow::Result<Desk> {
     let sandbox = Sandbox::start(SandboxOptions {
         width: 1280,
         height: 800,
@@ -97,25 +205,79 @@ async fn side(wayland: bool, runs: usize) -> anyhow::Result<Side> {
         .with_context(|| format!("cannot launch {APP}"))?;
     // Let the app go idle (its first layout) before anything is timed.
     let _ = cup_bench::settle::wait_idle(app.pid, Duration::from_secs(20));
-    let cup = cup_inproc::run(&sandbox, Scope::Foreground, runs, None).await;
+    Ok(Desk {
+        sandbox,
+        pid: app.pid,
+        wayland,
+    })
+}
+
+/// Rounds the timed captures are split into, alternating between the two
+/// desktops (both up at once), so the machine's noise falls on both alike.
+const ROUNDS: usize = 3;
+
+/// cup's timed captures on both desktops, interleaved: [`ROUNDS`] rounds,
+/// each a measuring process (1 warm-up) per desktop.
+async fn interleaved(
+    a: &Desk,
+    b: &Desk,
+    runs: usize,
+) -> (Result<Measurement, String>, Result<Measurement, String>) {
+    let mut out: [Option<Result<Measurement, String>>; 2] = [None, None];
+    let per_round = runs.div_ceil(ROUNDS);
+    let mut left = runs;
+    while left > 0 {
+        let n = per_round.min(left);
+        left -= n;
+        for (slot, d) in out.iter_mut().zip([a, b]) {
+            let got = cup_inproc::run(&d.sandbox, Scope::Foreground, n, None).await;
+            *slot = Some(match (slot.take(), got) {
+                (Some(Err(e)), _) | (_, Err(e)) => Err(e),
+                (None, Ok(m)) => Ok(m),
+                (Some(Ok(mut acc)), Ok(m)) => {
+                    acc.times_ms.extend(m.times_ms);
+                    acc.nodes_per_run.extend(m.nodes_per_run);
+                    acc.cpu_ms.extend(m.cpu_ms);
+                    acc.text = m.text;
+                    acc.envelope = m.envelope;
+                    Ok(acc)
+                }
+            });
+        }
+    }
+    let [x, y] = out.map(|m| m.unwrap_or_else(|| Err("no runs".to_owned())));
+    (x, y)
+}
+
+/// The Cua Driver's timed reads and both tools' clicks on `d`.
+async fn peers_and_clicks(d: &Desk, runs: usize) -> anyhow::Result<Side> {
     // The driver's scratch home belongs to the sandbox's user.
-    let scratch = sandbox.state_dir().join("home").join("bench");
+    let scratch = d.sandbox.state_dir().join("home").join("bench");
     std::fs::create_dir_all(scratch.join("cua-home")).context("scratch directory")?;
-    if wayland {
-        for dir in [scratch.clone(), scratch.join("cua-home")] {
+    std::fs::create_dir_all(scratch.join("cua-clicks")).context("scratch directory")?;
+    if d.wayland {
+        for dir in [
+            scratch.clone(),
+            scratch.join("cua-home"),
+            scratch.join("cua-clicks"),
+        ] {
             let _ = std::os::unix::fs::chown(&dir, Some(65534), Some(65534));
         }
     }
-    let env: &[(&str, &str)] = if wayland {
+    let env: &[(&str, &str)] = if d.wayland {
         &[("CUA_DRIVER_RS_ENABLE_WAYLAND", "1")]
     } else {
         &[]
     };
-    let cua = cua_driver::run_with(&sandbox, app.pid, runs, &scratch, env)
+    let cua = cua_driver::run_with(&d.sandbox, d.pid, runs, &scratch, env)
         .await
         .window_state;
-    sandbox.stop().context("stopping the desktop")?;
-    Ok(Side { cup, cua })
+    let clicks = clicks(&d.sandbox, d.pid, runs, &scratch, env).await;
+    Ok(Side {
+        cup: Err("measured apart".to_owned()),
+        cua,
+        clicks,
+    })
 }
 
 fn bench(runs: usize) -> anyhow::Result<bool> {
@@ -124,9 +286,18 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         .enable_all()
         .build()
         .context("cannot start the tokio runtime")?;
-    let x11 = runtime.block_on(side(false, runs))?;
-    let sway = runtime.block_on(side(true, runs))?;
-    println!("gtk3-widget-factory, foreground window, 1280x800, {runs} timed runs after 1 warm-up");
+    let (x11_desk, sway_desk) = (desk(false)?, desk(true)?);
+    let (x11_cup, sway_cup) = runtime.block_on(interleaved(&x11_desk, &sway_desk, runs));
+    let mut x11 = runtime.block_on(peers_and_clicks(&x11_desk, runs))?;
+    let mut sway = runtime.block_on(peers_and_clicks(&sway_desk, runs))?;
+    x11.cup = x11_cup;
+    sway.cup = sway_cup;
+    for d in [x11_desk, sway_desk] {
+        d.sandbox.stop().context("stopping the desktop")?;
+    }
+    println!(
+        "gtk3-widget-factory, foreground window, 1280x800, both desktops up at once; cup: {runs} timed runs each in {ROUNDS} alternating rounds (1 warm-up a round), the others {runs} after 1 warm-up"
+    );
     println!("  cup under Xvfb (X11):      {}", summary(&x11.cup));
     println!("  cup under sway (Wayland):  {}", summary(&sway.cup));
     println!("  Cua Driver 0.37 under Xvfb: {}", summary(&x11.cua));
@@ -134,6 +305,12 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         "  Cua Driver 0.37 under sway (CUA_DRIVER_RS_ENABLE_WAYLAND=1): {}",
         summary(&sway.cua)
     );
+    for (name, side) in [("Xvfb (X11)", &x11), ("sway (Wayland)", &sway)] {
+        println!("  clicks on a check button under {name}, {runs} timed runs after 1 warm-up:");
+        for (what, who, outcome) in &side.clicks {
+            println!("    {}", click_line(what, who, outcome));
+        }
+    }
     let (Ok(a), Ok(b)) = (&x11.cup, &sway.cup) else {
         println!("FAIL: cup did not capture on both");
         return Ok(false);
@@ -236,6 +413,7 @@ fn main() -> ExitCode {
 /// Child mode: one JSON measurement of cup on the desktop of the
 /// environment.
 fn measure(args: &[String]) -> anyhow::Result<()> {
+    cup_bench::init_logs();
     let mut scope = Scope::Foreground;
     let mut runs = 9;
     let mut it = args.iter();
