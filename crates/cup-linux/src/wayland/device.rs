@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use cup::{ActionResult, AdapterError, Button, Gesture, Point};
-use cup_protocol::keys::{Combo, Key};
+use cup_protocol::keys::{Combo, Key, Modifier};
 use cup_protocol::Direction;
 
 use super::client::WaylandError;
@@ -82,11 +82,12 @@ fn platform(e: WaylandError) -> AdapterError {
     }
 }
 
-/// A one-line refusal of modifiers held during a pointer gesture.
-fn no_modifiers(what: &str) -> AdapterError {
-    AdapterError::Unsupported(format!(
-        "unsupported: holding modifier keys during a {what} on Wayland; press the keys with `cup press` or drop --modifiers"
-    ))
+/// The keysyms of held modifiers (their left keys).
+pub fn modifier_keysyms(modifiers: &[Modifier]) -> Vec<u32> {
+    modifiers
+        .iter()
+        .filter_map(|m| keysym::modifier_keysyms(*m).first().copied())
+        .collect()
 }
 
 /// The virtual pointer and keyboard of one Wayland desktop.
@@ -108,6 +109,29 @@ impl WaylandDevice {
             input: WaylandInput::open(socket).await?,
             last: Mutex::new(None),
         })
+    }
+
+    /// Runs `work` with `modifiers` held (pressed before, released after
+    /// whatever happened, so none stays down).
+    async fn holding<F>(&self, modifiers: &[Modifier], work: F) -> Result<(), AdapterError>
+    where
+        F: std::future::Future<Output = Result<(), AdapterError>>,
+    {
+        let keys = modifier_keysyms(modifiers);
+        if keys.is_empty() {
+            return work.await;
+        }
+        self.input
+            .hold_modifiers(&keys, true)
+            .await
+            .map_err(platform)?;
+        let done = work.await;
+        let released = self
+            .input
+            .hold_modifiers(&keys, false)
+            .await
+            .map_err(platform);
+        done.and(released)
     }
 
     fn moved(&self, to: Point) {
@@ -214,10 +238,7 @@ impl WaylandDevice {
                 count,
                 modifiers,
             } => {
-                if !modifiers.is_empty() {
-                    return Err(no_modifiers("click"));
-                }
-                let work = self.click(*at, number(*button), *count);
+                let work = self.holding(modifiers, self.click(*at, number(*button), *count));
                 act::observed(events, message, refs, work).await
             }
             Gesture::Down { at, button } => {
@@ -235,10 +256,10 @@ impl WaylandDevice {
                 steps,
                 modifiers,
             } => {
-                if !modifiers.is_empty() {
-                    return Err(no_modifiers("drag"));
-                }
-                let work = self.drag(path, number(*button), *duration, steps.unwrap_or(20));
+                let work = self.holding(
+                    modifiers,
+                    self.drag(path, number(*button), *duration, steps.unwrap_or(20)),
+                );
                 act::observed(events, message, refs, work).await
             }
             Gesture::Scroll {
@@ -247,15 +268,12 @@ impl WaylandDevice {
                 amount,
                 modifiers,
             } => {
-                if !modifiers.is_empty() {
-                    return Err(no_modifiers("scroll"));
-                }
                 let at = match at {
                     Some(p) => *p,
                     None => self.cursor()?,
                 };
                 let (dx, dy) = notches(*direction, *amount);
-                let work = async {
+                let scroll = async {
                     self.input
                         .scroll(at.x, at.y, dx, dy)
                         .await
@@ -263,6 +281,7 @@ impl WaylandDevice {
                     self.moved(at);
                     Ok(())
                 };
+                let work = self.holding(modifiers, scroll);
                 act::observed(events, message, refs, work).await
             }
             Gesture::Type { text, delay } => {
@@ -337,6 +356,15 @@ impl InputOps for WaylandDevice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn held_modifiers_are_their_left_keys() {
+        assert_eq!(
+            modifier_keysyms(&[Modifier::Ctrl, Modifier::Shift]),
+            vec![0xffe3, 0xffe1]
+        );
+        assert!(modifier_keysyms(&[]).is_empty());
+    }
 
     #[test]
     fn a_combo_is_its_modifier_keys_then_its_keys() {

@@ -328,6 +328,40 @@ impl WaylandInput {
         .await
     }
 
+    /// Presses (`down`) or releases the modifier keys `keysyms`
+    /// (`Control_L`, `Shift_L`, …) and sends the modifier state: held
+    /// around a pointer gesture (a ctrl+click). Released in reverse order,
+    /// with no modifier left set.
+    pub async fn hold_modifiers(&self, keysyms: &[Keysym], down: bool) -> Result<(), WaylandError> {
+        let keysyms = keysyms.to_vec();
+        self.with(move |d| {
+            if keysyms.is_empty() {
+                return Ok(());
+            }
+            let what = if down {
+                "pressing modifier keys"
+            } else {
+                "releasing modifier keys"
+            };
+            let codes = d.prepare_keymap(&keysyms, what)?;
+            if down {
+                let mut depressed = 0;
+                for (&code, &k) in codes.iter().zip(&keysyms) {
+                    d.key(code, true);
+                    depressed |= keymap::modifier_mask(k);
+                    d.keyboard.modifiers(depressed, 0, 0, 0);
+                }
+            } else {
+                for &code in codes.iter().rev() {
+                    d.key(code, false);
+                }
+                d.keyboard.modifiers(0, 0, 0, 0);
+            }
+            d.client.roundtrip(what)
+        })
+        .await
+    }
+
     /// Types `text` exactly, whatever the script: a key press and release
     /// per character (`'\n'` Return, `'\t'` Tab), with keymaps made for the
     /// text (in parts of at most [`MAX_KEYSYMS`] distinct characters).

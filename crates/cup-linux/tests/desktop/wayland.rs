@@ -342,7 +342,7 @@ async fn qt5_and_gtk4_take_clicks_at_their_reported_centres() {
 
 /// A drag moves a slider's knob, the wheel turns a spin button and a
 /// right click opens an entry's context menu, each at the place cup
-/// reports and each observed.
+/// reports and each observed; a shift+click extends a selection.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn drag_scroll_and_right_click_do_what_they_should() {
     let desk = wayland_desk();
@@ -449,6 +449,52 @@ async fn drag_scroll_and_right_click_do_what_they_should() {
             .any(|n| n.role == Role::MenuItem && (n.name == "Paste" || n.name == "Select All")),
         "the context menu's items:\n{}",
         shown.text
+    );
+
+    // Modifiers held during a pointer click: a click at the entry's text
+    // start, then a shift+click at its end selects the text, and the
+    // next key replaces it ("entry" -> "Z"; without the shift: "entryZ").
+    session
+        .press("escape")
+        .await
+        .unwrap_or_else(|e| panic!("escape: {e}"));
+    let eb = entry.bounds.unwrap_or_else(|| panic!("bounds: {entry:?}"));
+    let mid = eb.y + i64::try_from(eb.h / 2).unwrap_or(0);
+    // (Inside the text area: GTK 3 takes no clicks on an entry's frame.)
+    click(&mut session, Point::new(eb.x + 12, mid), Button::Left).await;
+    let extended = session
+        .input(&Gesture::Click {
+            at: Point::new(eb.right() - 12, mid),
+            button: Button::Left,
+            count: 1,
+            modifiers: vec![cup_protocol::Modifier::Shift],
+        })
+        .await
+        .unwrap_or_else(|e| panic!("shift+click: {e}"));
+    assert!(extended.success, "{extended:?}");
+    let typed = session
+        .input(&Gesture::Type {
+            text: "Z".into(),
+            delay: Duration::ZERO,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    assert!(typed.success, "{typed:?}");
+    let read = snapshot(&mut session, &request(Scope::Full)).await;
+    let values: Vec<Option<&str>> = nodes(&read)
+        .into_iter()
+        .filter(|n| {
+            n.role == Role::TextBox
+                && !has(n, State::Disabled)
+                && n.bounds.is_some_and(|b| b.y == eb.y && b.x == eb.x)
+        })
+        .map(|n| n.value.as_deref())
+        .collect();
+    assert_eq!(
+        values,
+        vec![Some("Z")],
+        "shift+click selected the text and Z replaced it:\n{}",
+        read.text
     );
 }
 
