@@ -7,6 +7,7 @@
 //! ACTIVE state, else the top-most visible window.
 
 use std::collections::{HashMap, HashSet};
+use std::os::unix::ffi::OsStrExt as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -54,6 +55,9 @@ pub struct LinuxAdapter {
     grabber: OnceCell<Result<Grabber, String>>,
     /// The compositor's virtual pointer and keyboard (native Wayland).
     wl_input: OnceCell<Result<crate::wayland::device::WaylandDevice, String>>,
+    /// The compositor's window list (a Wayland compositor without sway's
+    /// IPC).
+    wl_toplevels: OnceCell<Result<crate::wayland::toplevel::Toplevels, String>>,
     /// Screenshots through the compositor (native Wayland).
     wl_shots: OnceCell<Result<crate::wayland::screencopy::Screencopy, String>>,
     facts: AppFacts,
@@ -78,7 +82,8 @@ pub struct LinuxAdapter {
     origins: Mutex<HashMap<String, (i64, i64)>>,
     /// Window handles of frames the compositor does not list (Wayland
     /// popups), as of the last window listing: placed nowhere.
-    unplaced: Mutex<HashSet<String>>,
+    /// Windows with no known place on the screen, and why.
+    unplaced: Mutex<HashMap<String, String>>,
     /// The shadow inset found for a window, with the frame extents and
     /// rectangle it was found for: the same two again need no reads.
     insets: Mutex<HashMap<String, KnownInset>>,
@@ -206,6 +211,23 @@ impl LinuxAdapter {
         Ok(self.input().await? as &dyn InputOps)
     }
 
+    /// The window list of a Wayland compositor without sway's IPC
+    /// (connected on first use).
+    pub async fn wayland_toplevels(
+        &self,
+    ) -> Result<&crate::wayland::toplevel::Toplevels, AdapterError> {
+        kept(&self.wl_toplevels, || async {
+            let socket = self.wayland_socket()?;
+            crate::wayland::toplevel::Toplevels::open(
+                &socket,
+                crate::wayland::client::DEFAULT_TIMEOUT,
+            )
+            .await
+            .map_err(|e| e.to_string())
+        })
+        .await
+    }
+
     /// Screenshots through the compositor (connected on first use).
     pub async fn wayland_shots(
         &self,
@@ -254,6 +276,9 @@ impl LinuxAdapter {
     /// window), found by title and position among sway's windows.
     async fn activate_for(&self, window: &cup_protocol::Node) -> Result<(), AdapterError> {
         let Some(sway) = self.sway() else {
+            if self.desktop.is_native_wayland() {
+                return self.activate_toplevel(&window.name).await;
+            }
             return Ok(());
         };
         let state = sway.state().await?;
@@ -269,6 +294,29 @@ impl LinuxAdapter {
             Some(w) if w.focused => Ok(()),
             Some(w) => sway.focus(w.id).await,
             None => Ok(()),
+        }
+    }
+
+    /// Activates the one toplevel titled `title` through the compositor's
+    /// foreign-toplevel protocol (nothing when it is active already, when
+    /// no toplevel or several have that title, or when the compositor
+    /// lists none: keys then go where its focus is).
+    async fn activate_toplevel(&self, title: &str) -> Result<(), AdapterError> {
+        let toplevels = self.wayland_toplevels().await?;
+        if !toplevels.lists() {
+            return Ok(());
+        }
+        let (list, _) = toplevels
+            .read()
+            .await
+            .map_err(|e| AdapterError::Platform(e.to_string()))?;
+        let mut named = list.iter().filter(|t| t.title == title);
+        match (named.next(), named.next()) {
+            (Some(t), None) if !t.activated => toplevels
+                .activate(t.id)
+                .await
+                .map_err(|e| AdapterError::Platform(e.to_string())),
+            _ => Ok(()),
         }
     }
 
@@ -566,29 +614,20 @@ impl LinuxAdapter {
         tracing::debug!(frames_ms, x11_ms, ahead, "window listing");
         let (frames, state) = (frames?, x11?);
         let mut windows = join_windows(&frames, &state);
-        if state.windows.iter().any(|w| w.relative) {
+        if state.backend != crate::display::Backend::Wayland
+            && state.windows.iter().any(|w| w.relative)
+        {
             let origins = self.place(&frames, &state, &windows).await;
             if let Ok(mut slot) = self.origins.lock() {
                 *slot = origins;
             }
         }
-        if state.backend == crate::display::Backend::Sway {
-            // A frame sway does not list has only window-relative extents:
-            // no place on screen to report.
-            let mut unplaced = HashSet::new();
-            for w in &mut windows {
-                let listed = w
-                    .info
-                    .bounds
-                    .is_some_and(|b| state.windows.iter().any(|t| t.rect == b));
-                if !listed && !crate::display::Backend::is_window_handle(&w.native) {
-                    w.info.bounds = None;
-                    unplaced.insert(w.native.clone());
-                }
-            }
-            if let Ok(mut slot) = self.unplaced.lock() {
-                *slot = unplaced;
-            }
+        if state.backend == crate::display::Backend::Wayland {
+            crate::wayland::toplevel::pair_by_app_id(&mut windows, &state, &program_of);
+        }
+        let unplaced = unplaced_windows(&mut windows, &state);
+        if let Ok(mut slot) = self.unplaced.lock() {
+            *slot = unplaced;
         }
         Ok(windows)
     }
@@ -761,6 +800,10 @@ impl LinuxAdapter {
     /// reads afresh.
     pub async fn display_state(&self) -> Result<DisplayState, AdapterError> {
         use futures::FutureExt;
+        let toplevels = match self.desktop.is_native_wayland() && self.sway().is_none() {
+            true => Some(self.wayland_toplevels().await?.clone()),
+            false => None,
+        };
         let (read, first) = {
             let mut slot = self.x11_read.lock().map_err(|_| {
                 AdapterError::Platform("X11 reader state poisoned; restart cup".to_owned())
@@ -772,6 +815,29 @@ impl LinuxAdapter {
                         async move { Ok(sway.state().await?.display_state()) }
                             .boxed()
                             .shared()
+                    } else if let Some(toplevels) = toplevels {
+                        let display = self.desktop.display.clone();
+                        let reader = self.x11_reader.clone();
+                        async move {
+                            use crate::wayland::toplevel;
+                            let (list, outputs) = toplevels
+                                .read()
+                                .await
+                                .map_err(|e| AdapterError::Platform(e.to_string()))?;
+                            let state = toplevel::state_of(&list, toplevel::monitors_of(&outputs));
+                            // XWayland's windows keep their X11 places.
+                            let x11 = match display {
+                                Some(d) => reader
+                                    .read(Some(&d))
+                                    .await
+                                    .map(|x| x.windows)
+                                    .unwrap_or_default(),
+                                None => Vec::new(),
+                            };
+                            Ok(toplevel::with_xwayland(state, &x11))
+                        }
+                        .boxed()
+                        .shared()
                     } else {
                         let display = self.desktop.display.clone();
                         let reader = self.x11_reader.clone();
@@ -819,8 +885,8 @@ impl Adapter for LinuxAdapter {
                     ..m
                 })
                 .collect(),
-            // Each Wayland output has its own (sway's `get_outputs`).
-            crate::display::Backend::Sway => s.monitors,
+            // Each Wayland output has its own.
+            crate::display::Backend::Sway | crate::display::Backend::Wayland => s.monitors,
         };
         Ok(ScreenInfo {
             width: s.width,
@@ -1028,9 +1094,17 @@ impl Adapter for LinuxAdapter {
                 "display: Wayland, driven natively (sway {version}: its IPC, virtual pointer and keyboard, screencopy)"
             ));
         }
-        self.desktop.wayland.is_some().then(|| {
-            "display: Wayland session without SWAYSOCK: only X11 apps (through XWayland) are seen; native GNOME and KDE support is not built yet".to_owned()
-        })
+        if !self.desktop.is_native_wayland() {
+            return None;
+        }
+        let lists = match self.wayland_toplevels().await {
+            Ok(t) if t.lists() => "its window list from zwlr_foreign_toplevel_manager_v1",
+            Ok(_) => "no window list from it (windows from the accessibility bus)",
+            Err(e) => return Some(format!("display: Wayland, compositor not reachable: {e}")),
+        };
+        Some(format!(
+            "display: Wayland without sway's IPC ({lists}): the compositor tells no window positions, so native windows' elements have no bounds (act through their actions); XWayland windows keep theirs"
+        ))
     }
 
     async fn check(&self) -> Vec<cup::Check> {
@@ -1089,7 +1163,11 @@ impl Adapter for LinuxAdapter {
                 title: w.info.title.clone(),
                 origin: placed.unwrap_or_else(|| w.info.bounds.map_or((0, 0), |b| (b.x, b.y))),
                 relative: placed.is_some(),
-                unplaced: self.unplaced.lock().is_ok_and(|u| u.contains(&w.native)),
+                unplaced: self
+                    .unplaced
+                    .lock()
+                    .ok()
+                    .and_then(|u| u.get(&w.native).cloned()),
                 rect: w.info.bounds,
                 pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
             })
@@ -1130,6 +1208,56 @@ where
         .await
         .as_ref()
         .map_err(|e| AdapterError::Unavailable(e.clone()))
+}
+
+/// The program a process runs: its first argument's file name (`gtk3-widget-factory`), else its `comm`.
+fn program_of(pid: u32) -> Option<String> {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let first = cmdline.split(|b| *b == 0).next().unwrap_or_default();
+    let name = std::path::Path::new(std::ffi::OsStr::from_bytes(first))
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty());
+    name.or_else(|| {
+        std::fs::read_to_string(format!("/proc/{pid}/comm"))
+            .ok()
+            .map(|c| c.trim().to_owned())
+    })
+}
+
+/// Takes the bounds off the windows whose place on the screen is unknown
+/// and says why, by native handle: under sway a frame it does not list (a
+/// popup); under a compositor that tells no positions every window but
+/// the X11 ones (XWayland) it shares a rectangle with. Their toolkits'
+/// extents are window-relative: presented as screen bounds they would
+/// send clicks to the wrong place.
+fn unplaced_windows(windows: &mut [WindowHandle], state: &DisplayState) -> HashMap<String, String> {
+    use crate::display::Backend;
+    let why = match state.backend {
+        Backend::X11 => return HashMap::new(),
+        Backend::Sway => "a surface sway does not list, such as a popup or menu",
+        Backend::Wayland => {
+            "this Wayland compositor does not tell where windows are; toolkits report positions relative to their window"
+        }
+    };
+    let mut unplaced = HashMap::new();
+    for w in windows.iter_mut() {
+        if w.info.bounds.is_some_and(|b| b.w == 0 || b.h == 0) {
+            // A window the compositor lists without a place.
+            w.info.bounds = None;
+        }
+        let placed = w.info.bounds.is_some_and(|b| {
+            state
+                .windows
+                .iter()
+                .any(|t| t.rect == b && (state.backend == Backend::Sway || !t.relative) && b.w > 0)
+        });
+        if !placed && !Backend::is_window_handle(&w.native) {
+            w.info.bounds = None;
+            unplaced.insert(w.native.clone(), why.to_owned());
+        }
+    }
+    unplaced
 }
 
 /// The overlay the visual layer draws on: X11 windows or the Wayland

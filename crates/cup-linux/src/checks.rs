@@ -38,27 +38,43 @@ pub async fn run(adapter: &LinuxAdapter) -> Vec<Check> {
     checks
 }
 
-/// The checks of a native Wayland (sway) desktop: the backend and the
-/// compositor found, its virtual pointer and keyboard, screencopy.
+/// The checks of a native Wayland desktop: the backend and the compositor
+/// found (sway, or another one and what it offers), its virtual pointer
+/// and keyboard, screencopy.
 async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
     let desktop = adapter.desktop();
     let display = async {
-        let sway = adapter.sway().ok_or_else(|| "no SWAYSOCK".to_owned())?;
-        let (version, state) = tokio::join!(sway.version(), adapter.display_state());
-        let version = version.map_err(|e| e.to_string())?;
-        let s = state.map_err(|e| e.to_string())?;
-        Ok(format!(
-            "Wayland, native: sway {} at {} ({}x{}, {} output(s), scale {}); window positions from sway's IPC",
-            version,
-            desktop
-                .wayland
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
+        let socket = desktop
+            .wayland
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let s = adapter.display_state().await.map_err(|e| e.to_string())?;
+        let screen = format!(
+            "{}x{}, {} output(s), scale {}",
             s.width,
             s.height,
             s.monitors.len(),
             s.scale
+        );
+        if let Some(sway) = adapter.sway() {
+            let version = sway.version().await.map_err(|e| e.to_string())?;
+            return Ok(format!(
+                "Wayland, native: sway {version} at {socket} ({screen}); window positions from sway's IPC"
+            ));
+        }
+        let toplevels = adapter
+            .wayland_toplevels()
+            .await
+            .map_err(|e| e.to_string())?;
+        let offers = toplevels.globals().names().join(", ");
+        let list = if toplevels.lists() {
+            "windows from zwlr_foreign_toplevel_manager_v1"
+        } else {
+            "no window list from the compositor"
+        };
+        Ok(format!(
+            "Wayland, native, without sway's IPC at {socket} ({screen}); {list}; window positions unknown: native windows' elements get no bounds (compositor offers: {offers})"
         ))
     };
     let input = async {

@@ -15,6 +15,10 @@ pub enum Backend {
     X11,
     /// sway (or another compositor speaking its IPC).
     Sway,
+    /// Another Wayland compositor: windows from
+    /// `zwlr_foreign_toplevel_manager_v1` (no positions, no pids), or
+    /// from the accessibility bus alone.
+    Wayland,
 }
 
 impl Backend {
@@ -24,13 +28,16 @@ impl Backend {
         match self {
             Backend::X11 => "x11",
             Backend::Sway => "sway",
+            Backend::Wayland => "wayland",
         }
     }
 
     /// A window handle names a display-server window, not an AT-SPI
     /// frame.
     pub fn is_window_handle(native: &str) -> bool {
-        ["x11:", "sway:"].iter().any(|p| native.starts_with(p))
+        ["x11:", "sway:", "wayland:"]
+            .iter()
+            .any(|p| native.starts_with(p))
     }
 }
 
@@ -49,6 +56,8 @@ pub struct TopWindow {
     /// Its toolkit reports extents relative to the window (every native
     /// Wayland client); they are placed on screen by `rect`'s origin.
     pub relative: bool,
+    /// The Wayland app id (empty when unknown, and on X11).
+    pub app_id: String,
 }
 
 /// What the display server says about the display.

@@ -74,11 +74,12 @@ impl Desktop {
         }
     }
 
-    /// The desktop is a Wayland session cup drives natively: a compositor
-    /// socket and sway's IPC. Native Wayland windows are then placed by
-    /// sway's rectangles, and input and screenshots go through the
-    /// compositor; XWayland windows in it keep their X11 coordinates.
+    /// The desktop is a Wayland session (`WAYLAND_DISPLAY`), which cup
+    /// drives natively: input and screenshots through the compositor,
+    /// native windows placed by sway's rectangles under sway, and left
+    /// without bounds under a compositor that tells no window positions;
+    /// XWayland windows in it keep their X11 places.
     pub fn is_native_wayland(&self) -> bool {
-        self.wayland.is_some() && self.swaysock.is_some()
+        self.wayland.is_some()
     }
 }

@@ -157,6 +157,7 @@ mod tests {
             pid,
             rect: Rect::new(0, 0, 100, 100),
             relative: false,
+            app_id: String::new(),
         }
     }
 

@@ -398,6 +398,7 @@ impl<'c> Asked<'c> {
                 u64::from(geom.height),
             ),
             relative: false,
+            app_id: String::new(),
         })
     }
 }

@@ -79,9 +79,10 @@ pub struct Target {
     /// Every extent of the window is window-relative (a native Wayland
     /// client), not only GTK 4's.
     pub relative: bool,
-    /// Nobody knows where the window is (a Wayland popup or surface the
-    /// compositor does not list): its nodes get no bounds.
-    pub unplaced: bool,
+    /// Nobody knows where the window is, and why (a Wayland popup the
+    /// compositor does not list; a compositor that tells no window
+    /// positions): its nodes get no bounds.
+    pub unplaced: Option<String>,
     /// X11 rectangle.
     pub rect: Option<cup_protocol::Rect>,
     /// Process id.
@@ -451,13 +452,13 @@ async fn capture_once(
             };
             let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
             walk.gtk4 = crate::raw::is_gtk4(&toolkit, &version);
-            if target.unplaced {
+            if let Some(why) = &target.unplaced {
                 notes.push(format!(
-                    "window '{}' is a surface the compositor does not place (a popup or menu under Wayland): its elements have no bounds; act on them through their actions",
+                    "window '{}' has no known place on the screen ({why}): its elements have no bounds; act on them through their actions",
                     target.title
                 ));
             }
-            let offset = if target.unplaced {
+            let offset = if target.unplaced.is_some() {
                 UNPLACED
             } else if walk.gtk4 || target.relative {
                 target.origin

@@ -379,6 +379,11 @@ impl Client {
         self.state.seat_capabilities()
     }
 
+    /// The registry (to bind a global with user data of its own).
+    pub(crate) fn registry(&self) -> &wl_registry::WlRegistry {
+        &self.registry
+    }
+
     /// The queue handle new objects are created on.
     pub(crate) fn qh(&self) -> &QueueHandle<State> {
         &self.qh

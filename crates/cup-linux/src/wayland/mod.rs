@@ -6,4 +6,5 @@ pub mod overlay;
 pub mod place;
 pub mod screencopy;
 pub mod sway;
+pub mod toplevel;
 pub mod vinput;

@@ -241,6 +241,7 @@ impl SwayState {
                     pid: w.pid,
                     rect: w.rect,
                     relative: !w.is_xwayland(),
+                    app_id: w.app_id.clone().unwrap_or_default(),
                 })
             })
             .collect();

@@ -865,3 +865,166 @@ async fn shot(session: &mut cup::Session, region: cup_protocol::Rect) -> cup::Sh
         .await
         .unwrap_or_else(|e| panic!("screenshot of {region:?}: {e}"))
 }
+
+/// A Wayland compositor whose IPC cup does not speak: the same headless
+/// sway, with cup given no `SWAYSOCK`, so it has only the Wayland
+/// protocols every wlroots compositor offers. The window list comes from
+/// `zwlr_foreign_toplevel_manager_v1` (the titles sway has); no element
+/// of a native window gets bounds, and the capture says why; element
+/// actions work; a pointer click at a place known otherwise reaches the
+/// app through the virtual pointer; text for a window that is not in
+/// front lands in it (activated through the foreign-toplevel protocol);
+/// screenshots and `check_permissions` say what they use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compositor_without_sway_ipc_gets_no_bounds_but_works() {
+    let desk = wayland_desk();
+    let ipc = sway(&desk);
+    desk.launch("gtk3-widget-factory", &[]);
+    mapped(&ipc, 1).await;
+    let calculator = crate::support::qt_example("calculator");
+    desk.launch(&calculator.to_string_lossy(), &[]);
+    let state = mapped(&ipc, 2).await;
+    let desktop = cup_linux::Desktop {
+        swaysock: None,
+        ..desk.desktop()
+    };
+    let mut generic = cup::Session::new(Box::new(cup_linux::LinuxAdapter::for_desktop(desktop)));
+    // The places known from sway, for the pointer click below.
+    let mut placed = desk.session();
+
+    // The window list: sway's titles, without places.
+    let mut titles: Vec<String> = generic
+        .adapter()
+        .windows()
+        .await
+        .unwrap_or_else(|e| panic!("windows: {e}"))
+        .into_iter()
+        .map(|w| {
+            assert_eq!(w.info.bounds, None, "{w:?}");
+            w.info.title
+        })
+        .collect();
+    let mut theirs: Vec<String> = state.windows.iter().map(|w| w.title.clone()).collect();
+    titles.sort();
+    theirs.sort();
+    assert_eq!(titles, theirs);
+
+    // The GTK window's tree: no bounds anywhere, and the note says why.
+    ipc.command("[app_id=\"gtk3-widget-factory\"] focus")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let req = cup::SnapshotRequest {
+        scope: Scope::Full,
+        app: Some("gtk3-widget-factory".into()),
+        ..cup::SnapshotRequest::default()
+    };
+    let snap = snapshot(&mut generic, &req).await;
+    assert!(
+        nodes(&snap).iter().all(|n| n.bounds.is_none()),
+        "bounds on a compositor that tells no positions:\n{}",
+        snap.text
+    );
+    assert!(
+        snap.text.contains("does not tell where windows are"),
+        "the capture says why:\n{}",
+        snap.text
+    );
+
+    // An element action (AT-SPI) toggles a check button.
+    let target = check_buttons(&snap)
+        .into_iter()
+        .find(|n| !has(n, State::Checked))
+        .unwrap_or_else(|| panic!("an unchecked check button:\n{}", snap.text));
+    let toggled = generic
+        .action(&target.id, "click", &ActionParams::default())
+        .await
+        .unwrap_or_else(|e| panic!("click: {e}"));
+    assert_eq!(toggled.effect, cup::Effect::Confirmed, "{toggled:?}");
+
+    // A pointer click at a place sway's rectangles give: the virtual
+    // pointer reaches the app.
+    let with_places = snapshot(&mut placed, &request(Scope::Full)).await;
+    let other = check_buttons(&with_places)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a check button:\n{}", with_places.text));
+    let was = has(&other, State::Checked);
+    let by_pointer = generic
+        .input(&Gesture::Click {
+            at: centre(&other),
+            button: Button::Left,
+            count: 1,
+            modifiers: Vec::new(),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("pointer click: {e}"));
+    assert!(by_pointer.success, "{by_pointer:?}");
+    let after = snapshot(&mut placed, &request(Scope::Full)).await;
+    let flipped = check_buttons(&after)
+        .into_iter()
+        .filter(|n| n.bounds == other.bounds)
+        .any(|n| has(&n, State::Checked) != was);
+    assert!(flipped, "the pointer click toggled it:\n{}", after.text);
+
+    // Text for the GTK window while the calculator is in front lands in
+    // the GTK entry.
+    ipc.command("[title=\"Calculator\"] focus")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let snap = snapshot(&mut generic, &req).await;
+    let entry = nodes(&snap)
+        .into_iter()
+        .find(|n| {
+            n.role == Role::TextBox
+                && !has(n, State::Disabled)
+                && n.value.as_deref() == Some("entry")
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("the entry:\n{}", snap.text));
+    let text = "wlr ✓ 日本";
+    let typed = generic
+        .action(
+            &entry.id,
+            "type",
+            &ActionParams {
+                value: Some(text.into()),
+                ..ActionParams::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    assert!(typed.success, "{typed:?}");
+    let read = snapshot(&mut generic, &req).await;
+    let value = nodes(&read)
+        .into_iter()
+        .find(|n| n.id == entry.id)
+        .and_then(|n| n.value.clone());
+    assert_eq!(value.as_deref(), Some(text), "{typed:?}");
+    // The action brought its window in front through the foreign-toplevel
+    // protocol (keys then go to it).
+    let focused = ipc
+        .state()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .windows
+        .into_iter()
+        .find(|w| w.focused)
+        .map(|w| w.title);
+    assert_eq!(focused.as_deref(), Some("gtk3-widget-factory"));
+
+    // Screenshots through screencopy; the checks name the path.
+    let shot = generic
+        .screenshot(&ShotTarget::Screen)
+        .await
+        .unwrap_or_else(|e| panic!("screenshot: {e}"));
+    assert_eq!((shot.width, shot.height), (1280, 800));
+    let checks = generic.check().await;
+    let display = checks
+        .iter()
+        .find(|c| c.name == "display")
+        .unwrap_or_else(|| panic!("{checks:?}"));
+    assert!(
+        display.ok && display.detail.contains("without sway's IPC"),
+        "{display:?}"
+    );
+}

@@ -45,6 +45,7 @@ pub const REMOVED_ENV: &[&str] = &[
     "GTK_A11Y",
     "WAYLAND_DISPLAY",
     "WAYLAND_SOCKET",
+    "SWAYSOCK",
     "SESSION_MANAGER",
     "DBUS_SESSION_BUS_PID",
     "DBUS_SESSION_BUS_WINDOWID",
