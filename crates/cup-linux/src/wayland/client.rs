@@ -682,22 +682,24 @@ impl Dispatch<wl_callback::WlCallback, u64> for State {
     }
 }
 
-/// Globals without events the client needs.
+/// `Dispatch` for objects whose events cup does not need (user data
+/// `()`); every Wayland module of the backend names its own.
 macro_rules! ignore_events {
     ($($proxy:ty),* $(,)?) => {$(
-        impl Dispatch<$proxy, ()> for State {
+        impl wayland_client::Dispatch<$proxy, ()> for $crate::wayland::client::State {
             fn event(
                 _: &mut Self,
                 _: &$proxy,
-                _: <$proxy as Proxy>::Event,
+                _: <$proxy as wayland_client::Proxy>::Event,
                 (): &(),
-                _: &Connection,
-                _: &QueueHandle<Self>,
+                _: &wayland_client::Connection,
+                _: &wayland_client::QueueHandle<Self>,
             ) {
             }
         }
     )*};
 }
+pub(crate) use ignore_events;
 
 ignore_events!(zxdg_output_manager_v1::ZxdgOutputManagerV1, wl_shm::WlShm);
 

@@ -507,24 +507,7 @@ impl Dispatch<zwlr_layer_surface_v1::ZwlrLayerSurfaceV1, Arc<Mutex<Configured>>>
     }
 }
 
-/// Objects whose events the overlay does not need.
-macro_rules! ignore_events {
-    ($($proxy:ty),* $(,)?) => {$(
-        impl Dispatch<$proxy, ()> for State {
-            fn event(
-                _: &mut Self,
-                _: &$proxy,
-                _: <$proxy as Proxy>::Event,
-                (): &(),
-                _: &Connection,
-                _: &QueueHandle<Self>,
-            ) {
-            }
-        }
-    )*};
-}
-
-ignore_events!(
+super::client::ignore_events!(
     zwlr_layer_shell_v1::ZwlrLayerShellV1,
     wl_compositor::WlCompositor,
     wl_surface::WlSurface,

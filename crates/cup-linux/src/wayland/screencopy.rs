@@ -616,24 +616,7 @@ impl Dispatch<zwlr_screencopy_frame_v1::ZwlrScreencopyFrameV1, Arc<Mutex<Progres
     }
 }
 
-/// Objects whose events the capture does not need.
-macro_rules! ignore_events {
-    ($($proxy:ty),* $(,)?) => {$(
-        impl Dispatch<$proxy, ()> for State {
-            fn event(
-                _: &mut Self,
-                _: &$proxy,
-                _: <$proxy as Proxy>::Event,
-                (): &(),
-                _: &Connection,
-                _: &QueueHandle<Self>,
-            ) {
-            }
-        }
-    )*};
-}
-
-ignore_events!(
+super::client::ignore_events!(
     zwlr_screencopy_manager_v1::ZwlrScreencopyManagerV1,
     wl_shm_pool::WlShmPool,
     wl_buffer::WlBuffer,

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use wayland_client::protocol::{wl_pointer, wl_seat};
-use wayland_client::{Connection, Dispatch, Proxy, QueueHandle};
+use wayland_client::Proxy;
 use wayland_protocols_misc::zwp_virtual_keyboard_v1::client::{
     zwp_virtual_keyboard_manager_v1, zwp_virtual_keyboard_v1,
 };
@@ -34,9 +34,7 @@ use wayland_protocols_wlr::virtual_pointer::v1::client::{
     zwlr_virtual_pointer_manager_v1, zwlr_virtual_pointer_v1,
 };
 
-use super::client::{
-    bounding_box, unsupported, Client, LayoutRect, State, WaylandError, DEFAULT_TIMEOUT,
-};
+use super::client::{bounding_box, unsupported, Client, LayoutRect, WaylandError, DEFAULT_TIMEOUT};
 use super::keymap::{self, Keymap, MAX_KEYSYMS};
 use crate::input::keysym::{char_keysym, describe, Keysym};
 
@@ -572,24 +570,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(|e| WaylandError::Worker(e.to_string()))?
 }
 
-/// The virtual devices and their managers have no events.
-macro_rules! no_events {
-    ($($proxy:ty),* $(,)?) => {$(
-        impl Dispatch<$proxy, ()> for State {
-            fn event(
-                _: &mut Self,
-                _: &$proxy,
-                _: <$proxy as Proxy>::Event,
-                (): &(),
-                _: &Connection,
-                _: &QueueHandle<Self>,
-            ) {
-            }
-        }
-    )*};
-}
-
-no_events!(
+super::client::ignore_events!(
     zwlr_virtual_pointer_manager_v1::ZwlrVirtualPointerManagerV1,
     zwlr_virtual_pointer_v1::ZwlrVirtualPointerV1,
     zwp_virtual_keyboard_manager_v1::ZwpVirtualKeyboardManagerV1,

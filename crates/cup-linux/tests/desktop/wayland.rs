@@ -226,6 +226,19 @@ async fn mapped(ipc: &SwayIpc, count: usize) -> cup_linux::wayland::sway::SwaySt
     }
 }
 
+/// GTK 3 widget factory's enabled entry (its text "entry").
+fn gtk3_entry(snap: &cup::Snapshot) -> Node {
+    nodes(snap)
+        .into_iter()
+        .find(|n| {
+            n.role == Role::TextBox
+                && !has(n, State::Disabled)
+                && n.value.as_deref() == Some("entry")
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("the enabled entry in\n{}", snap.text))
+}
+
 fn centre(n: &Node) -> Point {
     let b = n.bounds.unwrap_or_else(|| panic!("bounds of {n:?}"));
     Point::new(
@@ -431,15 +444,7 @@ async fn drag_scroll_and_right_click_do_what_they_should() {
     );
 
     // A right click on the enabled entry opens its context menu.
-    let entry = nodes(&turned)
-        .into_iter()
-        .find(|n| {
-            n.role == Role::TextBox
-                && !has(n, State::Disabled)
-                && n.value.as_deref() == Some("entry")
-        })
-        .cloned()
-        .unwrap_or_else(|| panic!("an entry in\n{}", turned.text));
+    let entry = gtk3_entry(&turned);
     let menu = click(&mut session, centre(&entry), Button::Right).await;
     assert_eq!(menu.effect, cup::Effect::Confirmed, "{menu:?}");
     let shown = snapshot(&mut session, &request(Scope::Full)).await;
@@ -949,16 +954,7 @@ async fn a_compositor_without_sway_ipc_gets_no_bounds_but_works() {
         .next()
         .unwrap_or_else(|| panic!("a check button:\n{}", with_places.text));
     let was = has(&other, State::Checked);
-    let by_pointer = generic
-        .input(&Gesture::Click {
-            at: centre(&other),
-            button: Button::Left,
-            count: 1,
-            modifiers: Vec::new(),
-        })
-        .await
-        .unwrap_or_else(|e| panic!("pointer click: {e}"));
-    assert!(by_pointer.success, "{by_pointer:?}");
+    click(&mut generic, centre(&other), Button::Left).await;
     let after = snapshot(&mut placed, &request(Scope::Full)).await;
     let flipped = check_buttons(&after)
         .into_iter()
@@ -972,15 +968,7 @@ async fn a_compositor_without_sway_ipc_gets_no_bounds_but_works() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let snap = snapshot(&mut generic, &req).await;
-    let entry = nodes(&snap)
-        .into_iter()
-        .find(|n| {
-            n.role == Role::TextBox
-                && !has(n, State::Disabled)
-                && n.value.as_deref() == Some("entry")
-        })
-        .cloned()
-        .unwrap_or_else(|| panic!("the entry:\n{}", snap.text));
+    let entry = gtk3_entry(&snap);
     let text = "wlr ✓ 日本";
     let typed = generic
         .action(
