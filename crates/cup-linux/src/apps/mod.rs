@@ -107,6 +107,14 @@ pub async fn open(
     if let Some(b) = &desktop.a11y_bus {
         command.env("AT_SPI_BUS_ADDRESS", b);
     }
+    // A Wayland desktop's clients find its compositor (an absolute path
+    // works without XDG_RUNTIME_DIR), and sway's IPC.
+    if let Some(w) = &desktop.wayland {
+        command.env("WAYLAND_DISPLAY", w);
+    }
+    if let Some(s) = &desktop.swaysock {
+        command.env("SWAYSOCK", s);
+    }
     if let Some(dir) = &chosen.path {
         command.current_dir(dir);
     }

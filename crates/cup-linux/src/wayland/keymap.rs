@@ -8,6 +8,15 @@
 //! modifier keys (`Shift_L`, `Control_L`, `Alt_L`, `Super_L` and their
 //! right twins) bound to the real modifiers so that combos work.
 //!
+//! The modifier keys, the letters, digits and punctuation of the US
+//! layout and the named keys (Escape, BackSpace, the arrows, F1–F12, …)
+//! sit at their US keycodes in every keymap cup uploads ([`US_KEYS`]);
+//! other keysyms take the codes the US layout leaves free. GTK 3 matches
+//! its key bindings (BackSpace, Ctrl+A, the arrows) by keycode through the
+//! keymap it started with (a US one) and does not look again when a new
+//! keymap arrives: measured on sway, BackSpace and Ctrl+A did nothing in a
+//! GTK 3 entry until they came at the US codes.
+//!
 //! The keymap is self-contained (its own types and compat sections, no
 //! `include`), so any client compiles it without the XKB data files.
 //! Keycodes stay below 256 (X11's limit, which Xwayland clients keep):
@@ -20,8 +29,9 @@ use std::ops::Range;
 
 use crate::input::keysym::{keysym_char, xk, Keysym};
 
-/// The most keysyms (besides the modifier keys) one keymap holds.
-pub const MAX_KEYSYMS: usize = 200;
+/// The most keysyms besides the modifier and US keys one keymap holds
+/// (the free keycodes below 248).
+pub const MAX_KEYSYMS: usize = 140;
 
 /// Offset between evdev keycodes (what the virtual keyboard sends) and XKB
 /// keycodes (what the keymap names).
@@ -42,6 +52,8 @@ pub mod mask {
 /// A modifier key of every keymap: keysym, name, real modifier, mask,
 /// virtual modifier.
 struct ModifierKey {
+    /// Its evdev keycode (the US keyboard's).
+    code: u32,
     keysym: Keysym,
     name: &'static str,
     real: &'static str,
@@ -49,9 +61,10 @@ struct ModifierKey {
     virtual_mod: Option<&'static str>,
 }
 
-/// The modifier keys, at evdev keycodes 1.. in this order.
+/// The modifier keys, at their US evdev keycodes.
 const MODIFIER_KEYS: [ModifierKey; 8] = [
     ModifierKey {
+        code: 42,
         keysym: xk::SHIFT_L,
         name: "Shift_L",
         real: "Shift",
@@ -59,6 +72,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: None,
     },
     ModifierKey {
+        code: 54,
         keysym: xk::SHIFT_R,
         name: "Shift_R",
         real: "Shift",
@@ -66,6 +80,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: None,
     },
     ModifierKey {
+        code: 29,
         keysym: xk::CONTROL_L,
         name: "Control_L",
         real: "Control",
@@ -73,6 +88,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: None,
     },
     ModifierKey {
+        code: 97,
         keysym: xk::CONTROL_R,
         name: "Control_R",
         real: "Control",
@@ -80,6 +96,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: None,
     },
     ModifierKey {
+        code: 56,
         keysym: xk::ALT_L,
         name: "Alt_L",
         real: "Mod1",
@@ -87,6 +104,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: Some("Alt"),
     },
     ModifierKey {
+        code: 100,
         keysym: xk::ALT_R,
         name: "Alt_R",
         real: "Mod1",
@@ -94,6 +112,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: Some("Alt"),
     },
     ModifierKey {
+        code: 125,
         keysym: xk::SUPER_L,
         name: "Super_L",
         real: "Mod4",
@@ -101,6 +120,7 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
         virtual_mod: Some("Super"),
     },
     ModifierKey {
+        code: 126,
         keysym: xk::SUPER_R,
         name: "Super_R",
         real: "Mod4",
@@ -109,8 +129,110 @@ const MODIFIER_KEYS: [ModifierKey; 8] = [
     },
 ];
 
-/// Number of modifier keys (evdev keycodes `1..=MODIFIERS`).
-const MODIFIERS: u32 = MODIFIER_KEYS.len() as u32;
+/// The keys of the US layout at level 1, by evdev keycode: every keymap
+/// has them there (see the module's documentation).
+pub const US_KEYS: [(u32, Keysym); 78] = [
+    (1, xk::ESCAPE),
+    (2, 0x31),
+    (3, 0x32),
+    (4, 0x33),
+    (5, 0x34),
+    (6, 0x35),
+    (7, 0x36),
+    (8, 0x37),
+    (9, 0x38),
+    (10, 0x39),
+    (11, 0x30),
+    (12, 0x2d),
+    (13, 0x3d),
+    (14, xk::BACKSPACE),
+    (15, xk::TAB),
+    (16, 0x71),
+    (17, 0x77),
+    (18, 0x65),
+    (19, 0x72),
+    (20, 0x74),
+    (21, 0x79),
+    (22, 0x75),
+    (23, 0x69),
+    (24, 0x6f),
+    (25, 0x70),
+    (26, 0x5b),
+    (27, 0x5d),
+    (28, xk::RETURN),
+    (30, 0x61),
+    (31, 0x73),
+    (32, 0x64),
+    (33, 0x66),
+    (34, 0x67),
+    (35, 0x68),
+    (36, 0x6a),
+    (37, 0x6b),
+    (38, 0x6c),
+    (39, 0x3b),
+    (40, 0x27),
+    (41, 0x60),
+    (43, 0x5c),
+    (44, 0x7a),
+    (45, 0x78),
+    (46, 0x63),
+    (47, 0x76),
+    (48, 0x62),
+    (49, 0x6e),
+    (50, 0x6d),
+    (51, 0x2c),
+    (52, 0x2e),
+    (53, 0x2f),
+    (57, xk::SPACE),
+    (59, xk::F1),
+    (60, xk::F1 + 1),
+    (61, xk::F1 + 2),
+    (62, xk::F1 + 3),
+    (63, xk::F1 + 4),
+    (64, xk::F1 + 5),
+    (65, xk::F1 + 6),
+    (66, xk::F1 + 7),
+    (67, xk::F1 + 8),
+    (68, xk::F1 + 9),
+    (87, xk::F1 + 10),
+    (88, xk::F1 + 11),
+    (96, xk::KP_ENTER),
+    (99, xk::PRINT),
+    (102, xk::HOME),
+    (103, xk::UP),
+    (104, xk::PRIOR),
+    (105, xk::LEFT),
+    (106, xk::RIGHT),
+    (107, xk::END),
+    (108, xk::DOWN),
+    (109, xk::NEXT),
+    (110, xk::INSERT),
+    (111, xk::DELETE),
+    (119, xk::PAUSE),
+    (127, xk::MENU),
+];
+
+/// The highest evdev keycode a keymap uses (XKB keycode 255, X11's
+/// limit, which Xwayland clients keep).
+const MAX_CODE: u32 = 255 - EVDEV_OFFSET;
+
+/// The US key of `keysym`, if it is one.
+fn us_code(keysym: Keysym) -> Option<u32> {
+    US_KEYS.iter().find(|(_, k)| *k == keysym).map(|(c, _)| *c)
+}
+
+/// The evdev keycodes neither a modifier nor a US key takes, ascending:
+/// where the other keysyms go.
+fn free_codes() -> &'static [u32] {
+    static FREE: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    FREE.get_or_init(|| {
+        (1..=MAX_CODE)
+            .filter(|c| {
+                !MODIFIER_KEYS.iter().any(|m| m.code == *c) && !US_KEYS.iter().any(|(u, _)| u == c)
+            })
+            .collect()
+    })
+}
 
 /// The modifier mask a keysym sets while its key is down: `0` for keysyms
 /// that are not one of the keymap's modifier keys.
@@ -141,7 +263,7 @@ impl Keymap {
         let mut seen = HashSet::new();
         let keysyms = keysyms
             .into_iter()
-            .filter(|&k| !is_modifier(k) && seen.insert(k))
+            .filter(|&k| !is_modifier(k) && us_code(k).is_none() && seen.insert(k))
             .take(MAX_KEYSYMS)
             .collect();
         Keymap { keysyms }
@@ -159,7 +281,7 @@ impl Keymap {
         }
     }
 
-    /// The non-modifier keysyms, in keycode order.
+    /// The keysyms besides the modifier and US keys, in keycode order.
     pub fn keysyms(&self) -> &[Keysym] {
         &self.keysyms
     }
@@ -167,11 +289,14 @@ impl Keymap {
     /// The evdev keycode (what `zwp_virtual_keyboard_v1.key` sends) of
     /// `keysym`, if the keymap has it.
     pub fn keycode(&self, keysym: Keysym) -> Option<u32> {
-        if let Some(i) = MODIFIER_KEYS.iter().position(|m| m.keysym == keysym) {
-            return u32::try_from(i).ok().map(|i| i + 1);
+        if let Some(m) = MODIFIER_KEYS.iter().find(|m| m.keysym == keysym) {
+            return Some(m.code);
+        }
+        if let Some(code) = us_code(keysym) {
+            return Some(code);
         }
         let i = self.keysyms.iter().position(|&k| k == keysym)?;
-        u32::try_from(i).ok().map(|i| MODIFIERS + 1 + i)
+        free_codes().get(i).copied()
     }
 
     /// Whether every keysym of `keysyms` has a key here.
@@ -179,10 +304,28 @@ impl Keymap {
         keysyms.iter().all(|&k| self.keycode(k).is_some())
     }
 
+    /// Every key of the keymap: evdev keycode, keysym, ascending by code.
+    fn keys(&self) -> Vec<(u32, Keysym)> {
+        let mut keys: Vec<(u32, Keysym)> = MODIFIER_KEYS
+            .iter()
+            .map(|m| (m.code, m.keysym))
+            .chain(US_KEYS.iter().copied())
+            .chain(
+                free_codes()
+                    .iter()
+                    .copied()
+                    .zip(self.keysyms.iter().copied()),
+            )
+            .collect();
+        keys.sort_unstable();
+        keys
+    }
+
     /// The highest XKB keycode of the keymap.
     fn max_xkb_keycode(&self) -> u32 {
-        let count = u32::try_from(self.keysyms.len()).unwrap_or(u32::MAX);
-        EVDEV_OFFSET + MODIFIERS + count
+        self.keys()
+            .last()
+            .map_or(EVDEV_OFFSET, |(c, _)| c + EVDEV_OFFSET)
     }
 
     /// The keymap as XKB text (`xkb_v1` format), NUL-terminated as the
@@ -191,18 +334,16 @@ impl Keymap {
         let mut out = String::with_capacity(2048 + 40 * self.keysyms.len());
         out.push_str("xkb_keymap {\n");
 
-        // Keycodes: <M1>.. for the modifier keys, <K1>.. for the keysyms.
+        // Keycodes: <C{evdev code}> for every key.
+        let keys = self.keys();
         let _ = write!(
             out,
             "xkb_keycodes \"cup\" {{\n    minimum = {};\n    maximum = {};\n",
             EVDEV_OFFSET,
-            self.max_xkb_keycode().max(EVDEV_OFFSET + MODIFIERS),
+            self.max_xkb_keycode(),
         );
-        for i in 1..=MODIFIERS {
-            let _ = writeln!(out, "    <M{i}> = {};", EVDEV_OFFSET + i);
-        }
-        for (i, code) in (1..).zip(EVDEV_OFFSET + MODIFIERS + 1..=self.max_xkb_keycode()) {
-            let _ = writeln!(out, "    <K{i}> = {code};");
+        for (code, _) in &keys {
+            let _ = writeln!(out, "    <C{code}> = {};", code + EVDEV_OFFSET);
         }
         out.push_str("};\n");
 
@@ -226,21 +367,25 @@ impl Keymap {
 
         // Symbols.
         out.push_str("xkb_symbols \"cup\" {\n");
-        for (i, m) in (1..).zip(&MODIFIER_KEYS) {
-            let _ = writeln!(out, "    key <M{i}> {{ [ {} ] }};", m.name);
-        }
-        for (i, &k) in (1..).zip(&self.keysyms) {
-            let _ = writeln!(
-                out,
-                "    key <K{i}> {{ type = \"ONE_LEVEL\", [ {} ] }};",
-                keysym_name(k)
-            );
+        for (code, keysym) in &keys {
+            match MODIFIER_KEYS.iter().find(|m| m.code == *code) {
+                Some(m) => {
+                    let _ = writeln!(out, "    key <C{code}> {{ [ {} ] }};", m.name);
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "    key <C{code}> {{ type = \"ONE_LEVEL\", [ {} ] }};",
+                        keysym_name(*keysym)
+                    );
+                }
+            }
         }
         for real in ["Shift", "Control", "Mod1", "Mod4"] {
-            let keys: Vec<String> = (1..)
-                .zip(&MODIFIER_KEYS)
-                .filter(|(_, m)| m.real == real)
-                .map(|(i, _)| format!("<M{i}>"))
+            let keys: Vec<String> = MODIFIER_KEYS
+                .iter()
+                .filter(|m| m.real == real)
+                .map(|m| format!("<C{}>", m.code))
                 .collect();
             let _ = writeln!(out, "    modifier_map {real} {{ {} }};", keys.join(", "));
         }
@@ -263,15 +408,15 @@ pub fn keysym_name(keysym: Keysym) -> String {
 }
 
 /// Splits a key sequence into consecutive ranges of at most `max` distinct
-/// non-modifier keysyms each (at least one keysym a range), so each range
-/// is typed with one keymap.
+/// keysyms besides the modifier and US keys each (at least one keysym a
+/// range), so each range is typed with one keymap.
 pub fn chunks(keysyms: &[Keysym], max: usize) -> Vec<Range<usize>> {
     let max = max.max(1);
     let mut out = Vec::new();
     let mut start = 0;
     let mut distinct = HashSet::new();
     for (i, &k) in keysyms.iter().enumerate() {
-        if is_modifier(k) || distinct.contains(&k) {
+        if is_modifier(k) || us_code(k).is_some() || distinct.contains(&k) {
             continue;
         }
         if distinct.len() == max {
@@ -309,23 +454,42 @@ mod tests {
     }
 
     #[test]
-    fn keycodes_follow_the_modifier_keys() {
+    fn us_keys_keep_their_codes_and_others_take_free_ones() {
+        // "hello" is all US keys: nothing extra, each at its US code.
         let map = Keymap::new(keysyms_of("hello"));
-        assert_eq!(map.keysyms(), &[0x68, 0x65, 0x6c, 0x6f]);
-        assert_eq!(map.keycode(xk::SHIFT_L), Some(1));
-        assert_eq!(map.keycode(xk::SUPER_R), Some(8));
-        assert_eq!(map.keycode(0x68), Some(9));
-        assert_eq!(map.keycode(0x6f), Some(12));
-        assert_eq!(map.keycode(0x61), None);
-        assert!(map.contains_all(&[0x68, xk::CONTROL_L]));
-        assert!(!map.contains_all(&[0x68, 0x61]));
+        assert!(map.keysyms().is_empty());
+        assert_eq!(map.keycode(0x68), Some(35));
+        assert_eq!(map.keycode(0x61), Some(30));
+        assert_eq!(map.keycode(xk::BACKSPACE), Some(14));
+        assert_eq!(map.keycode(xk::LEFT), Some(105));
+        assert_eq!(map.keycode(xk::SHIFT_L), Some(42));
+        assert_eq!(map.keycode(xk::CONTROL_L), Some(29));
+        assert_eq!(map.keycode(xk::SUPER_R), Some(126));
+        // Others go to the first free codes, in order.
+        let more = Keymap::new(keysyms_of("Hé日"));
+        assert_eq!(more.keysyms(), &keysyms_of("Hé日")[..]);
+        let free = free_codes();
+        assert_eq!(more.keycode(0x48), Some(free[0]));
+        assert_eq!(more.keycode(0xe9), Some(free[1]));
+        assert_eq!(more.keycode(0x0100_65e5), Some(free[2]));
+        assert_eq!(more.keycode(0x0100_65e6), None);
+        assert!(more.contains_all(&[0x68, xk::CONTROL_L, 0xe9]));
+        assert!(!more.contains_all(&[0x68, 0x0100_65e6]));
+        // No code is taken twice, none by two kinds of key.
+        let mut codes: Vec<u32> = more.keys().iter().map(|(c, _)| *c).collect();
+        let n = codes.len();
+        codes.dedup();
+        assert_eq!(codes.len(), n);
+        assert!(free.iter().all(|c| {
+            !US_KEYS.iter().any(|(u, _)| u == c) && !MODIFIER_KEYS.iter().any(|m| m.code == *c)
+        }));
+        assert!(free.len() >= MAX_KEYSYMS, "{} free codes", free.len());
     }
 
     #[test]
     fn modifiers_are_never_keysym_keys() {
-        let map = Keymap::new([xk::CONTROL_L, 0x74, xk::SHIFT_L]);
-        assert_eq!(map.keysyms(), &[0x74]);
-        assert_eq!(map.keycode(xk::CONTROL_L), Some(3));
+        let map = Keymap::new([xk::CONTROL_L, 0x0100_65e5, xk::SHIFT_L]);
+        assert_eq!(map.keysyms(), &[0x0100_65e5]);
         assert_eq!(modifier_mask(xk::CONTROL_L), mask::CONTROL);
         assert_eq!(modifier_mask(xk::SHIFT_R), mask::SHIFT);
         assert_eq!(modifier_mask(xk::ALT_L), mask::MOD1);
@@ -339,26 +503,36 @@ mod tests {
         let text = Keymap::new(keysyms_of("é日\n")).text();
         assert!(text.ends_with("};\n};\n\0"), "{text}");
         assert!(text.starts_with("xkb_keymap {\nxkb_keycodes \"cup\" {\n"));
+        let free = free_codes();
         assert!(
-            text.contains("    minimum = 8;\n    maximum = 19;\n"),
+            text.contains(&format!(
+                "    minimum = 8;\n    maximum = {};\n",
+                free[1].max(127) + 8
+            )),
             "{text}"
         );
-        assert!(text.contains("    <M1> = 9;\n"));
-        assert!(text.contains("    <M8> = 16;\n"));
-        assert!(text.contains("    <K1> = 17;\n    <K2> = 18;\n    <K3> = 19;\n"));
-        assert!(!text.contains("<K4>"));
-        assert!(text.contains("key <K1> { type = \"ONE_LEVEL\", [ U00E9 ] };"));
-        assert!(text.contains("key <K2> { type = \"ONE_LEVEL\", [ U65E5 ] };"));
-        assert!(text.contains("key <K3> { type = \"ONE_LEVEL\", [ 0x0000ff0d ] };"));
-        assert!(text.contains("key <M3> { [ Control_L ] };"));
+        assert!(text.contains("    <C1> = 9;\n"));
+        assert!(text.contains("    <C29> = 37;\n"));
+        assert!(text.contains("key <C29> { [ Control_L ] };"));
+        assert!(text.contains("key <C30> { type = \"ONE_LEVEL\", [ U0061 ] };"));
+        assert!(text.contains("key <C14> { type = \"ONE_LEVEL\", [ 0x0000ff08 ] };"));
+        assert!(text.contains("key <C28> { type = \"ONE_LEVEL\", [ 0x0000ff0d ] };"));
+        assert!(text.contains(&format!(
+            "key <C{}> {{ type = \"ONE_LEVEL\", [ U00E9 ] }};",
+            free[0]
+        )));
+        assert!(text.contains(&format!(
+            "key <C{}> {{ type = \"ONE_LEVEL\", [ U65E5 ] }};",
+            free[1]
+        )));
         assert!(text.contains("interpret Control_L { action = SetMods(modifiers = Control); };"));
         assert!(text.contains(
             "interpret Alt_L { virtualModifier = Alt; action = SetMods(modifiers = Mod1); };"
         ));
-        assert!(text.contains("modifier_map Shift { <M1>, <M2> };"));
-        assert!(text.contains("modifier_map Control { <M3>, <M4> };"));
-        assert!(text.contains("modifier_map Mod1 { <M5>, <M6> };"));
-        assert!(text.contains("modifier_map Mod4 { <M7>, <M8> };"));
+        assert!(text.contains("modifier_map Shift { <C42>, <C54> };"));
+        assert!(text.contains("modifier_map Control { <C29>, <C97> };"));
+        assert!(text.contains("modifier_map Mod1 { <C56>, <C100> };"));
+        assert!(text.contains("modifier_map Mod4 { <C125>, <C126> };"));
         assert!(!text.contains("include"));
         // Balanced braces, one NUL at the very end.
         assert_eq!(text.matches('{').count(), text.matches('}').count());
@@ -366,11 +540,11 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_keymap_still_has_the_modifiers() {
+    fn an_empty_keymap_still_has_the_modifiers_and_us_keys() {
         let text = Keymap::new([]).text();
-        assert!(text.contains("maximum = 16;"));
-        assert!(text.contains("key <M7> { [ Super_L ] };"));
-        assert!(!text.contains("<K1>"));
+        assert!(text.contains("maximum = 135;"), "{text}");
+        assert!(text.contains("key <C125> { [ Super_L ] };"));
+        assert!(text.contains("key <C111> { type = \"ONE_LEVEL\", [ 0x0000ffff ] };"));
     }
 
     #[test]
@@ -391,7 +565,11 @@ mod tests {
         let keysyms = keysyms_of("👍🏽 e\u{301} שלום");
         let map = Keymap::new(keysyms.iter().copied());
         assert!(map.contains_all(&keysyms));
-        assert_eq!(map.keysyms().len(), distinct(&keysyms).len());
+        let others = distinct(&keysyms)
+            .into_iter()
+            .filter(|k| us_code(*k).is_none())
+            .count();
+        assert_eq!(map.keysyms().len(), others);
         let text = map.text();
         for name in ["U1F44D", "U1F3FD", "U0301", "U05E9", "U05DD"] {
             assert!(text.contains(name), "{name}");
@@ -404,20 +582,23 @@ mod tests {
         let map = Keymap::new(many.iter().copied());
         assert_eq!(map.keysyms().len(), MAX_KEYSYMS);
         assert!(map.max_xkb_keycode() < 256);
-        assert_eq!(map.keycode(many[MAX_KEYSYMS - 1]), Some(MODIFIERS + 200));
+        assert_eq!(
+            map.keycode(many[MAX_KEYSYMS - 1]),
+            free_codes().get(MAX_KEYSYMS - 1).copied()
+        );
         assert_eq!(map.keycode(many[MAX_KEYSYMS]), None);
     }
 
     #[test]
     fn extended_merges_while_it_fits() {
-        let map = Keymap::new(keysyms_of("hello"));
-        let more = map.extended(&keysyms_of("world"));
-        assert_eq!(more.keysyms(), &keysyms_of("helowrd")[..]);
+        let map = Keymap::new(keysyms_of("HELLO"));
+        let more = map.extended(&keysyms_of("WORLD"));
+        assert_eq!(more.keysyms(), &keysyms_of("HELOWRD")[..]);
         // Already-held keysyms keep their keycodes.
-        assert_eq!(more.keycode(0x68), map.keycode(0x68));
+        assert_eq!(more.keycode(0x48), map.keycode(0x48));
 
         let full = Keymap::new((0..200).map(|i| 0x0100_4e00 + i));
-        let needed = keysyms_of("abc");
+        let needed = keysyms_of("ABC");
         let fresh = full.extended(&needed);
         assert_eq!(fresh.keysyms(), &needed[..]);
     }
@@ -425,17 +606,17 @@ mod tests {
     #[test]
     fn chunks_split_at_the_distinct_limit() {
         assert!(chunks(&[], 3).is_empty());
-        let keys = keysyms_of("aabbccdda");
+        let keys = keysyms_of("AABBCCDDA");
         assert_eq!(chunks(&keys, 3), vec![0..6, 6..9]);
         assert_eq!(chunks(&keys, 4), vec![0..9]);
         assert_eq!(chunks(&keys, 1), vec![0..2, 2..4, 4..6, 6..8, 8..9]);
-        // Modifiers never count.
-        let combo = [xk::CONTROL_L, 0x61, xk::SHIFT_L, 0x62];
-        assert_eq!(chunks(&combo, 2), vec![0..4]);
+        // Modifiers and US keys never count.
+        let combo = [xk::CONTROL_L, 0x41, xk::SHIFT_L, 0x42, 0x61, xk::BACKSPACE];
+        assert_eq!(chunks(&combo, 2), vec![0..6]);
         // Every chunk fits a keymap.
         let long: Vec<Keysym> = (0..450).map(|i| 0x0100_4e00 + i % 430).collect();
         let parts = chunks(&long, MAX_KEYSYMS);
-        assert_eq!(parts.len(), 3);
+        assert_eq!(parts.len(), 4);
         assert_eq!(parts.first().map(|r| r.start), Some(0));
         assert_eq!(parts.last().map(|r| r.end), Some(450));
         for part in parts {

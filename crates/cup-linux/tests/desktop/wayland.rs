@@ -501,6 +501,40 @@ async fn drag_scroll_and_right_click_do_what_they_should() {
         "shift+click selected the text and Z replaced it:\n{}",
         read.text
     );
+
+    // A combo: ctrl+a selects it all, the next key replaces it (GTK 3
+    // finds its key bindings by the US keycodes: see cup-linux's
+    // `wayland::keymap`).
+    let entry_value = |snap: &cup::Snapshot| -> Vec<Option<String>> {
+        nodes(snap)
+            .into_iter()
+            .filter(|n| {
+                n.role == Role::TextBox
+                    && !has(n, State::Disabled)
+                    && n.bounds.is_some_and(|b| b.y == eb.y && b.x == eb.x)
+            })
+            .map(|n| n.value.clone())
+            .collect()
+    };
+    let type_now = |text: &'static str| Gesture::Type {
+        text: text.into(),
+        delay: Duration::ZERO,
+    };
+    session
+        .input(&type_now(" two words"))
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    let combo = session
+        .press("ctrl+a")
+        .await
+        .unwrap_or_else(|e| panic!("ctrl+a: {e}"));
+    assert!(combo.success, "{combo:?}");
+    session
+        .input(&type_now("alpha beta"))
+        .await
+        .unwrap_or_else(|e| panic!("type: {e}"));
+    let read = snapshot(&mut session, &request(Scope::Full)).await;
+    assert_eq!(entry_value(&read), vec![Some("alpha beta".to_owned())]);
 }
 
 /// A 2,000-character text of many scripts: Latin with accents, Greek,
