@@ -65,6 +65,9 @@ pub enum Command {
     /// A private headless desktop (Xvfb, D-Bus, AT-SPI) for apps, tests and agents in containers.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
+    /// Grant what a desktop needs before cup can act on it: `cup setup kde` lets this cup use
+    /// KWin's fake input (a desktop file naming it).
+    Setup(SetupArgs),
     /// Page scripting in the browser: run JavaScript, get the page text, query the DOM.
     #[command(subcommand)]
     Web(WebCommand),
@@ -325,6 +328,17 @@ pub struct SandboxStateArg {
     pub state: Option<PathBuf>,
 }
 
+/// `cup setup`.
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// The desktop: kde (KWin's fake input for pointer and keys).
+    #[arg(value_parser = ["kde"])]
+    pub desktop: String,
+    /// The program to allow [default: this cup].
+    #[arg(long)]
+    pub exe: Option<PathBuf>,
+}
+
 /// `cup sandbox start`.
 #[derive(Debug, Args)]
 pub struct SandboxStartArgs {
@@ -338,6 +352,10 @@ pub struct SandboxStartArgs {
     /// as root) instead of an X11 one.
     #[arg(long)]
     pub wayland: bool,
+    /// The Wayland compositor: sway (headless) or kwin (KDE's, its
+    /// virtual backend).
+    #[arg(long, requires = "wayland", value_parser = ["sway", "kwin"], default_value = "sway")]
+    pub compositor: String,
     #[command(flatten)]
     pub state: SandboxStateArg,
 }

@@ -55,6 +55,12 @@ pub struct LinuxAdapter {
     grabber: OnceCell<Result<Grabber, String>>,
     /// The compositor's virtual pointer and keyboard (native Wayland).
     wl_input: OnceCell<Result<crate::wayland::device::WaylandDevice, String>>,
+    /// KWin's scripting, when the Wayland desktop is KWin's (none when
+    /// KWin is not on the session bus).
+    kwin: OnceCell<Option<crate::wayland::kwin_script::KWinScripts>>,
+    /// cup's number for each KWin window id (`{uuid}`), kept while the
+    /// adapter lives.
+    kwin_ids: Mutex<HashMap<String, u32>>,
     /// The compositor's window list (a Wayland compositor without sway's
     /// IPC).
     wl_toplevels: OnceCell<Result<crate::wayland::toplevel::Toplevels, String>>,
@@ -178,11 +184,15 @@ impl LinuxAdapter {
     pub async fn wayland_input(
         &self,
     ) -> Result<&crate::wayland::device::WaylandDevice, AdapterError> {
+        let kwin = self.kwin().await.is_some();
         kept(&self.wl_input, || async {
             let socket = self.wayland_socket()?;
-            crate::wayland::device::WaylandDevice::open(&socket)
-                .await
-                .map_err(|e| e.to_string())
+            let opened = if kwin {
+                crate::wayland::device::WaylandDevice::open_kwin(&socket).await
+            } else {
+                crate::wayland::device::WaylandDevice::open(&socket).await
+            };
+            opened.map_err(|e| e.to_string())
         })
         .await
     }
@@ -209,6 +219,63 @@ impl LinuxAdapter {
             return Ok(self.wayland_input().await? as &dyn InputOps);
         }
         Ok(self.input().await? as &dyn InputOps)
+    }
+
+    /// KWin's scripting, when this Wayland desktop is KWin's: the session
+    /// bus is asked once whether `org.kde.KWin` is there.
+    pub async fn kwin(&self) -> Option<&crate::wayland::kwin_script::KWinScripts> {
+        self.kwin
+            .get_or_init(|| async {
+                if !self.desktop.is_native_wayland() || self.sway().is_some() {
+                    return None;
+                }
+                let bus = self.desktop.session_bus.as_deref()?;
+                // Scripts go where KWin (the desktop's user) can read them:
+                // the desktop's runtime directory.
+                let dir = self
+                    .desktop
+                    .wayland
+                    .as_deref()
+                    .and_then(std::path::Path::parent)
+                    .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+                let scripts = crate::wayland::kwin_script::KWinScripts::connect(bus, dir)
+                    .await
+                    .ok()?;
+                scripts.present().await.then_some(scripts)
+            })
+            .await
+            .as_ref()
+    }
+
+    /// KWin's windows now, with cup's numbers for them.
+    async fn kwin_state(
+        &self,
+        scripts: &crate::wayland::kwin_script::KWinScripts,
+    ) -> Result<DisplayState, AdapterError> {
+        use crate::wayland::{kwin, toplevel};
+        let json = scripts.run(kwin::script).await?;
+        tracing::debug!(%json, "kwin windows");
+        let windows = kwin::windows_of(&json)?;
+        let outputs = match self.wayland_toplevels().await {
+            Ok(t) => t.read().await.map(|(_, o)| o).unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        let mut ids = self
+            .kwin_ids
+            .lock()
+            .map_err(|_| AdapterError::Platform("KWin id table poisoned; restart cup".into()))?;
+        if ids.len() > 4096 {
+            ids.clear();
+        }
+        let mut number = |uuid: &str| {
+            let next = u32::try_from(ids.len() + 1).unwrap_or(u32::MAX);
+            *ids.entry(uuid.to_owned()).or_insert(next)
+        };
+        Ok(kwin::state_of(
+            &windows,
+            toplevel::monitors_of(&outputs),
+            &mut number,
+        ))
     }
 
     /// The window list of a Wayland compositor without sway's IPC
@@ -276,6 +343,9 @@ impl LinuxAdapter {
     /// window), found by title and position among sway's windows.
     async fn activate_for(&self, window: &cup_protocol::Node) -> Result<(), AdapterError> {
         let Some(sway) = self.sway() else {
+            if let Some(scripts) = self.kwin().await {
+                return self.activate_kwin(scripts, window).await;
+            }
             if self.desktop.is_native_wayland() {
                 return self.activate_toplevel(&window.name).await;
             }
@@ -294,6 +364,34 @@ impl LinuxAdapter {
             Some(w) if w.focused => Ok(()),
             Some(w) => sway.focus(w.id).await,
             None => Ok(()),
+        }
+    }
+
+    /// Activates the KWin window of `window` (by title, and place when
+    /// several share it) through a script, unless it is active already.
+    async fn activate_kwin(
+        &self,
+        scripts: &crate::wayland::kwin_script::KWinScripts,
+        window: &cup_protocol::Node,
+    ) -> Result<(), AdapterError> {
+        use crate::wayland::kwin;
+        let json = scripts.run(kwin::script).await?;
+        let windows = kwin::windows_of(&json)?;
+        let mut named = windows.iter().filter(|w| w.title == window.name);
+        let chosen = match (named.clone().count(), window.bounds) {
+            (1, _) => named.next(),
+            (_, Some(b)) => named.find(|w| w.rect().is_some_and(|r| !r.intersect(&b).is_empty())),
+            _ => None,
+        };
+        match chosen {
+            Some(w) if !w.active => {
+                let id = w.id.clone();
+                scripts
+                    .run(|service, token| kwin::activate_script(service, token, &id))
+                    .await
+                    .map(|_| ())
+            }
+            _ => Ok(()),
         }
     }
 
@@ -657,6 +755,15 @@ impl LinuxAdapter {
         };
         let placed = windows.iter().filter(|w| relative(w)).map(|w| async move {
             let rect = w.info.bounds?;
+            // The display server told the surface's corner (KWin).
+            if let Some(origin) = state
+                .windows
+                .iter()
+                .find(|t| t.rect == rect && t.pid.map(i64::from) == w.info.pid)
+                .and_then(|t| t.origin)
+            {
+                return Some((w.native.clone(), origin));
+            }
             let frame = frames.iter().find(|f| f.obj.key() == w.native);
             let extents = frame.and_then(|f| f.extents);
             let mut inset = (0, 0);
@@ -800,6 +907,13 @@ impl LinuxAdapter {
     /// reads afresh.
     pub async fn display_state(&self) -> Result<DisplayState, AdapterError> {
         use futures::FutureExt;
+        if let Some(scripts) = self.kwin().await {
+            let state = self.kwin_state(scripts).await?;
+            if let Ok(mut m) = self.monitors.lock() {
+                m.clone_from(&state.monitors);
+            }
+            return Ok(state);
+        }
         let toplevels = match self.desktop.is_native_wayland() && self.sway().is_none() {
             true => Some(self.wayland_toplevels().await?.clone()),
             false => None,
@@ -886,7 +1000,9 @@ impl Adapter for LinuxAdapter {
                 })
                 .collect(),
             // Each Wayland output has its own.
-            crate::display::Backend::Sway | crate::display::Backend::Wayland => s.monitors,
+            crate::display::Backend::Sway
+            | crate::display::Backend::KWin
+            | crate::display::Backend::Wayland => s.monitors,
         };
         Ok(ScreenInfo {
             width: s.width,
@@ -1097,6 +1213,11 @@ impl Adapter for LinuxAdapter {
         if !self.desktop.is_native_wayland() {
             return None;
         }
+        if self.kwin().await.is_some() {
+            return Some(
+                "display: Wayland, KWin (KDE Plasma): windows, places and pids from KWin scripting; pointer and keys through its fake input once `cup setup kde` allowed this cup (US keys; other text through the elements' type action); screenshots not yet".to_owned(),
+            );
+        }
         let lists = match self.wayland_toplevels().await {
             Ok(t) if t.lists() => "its window list from zwlr_foreign_toplevel_manager_v1",
             Ok(_) => "no window list from it (windows from the accessibility bus)",
@@ -1236,6 +1357,7 @@ fn unplaced_windows(windows: &mut [WindowHandle], state: &DisplayState) -> HashM
     let why = match state.backend {
         Backend::X11 => return HashMap::new(),
         Backend::Sway => "a surface sway does not list, such as a popup or menu",
+        Backend::KWin => "a surface KWin's scripts do not list, such as a popup or menu",
         Backend::Wayland => {
             "this Wayland compositor does not tell where windows are; toolkits report positions relative to their window"
         }
@@ -1247,10 +1369,9 @@ fn unplaced_windows(windows: &mut [WindowHandle], state: &DisplayState) -> HashM
             w.info.bounds = None;
         }
         let placed = w.info.bounds.is_some_and(|b| {
-            state
-                .windows
-                .iter()
-                .any(|t| t.rect == b && (state.backend == Backend::Sway || !t.relative) && b.w > 0)
+            state.windows.iter().any(|t| {
+                t.rect == b && (state.backend != Backend::Wayland || !t.relative) && b.w > 0
+            })
         });
         if !placed && !Backend::is_window_handle(&w.native) {
             w.info.bounds = None;

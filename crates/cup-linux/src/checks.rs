@@ -57,6 +57,11 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
             s.monitors.len(),
             s.scale
         );
+        if adapter.kwin().await.is_some() {
+            return Ok(format!(
+                "Wayland, native: KWin at {socket} ({screen}); windows, places and pids from KWin scripting"
+            ));
+        }
         if let Some(sway) = adapter.sway() {
             let version = sway.version().await.map_err(|e| e.to_string())?;
             return Ok(format!(
@@ -77,9 +82,15 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
             "Wayland, native, without sway's IPC at {socket} ({screen}); {list}; window positions unknown: native windows' elements get no bounds (compositor offers: {offers})"
         ))
     };
+    let kwin = adapter.kwin().await.is_some();
     let input = async {
         adapter.wayland_input().await.map_err(|e| e.to_string())?;
-        Ok("zwlr_virtual_pointer_v1 and zwp_virtual_keyboard_v1 (cup's own keymaps)".to_owned())
+        Ok(if kwin {
+            "org_kde_kwin_fake_input (US keys; other text through the elements' type action)"
+                .to_owned()
+        } else {
+            "zwlr_virtual_pointer_v1 and zwp_virtual_keyboard_v1 (cup's own keymaps)".to_owned()
+        })
     };
     let capture = async {
         adapter.wayland_shots().await.map_err(|e| e.to_string())?;
@@ -95,12 +106,20 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         check(
             "input (virtual pointer and keyboard)",
             input,
-            "use a wlroots compositor (sway, Hyprland, river, labwc, Wayfire): cup's Wayland input needs its virtual pointer and keyboard protocols",
+            if kwin {
+                "run `cup setup kde` as the desktop's user (a desktop file that lets this cup use KWin's fake input)"
+            } else {
+                "use a wlroots compositor (sway, Hyprland, river, labwc, Wayfire): cup's Wayland input needs its virtual pointer and keyboard protocols"
+            },
         ),
         check(
             "screen capture",
             capture,
-            "use a wlroots compositor that offers wlr-screencopy (sway does)",
+            if kwin {
+                "not built yet on KWin (its ScreenShot2 interface is the way; issue 39)"
+            } else {
+                "use a wlroots compositor that offers wlr-screencopy (sway does)"
+            },
         ),
     ]
 }

@@ -15,6 +15,8 @@ pub enum Backend {
     X11,
     /// sway (or another compositor speaking its IPC).
     Sway,
+    /// KWin (KDE Plasma): windows, places and pids from KWin scripting.
+    KWin,
     /// Another Wayland compositor: windows from
     /// `zwlr_foreign_toplevel_manager_v1` (no positions, no pids), or
     /// from the accessibility bus alone.
@@ -28,6 +30,7 @@ impl Backend {
         match self {
             Backend::X11 => "x11",
             Backend::Sway => "sway",
+            Backend::KWin => "kwin",
             Backend::Wayland => "wayland",
         }
     }
@@ -35,7 +38,7 @@ impl Backend {
     /// A window handle names a display-server window, not an AT-SPI
     /// frame.
     pub fn is_window_handle(native: &str) -> bool {
-        ["x11:", "sway:", "wayland:"]
+        ["x11:", "sway:", "kwin:", "wayland:"]
             .iter()
             .any(|p| native.starts_with(p))
     }
@@ -58,6 +61,10 @@ pub struct TopWindow {
     pub relative: bool,
     /// The Wayland app id (empty when unknown, and on X11).
     pub app_id: String,
+    /// Where the toolkit's window-relative (0, 0) is on the screen, when
+    /// the display server tells it exactly (KWin: the surface's corner);
+    /// else it is worked out from `rect` and the frame.
+    pub origin: Option<(i64, i64)>,
 }
 
 /// What the display server says about the display.

@@ -158,6 +158,7 @@ mod tests {
             rect: Rect::new(0, 0, 100, 100),
             relative: false,
             app_id: String::new(),
+            origin: None,
         }
     }
 

@@ -399,6 +399,7 @@ impl<'c> Asked<'c> {
             ),
             relative: false,
             app_id: String::new(),
+            origin: None,
         })
     }
 }

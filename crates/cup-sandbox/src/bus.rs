@@ -80,6 +80,18 @@ pub(crate) struct A11yBus {
 /// then makes the registry start (D-Bus activation by `GetChildren`) and
 /// returns its pid. `alive` is asked between polls whether the launcher
 /// still runs (it returns the exit status once it has exited).
+/// Whether `name` has an owner on the bus at `address`.
+pub(crate) async fn name_has_owner(address: &str, name: &str) -> Result<bool, SandboxError> {
+    let bus = connect(address, "session bus").await?;
+    let dbus = DBusProxy::new(&bus)
+        .await
+        .map_err(SandboxError::bus("creating the org.freedesktop.DBus proxy"))?;
+    let name = BusName::try_from(name).map_err(SandboxError::bus("a bus name"))?;
+    dbus.name_has_owner(name)
+        .await
+        .map_err(SandboxError::bus("NameHasOwner on the session bus"))
+}
+
 pub(crate) async fn wait_a11y_bus(
     session_address: &str,
     deadline: Instant,

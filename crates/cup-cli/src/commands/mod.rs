@@ -45,6 +45,39 @@ impl From<std::io::Error> for Failure {
     }
 }
 
+/// `cup setup kde`: the desktop file that lets this cup (or `--exe`) use
+/// KWin's fake input, in `$XDG_DATA_HOME/applications` (else
+/// `~/.local/share/applications`).
+#[cfg(target_os = "linux")]
+fn setup(args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
+    let exe = match &args.exe {
+        Some(p) => p.clone(),
+        None => std::env::current_exe().map_err(|e| {
+            Failure::usage(format!("cannot tell where this cup is: {e}; pass --exe"))
+        })?,
+    };
+    let data_home = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        })
+        .ok_or_else(|| Failure::usage("neither XDG_DATA_HOME nor HOME is set: set HOME"))?;
+    let file =
+        cup_linux::wayland::fakeinput::install_desktop_file(&data_home, &exe).map_err(|e| {
+            Failure::usage(format!(
+                "cannot write the desktop file under {}: {e}",
+                data_home.display()
+            ))
+        })?;
+    crate::output::print(&format!(
+        "wrote {}: KWin now offers its fake input to {} (no restart needed)",
+        file.display(),
+        exe.display()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
@@ -73,6 +106,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         #[cfg(not(target_os = "linux"))]
         Command::Browser(_) => Err(Failure::usage(
             "cup browser start needs Linux so far; start Chromium with --remote-debugging-port and pass --cdp-port",
+        )),
+        #[cfg(target_os = "linux")]
+        Command::Setup(args) => setup(&args),
+        #[cfg(not(target_os = "linux"))]
+        Command::Setup(_) => Err(Failure::usage(
+            "cup setup kde is for KDE Plasma on Linux; nothing to set up on this OS",
         )),
         #[cfg(target_os = "linux")]
         Command::Sandbox(command) => sandbox::run(&command),

@@ -112,6 +112,11 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         height,
         with_window_manager: args.wm,
         wayland: args.wayland,
+        compositor: if args.compositor == "kwin" {
+            cup_sandbox::Compositor::KWin
+        } else {
+            cup_sandbox::Compositor::Sway
+        },
         ..SandboxOptions::default()
     };
     let mut sandbox = Sandbox::start(options).map_err(sandbox_error)?;
@@ -128,6 +133,8 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         height,
         if args.wm {
             ", openbox"
+        } else if args.wayland && args.compositor == "kwin" {
+            ", kwin"
         } else if args.wayland {
             ", sway"
         } else {

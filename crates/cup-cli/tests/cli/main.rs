@@ -8,6 +8,7 @@ mod common;
 
 mod act;
 mod cli;
+mod kde;
 mod licences;
 mod mcp;
 mod sandbox;

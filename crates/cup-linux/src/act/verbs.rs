@@ -62,7 +62,7 @@ pub struct Element<'a> {
     pub toolkit: &'a str,
 }
 
-fn platform(e: atspi::zbus::Error, what: &str) -> AdapterError {
+fn platform(e: zbus::Error, what: &str) -> AdapterError {
     AdapterError::Platform(format!(
         "{what} failed over AT-SPI: {e}; take a new snapshot and try again"
     ))

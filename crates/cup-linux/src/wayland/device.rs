@@ -14,6 +14,8 @@ use cup_protocol::keys::{Combo, Key, Modifier};
 use cup_protocol::Direction;
 
 use super::client::WaylandError;
+use super::fakeinput::FakeInput;
+use super::keymap::Keymap;
 use super::vinput::WaylandInput;
 use crate::act::events::EventLog;
 use crate::act::fallback::InputOps;
@@ -90,10 +92,98 @@ pub fn modifier_keysyms(modifiers: &[Modifier]) -> Vec<u32> {
         .collect()
 }
 
+/// The compositor's input devices: the wlroots virtual pointer and
+/// keyboard, or KWin's fake input.
+#[derive(Debug)]
+enum Devices {
+    Wlr(WaylandInput),
+    KWin(FakeInput),
+}
+
+/// The US keycode of `keysym` (KWin's fake input types by key), or the
+/// one-line refusal.
+fn us_keycode(keysym: u32) -> Result<u32, WaylandError> {
+    Keymap::new([]).keycode(keysym).ok_or_else(|| {
+        WaylandError::Unsupported(format!(
+            "unsupported: the key {keysym:#x} on KWin 5 (its fake input has the US keyboard's keys only)"
+        ))
+    })
+}
+
+impl Devices {
+    async fn click(&self, x: i64, y: i64, button: u8, count: u8) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.click(x, y, button, count).await,
+            Devices::KWin(f) => f.click(x, y, button, count).await,
+        }
+    }
+
+    async fn button_down(&self, x: i64, y: i64, button: u8) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.button_down(x, y, button).await,
+            Devices::KWin(f) => f.button(x, y, button, true).await,
+        }
+    }
+
+    async fn button_up(&self, x: i64, y: i64, button: u8) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.button_up(x, y, button).await,
+            Devices::KWin(f) => f.button(x, y, button, false).await,
+        }
+    }
+
+    async fn move_to(&self, x: i64, y: i64) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.move_to(x, y).await,
+            Devices::KWin(f) => f.move_to(x, y).await,
+        }
+    }
+
+    async fn scroll(&self, x: i64, y: i64, dx: i32, dy: i32) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.scroll(x, y, dx, dy).await,
+            Devices::KWin(f) => f.scroll(x, y, dx, dy).await,
+        }
+    }
+
+    async fn keys(&self, keysyms: &[u32]) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.keys(keysyms).await,
+            Devices::KWin(f) => {
+                let codes = keysyms
+                    .iter()
+                    .map(|&k| us_keycode(k))
+                    .collect::<Result<Vec<_>, _>>()?;
+                f.keys(&codes).await
+            }
+        }
+    }
+
+    async fn type_text(&self, text: &str) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.type_text(text).await,
+            Devices::KWin(f) => f.type_text(text).await,
+        }
+    }
+
+    async fn hold_modifiers(&self, keysyms: &[u32], down: bool) -> Result<(), WaylandError> {
+        match self {
+            Devices::Wlr(i) => i.hold_modifiers(keysyms, down).await,
+            Devices::KWin(f) => {
+                let codes = keysyms
+                    .iter()
+                    .map(|&k| us_keycode(k))
+                    .collect::<Result<Vec<_>, _>>()?;
+                f.hold(&codes, down).await
+            }
+        }
+    }
+}
+
 /// The virtual pointer and keyboard of one Wayland desktop.
 #[derive(Debug)]
 pub struct WaylandDevice {
-    input: WaylandInput,
+    input: Devices,
     last: Mutex<Option<Point>>,
 }
 
@@ -106,7 +196,7 @@ impl WaylandDevice {
     /// keyboard (a one-line `unsupported: …` naming what it offers).
     pub async fn open(socket: &std::path::Path) -> Result<WaylandDevice, WaylandError> {
         Ok(WaylandDevice {
-            input: WaylandInput::open(socket).await?,
+            input: Devices::Wlr(WaylandInput::open(socket).await?),
             last: Mutex::new(None),
         })
     }
@@ -132,6 +222,19 @@ impl WaylandDevice {
             .await
             .map_err(platform);
         done.and(released)
+    }
+
+    /// Opens KWin's fake input on the compositor at `socket`.
+    ///
+    /// # Errors
+    ///
+    /// KWin cannot be reached, or does not offer the protocol to this
+    /// program (a one-line `unsupported: …` saying how to allow it).
+    pub async fn open_kwin(socket: &std::path::Path) -> Result<WaylandDevice, WaylandError> {
+        Ok(WaylandDevice {
+            input: Devices::KWin(FakeInput::open(socket, super::client::DEFAULT_TIMEOUT).await?),
+            last: Mutex::new(None),
+        })
     }
 
     fn moved(&self, to: Point) {

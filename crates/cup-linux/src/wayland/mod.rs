@@ -1,7 +1,11 @@
-//! The Wayland backend: sway IPC, virtual input, screencopy, the overlay.
+//! The Wayland backend: sway IPC, KWin scripting, virtual and fake input,
+//! screencopy, the overlay.
 pub mod client;
 pub mod device;
+pub mod fakeinput;
 pub mod keymap;
+pub mod kwin;
+pub mod kwin_script;
 pub mod overlay;
 pub mod place;
 pub mod screencopy;

@@ -242,6 +242,7 @@ impl SwayState {
                     rect: w.rect,
                     relative: !w.is_xwayland(),
                     app_id: w.app_id.clone().unwrap_or_default(),
+                    origin: None,
                 })
             })
             .collect();

@@ -80,6 +80,7 @@ pub fn state_of(toplevels: &[Toplevel], monitors: Vec<Monitor>) -> DisplayState 
             rect: Rect::new(0, 0, 0, 0),
             relative: true,
             app_id: t.app_id.clone(),
+            origin: None,
         })
         .collect();
     windows.dedup_by_key(|w| w.id);
@@ -484,6 +485,7 @@ mod tests {
             rect: Rect::new(10, 20, 300, 200),
             relative: false,
             app_id: String::new(),
+            origin: None,
         }];
         let s = with_xwayland(state_of(&toplevels, Vec::new()), &x11);
         let got: Vec<(&str, bool, u64)> = s

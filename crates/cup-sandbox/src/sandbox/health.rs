@@ -140,10 +140,10 @@ impl Sandbox {
                 .iter()
                 .filter(|p| p.role == Role::Compositor)
                 .all(ProcRecord::is_running);
-            let answers = if runs {
-                wayland::sway_answers(&session.ipc, timeout)
-            } else {
-                Err("sway is not running".into())
+            let answers = match (&session.ipc, runs) {
+                (_, false) => Err("the compositor is not running".into()),
+                (Some(ipc), true) => wayland::sway_answers(ipc, timeout),
+                (None, true) => self.kwin_answers(timeout),
             };
             checks.push(check("compositor", answers));
         } else {

@@ -20,6 +20,7 @@ use crate::error::SandboxError;
 use crate::procfs;
 
 mod health;
+mod kwin;
 mod launch;
 mod services;
 mod shutdown;
@@ -105,6 +106,19 @@ pub struct SandboxOptions {
     /// the buses and the apps run as `nobody` (uid and gid 65534); the
     /// session bus admits root too, for cup.
     pub wayland: bool,
+    /// Which compositor a Wayland desktop runs (default sway).
+    pub compositor: Compositor,
+}
+
+/// The compositor of a Wayland sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compositor {
+    /// A headless sway (wlroots).
+    #[default]
+    Sway,
+    /// KWin (KDE Plasma) with its virtual backend (`kwin_wayland
+    /// --virtual`).
+    KWin,
 }
 
 impl Default for SandboxOptions {
@@ -117,6 +131,7 @@ impl Default for SandboxOptions {
             state_dir: None,
             start_timeout: Duration::from_secs(45),
             wayland: false,
+            compositor: Compositor::Sway,
         }
     }
 }
@@ -382,8 +397,13 @@ impl Sandbox {
         } else {
             Some(require("Xvfb")?)
         };
-        let sway = if options.wayland {
+        let sway = if options.wayland && options.compositor == Compositor::Sway {
             Some(require("sway")?)
+        } else {
+            None
+        };
+        let kwin = if options.wayland && options.compositor == Compositor::KWin {
+            Some(require("kwin_wayland")?)
         } else {
             None
         };
@@ -434,6 +454,9 @@ impl Sandbox {
         }
         if let Some(sway) = &sway {
             sandbox.start_sway(sway, deadline, timeout)?;
+        }
+        if let Some(kwin) = &kwin {
+            sandbox.start_kwin(kwin, deadline, timeout)?;
         }
         tracing::info!(
             display = %sandbox.display,
@@ -532,7 +555,7 @@ impl Sandbox {
 
     /// sway's IPC socket, in a Wayland sandbox.
     pub fn sway_socket(&self) -> Option<&Path> {
-        self.wayland.as_ref().map(|s| s.ipc.as_path())
+        self.wayland.as_ref().and_then(|s| s.ipc.as_deref())
     }
 
     /// The Xauthority file with the display's cookie (clients get it in
@@ -586,7 +609,9 @@ impl Sandbox {
         }
         if let Some(session) = &self.wayland {
             set("WAYLAND_DISPLAY", &session.socket.to_string_lossy());
-            set("SWAYSOCK", &session.ipc.to_string_lossy());
+            if let Some(ipc) = &session.ipc {
+                set("SWAYSOCK", &ipc.to_string_lossy());
+            }
             for (name, value) in wayland::CLIENT_ENV {
                 set(name, value);
             }

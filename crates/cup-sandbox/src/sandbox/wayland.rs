@@ -30,8 +30,9 @@ pub(super) struct Session {
     /// The Wayland socket (absolute path; clients take it as
     /// `WAYLAND_DISPLAY`).
     pub socket: PathBuf,
-    /// sway's IPC socket (`SWAYSOCK`).
-    pub ipc: PathBuf,
+    /// sway's IPC socket (`SWAYSOCK`); none under KWin.
+    #[serde(default)]
+    pub ipc: Option<PathBuf>,
 }
 
 /// The process runs as root (its `/proc/self` belongs to uid 0).
@@ -157,7 +158,10 @@ impl Sandbox {
             if let Some(socket) = socket {
                 if sway_answers(&ipc, Duration::from_millis(500)).is_ok() {
                     tracing::debug!(pid, socket = %socket.display(), "sway ready");
-                    self.wayland = Some(Session { socket, ipc });
+                    self.wayland = Some(Session {
+                        socket,
+                        ipc: Some(ipc),
+                    });
                     return Ok(());
                 }
             }

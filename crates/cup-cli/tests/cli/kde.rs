@@ -1,0 +1,271 @@
+//! KDE Plasma's KWin under Wayland (`cup sandbox start --wayland
+//! --compositor kwin`: `kwin_wayland --virtual`, as `nobody` when the
+//! tests run as root), driven through the `cup` binary: windows with pid
+//! and rectangle from KWin's scripting, bounds on screen for a GTK 3
+//! window KWin placed at a non-zero origin, input refused in one line
+//! until `cup setup kde` allows it, then a pointer click at a check
+//! button's reported centre toggles it, and text goes in exactly.
+
+use super::common::*;
+use serde_json::Value;
+use std::os::unix::process::CommandExt as _;
+use std::process::{Command, Output};
+
+/// The sandbox user's uid when the tests run as root (the sandbox runs
+/// its processes as `nobody` then).
+fn sandbox_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata("/proc/self")
+        .is_ok_and(|m| m.uid() == 0)
+        .then_some(65534)
+}
+
+/// `cup ARGS` as the desktop's user, with its home: KWin grants its fake
+/// input by the client's program, which it reads from /proc (it cannot
+/// read a root process's).
+fn cup_as_user(args: &[&str], env: &[(String, String)], home: &std::path::Path) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cup"));
+    command
+        .args(args)
+        .env_remove("AT_SPI_BUS_ADDRESS")
+        .env("HOME", home)
+        .env_remove("XDG_DATA_HOME");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    if let Some(uid) = sandbox_uid() {
+        command.uid(uid).gid(uid);
+    }
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cup {args:?}: {e}"))
+}
+
+fn var<'a>(env: &'a [(String, String)], name: &str) -> &'a str {
+    env.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {name} in {env:?}"))
+}
+
+/// The first line of `text` that has every one of `parts`.
+fn line_with<'a>(text: &'a str, parts: &[&str]) -> &'a str {
+    text.lines()
+        .find(|l| parts.iter().all(|p| l.contains(p)))
+        .unwrap_or_else(|| panic!("no line with {parts:?} in:\n{text}"))
+}
+
+/// `x,y wxh` of a compact line.
+fn bounds(line: &str) -> (i64, i64, i64, i64) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words
+        .windows(2)
+        .find_map(|w| {
+            let (x, y) = w[0].split_once(',')?;
+            let (bw, bh) = w[1].split_once('x')?;
+            Some((
+                x.parse().ok()?,
+                y.parse().ok()?,
+                bw.parse().ok()?,
+                bh.parse().ok()?,
+            ))
+        })
+        .unwrap_or_else(|| panic!("no bounds in {line:?}"))
+}
+
+/// Moves the GTK window to (x, y) with a KWin script (the test's own
+/// doing, through gdbus), so its origin is not KWin's choice.
+fn move_window(env: &[(String, String)], dir: &std::path::Path, x: i64, y: i64) {
+    let script = dir.join("move.js");
+    std::fs::write(
+        &script,
+        format!(
+            "var l = workspace.clientList(); for (var i = 0; i < l.length; i++) {{ var g = l[i].frameGeometry; l[i].frameGeometry = {{x: {x}, y: {y}, width: 900, height: 640}}; }}"
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let bus = var(env, "DBUS_SESSION_BUS_ADDRESS");
+    let gdbus = |args: &[&str]| {
+        let out = Command::new("gdbus")
+            .args(["call", "--session", "--dest", "org.kde.KWin"])
+            .args(args)
+            .env("DBUS_SESSION_BUS_ADDRESS", bus)
+            .output()
+            .unwrap_or_else(|e| panic!("gdbus (apt-get install libglib2.0-bin): {e}"));
+        assert!(
+            out.status.success(),
+            "gdbus {args:?}: {}",
+            text(&out.stderr)
+        );
+    };
+    gdbus(&[
+        "--object-path",
+        "/Scripting",
+        "--method",
+        "org.kde.kwin.Scripting.loadScript",
+        path_str(&script),
+        "cup-test-move",
+    ]);
+    gdbus(&[
+        "--object-path",
+        "/Scripting",
+        "--method",
+        "org.kde.kwin.Scripting.start",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+}
+
+#[test]
+fn kwin_windows_bounds_pointer_and_text() {
+    let state = state_file("kde");
+    let s = path_str(&state.0).to_owned();
+    let started = cup(
+        &[
+            "sandbox",
+            "start",
+            "--wayland",
+            "--compositor",
+            "kwin",
+            "--size",
+            "1280x800",
+            "--state",
+            &s,
+        ],
+        &[],
+    );
+    assert!(
+        started.status.success(),
+        "{} (apt-get install kwin-wayland, or scripts/install-deps.sh)",
+        text(&started.stderr)
+    );
+    let env = exports(&text(&started.stdout));
+    let runtime = std::path::PathBuf::from(var(&env, "XDG_RUNTIME_DIR"));
+    let dir = runtime
+        .parent()
+        .unwrap_or_else(|| panic!("no state dir"))
+        .to_path_buf();
+    let home = dir.join("home");
+    let run = cup(
+        &["sandbox", "run", "--state", &s, "--", "gtk3-widget-factory"],
+        &[],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    move_window(&env, &dir, 150, 100);
+
+    // The window list: KWin's, with pid and rectangle.
+    let overview = cup(&["snapshot", "--scope", "overview", "--json"], &env);
+    assert!(overview.status.success(), "{}", text(&overview.stderr));
+    let envelope: Value =
+        serde_json::from_slice(&overview.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let windows = envelope["windows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(windows.len(), 1, "{envelope}");
+    assert!(
+        windows[0]["pid"].as_i64().is_some_and(|p| p > 0),
+        "{envelope}"
+    );
+    assert_eq!(windows[0]["bounds"]["x"], 150, "{envelope}");
+    assert_eq!(windows[0]["bounds"]["y"], 100, "{envelope}");
+
+    // Bounds on screen: an unchecked check button inside the window.
+    let snap = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    let check = line_with(&snap, &["chk \"checkbutton\"", "[clk,tog]"]);
+    let check = snap
+        .lines()
+        .find(|l| {
+            l.contains("chk \"checkbutton\"")
+                && !l.contains("{dis")
+                && !l.contains("chk}")
+                && !l.contains("mix")
+                && !l.contains(",chk")
+        })
+        .unwrap_or(check)
+        .to_owned();
+    let (x, y, w, h) = bounds(&check);
+    assert!(
+        x >= 150 && y >= 100 && x + w <= 1050 && y + h <= 740,
+        "{check}"
+    );
+    let (cx, cy) = (x + w / 2, y + h / 2);
+    let click = format!("{{\"x\": {cx}, \"y\": {cy}}}");
+
+    // This cup is allowed (`cup setup kde`); a copy of it at another path,
+    // which no desktop file names, gets a one-line refusal and clicks
+    // nothing. (KWin reads the desktop files when it first needs them: the
+    // file goes in first.)
+    let setup = cup_as_user(&["setup", "kde"], &[], &home);
+    assert!(setup.status.success(), "{}", text(&setup.stderr));
+    let other = dir.join("other-cup");
+    std::fs::copy(env!("CARGO_BIN_EXE_cup"), &other).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755));
+    let mut command = Command::new(&other);
+    command
+        .args(["call", "click", &click])
+        .env("HOME", &home)
+        .env_remove("AT_SPI_BUS_ADDRESS");
+    for (k, v) in &env {
+        command.env(k, v);
+    }
+    if let Some(uid) = sandbox_uid() {
+        command.uid(uid).gid(uid);
+    }
+    let refused = command.output().unwrap_or_else(|e| panic!("{e}"));
+    let said = format!("{}{}", text(&refused.stdout), text(&refused.stderr));
+    assert!(
+        said.contains("unsupported: input on KWin without org_kde_kwin_fake_input")
+            && said.contains("cup setup kde")
+            && said.lines().count() == 1,
+        "{said}"
+    );
+    let still = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    assert!(still.contains(check.trim()), "nothing changed:\n{still}");
+
+    // Allowed: the pointer click at the reported centre toggles it.
+    let clicked = cup_as_user(&["call", "click", &click], &env, &home);
+    assert!(
+        clicked.status.success(),
+        "{}{}",
+        text(&clicked.stdout),
+        text(&clicked.stderr)
+    );
+    let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    let now = after
+        .lines()
+        .find(|l| l.contains("chk \"checkbutton\"") && bounds(l) == (x, y, w, h))
+        .unwrap_or_else(|| panic!("the check button at {x},{y} in:\n{after}"));
+    assert!(
+        now.contains("chk}") || now.contains(",chk"),
+        "toggled: {now}"
+    );
+
+    // Text: any script through the element's type action (AT-SPI), US
+    // keys through the fake keyboard, anything else refused in one line.
+    let entry_line = line_with(&after, &["tbx", "val=\"entry\"", "[clk,sv,typ]"]);
+    let entry_line = after
+        .lines()
+        .find(|l| l.contains("val=\"entry\"") && !l.contains("{dis"))
+        .unwrap_or(entry_line);
+    let id = entry_line
+        .trim_start()
+        .strip_prefix('[')
+        .and_then(|r| r.split(']').next())
+        .unwrap_or_else(|| panic!("no id in {entry_line}"))
+        .to_owned();
+    let typed_text = "héllo ✓ 日本 👍🏽 שלום";
+    let typed = cup(&["action", &id, "type", "--value", typed_text], &env);
+    assert!(typed.status.success(), "{}", text(&typed.stderr));
+    let read = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    assert!(read.contains(&format!("val=\"{typed_text}\"")), "{read}");
+    let (ex, ey, ew, eh) = bounds(line_with(&read, &[&format!("val=\"{typed_text}\"")]));
+    let focus = format!("{{\"x\": {}, \"y\": {}}}", ex + ew / 2, ey + eh / 2);
+    assert!(cup_as_user(&["call", "click", &focus], &env, &home)
+        .status
+        .success());
+    let keys = cup_as_user(&["call", "type_text", r#"{"text": " Ok!"}"#], &env, &home);
+    assert!(keys.status.success(), "{}", text(&keys.stderr));
+    let read = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    assert!(read.contains(" Ok!"), "{read}");
+    let accented = cup_as_user(&["call", "type_text", r#"{"text": "é"}"#], &env, &home);
+    let said = format!("{}{}", text(&accented.stdout), text(&accented.stderr));
+    assert!(said.contains("unsupported: typing 'é' on KWin 5"), "{said}");
+}
