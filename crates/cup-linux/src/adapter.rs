@@ -310,6 +310,39 @@ impl LinuxAdapter {
 
     /// The pixels of `region`, from the compositor or the X server.
     async fn pixels(&self, region: Rect) -> Result<crate::screenshot::Pixels, AdapterError> {
+        if let Some(scripts) = self.kwin().await {
+            let area = (
+                i32::try_from(region.x).unwrap_or(i32::MAX),
+                i32::try_from(region.y).unwrap_or(i32::MAX),
+                u32::try_from(region.w).unwrap_or(u32::MAX),
+                u32::try_from(region.h).unwrap_or(u32::MAX),
+            );
+            let (meta, rgb) =
+                crate::wayland::kwin_shot::capture_area(scripts.connection(), area).await?;
+            // KWin answers in layout pixels at scale 1; at other scales in
+            // device pixels, which cup brings back to layout ones.
+            let (width, height) = (
+                u32::try_from(region.w).unwrap_or(meta.width),
+                u32::try_from(region.h).unwrap_or(meta.height),
+            );
+            let rgb = if (meta.width, meta.height) == (width, height) {
+                rgb
+            } else {
+                let image = crate::wayland::screencopy::Image {
+                    width: meta.width as usize,
+                    height: meta.height as usize,
+                    rgb,
+                };
+                crate::wayland::screencopy::resample(&image, width as usize, height as usize).rgb
+            };
+            return Ok(crate::screenshot::Pixels {
+                rgb,
+                width,
+                height,
+                x: region.x,
+                y: region.y,
+            });
+        }
         if self.desktop.is_native_wayland() {
             let frame = self
                 .wayland_shots()
@@ -1215,7 +1248,7 @@ impl Adapter for LinuxAdapter {
         }
         if self.kwin().await.is_some() {
             return Some(
-                "display: Wayland, KWin (KDE Plasma): windows, places and pids from KWin scripting; pointer and keys through its fake input once `cup setup kde` allowed this cup (US keys; other text through the elements' type action); screenshots not yet".to_owned(),
+                "display: Wayland, KWin (KDE Plasma): windows, places and pids from KWin scripting; pointer, keys and screenshots (ScreenShot2) once `cup setup kde` allowed this cup (US keys; other text through the elements' type action)".to_owned(),
             );
         }
         let lists = match self.wayland_toplevels().await {

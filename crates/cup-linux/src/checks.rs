@@ -93,6 +93,12 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         })
     };
     let capture = async {
+        if let Some(scripts) = adapter.kwin().await {
+            crate::wayland::kwin_shot::capture_area(scripts.connection(), (0, 0, 1, 1))
+                .await
+                .map_err(|e| e.to_string())?;
+            return Ok("org.kde.KWin.ScreenShot2".to_owned());
+        }
         adapter.wayland_shots().await.map_err(|e| e.to_string())?;
         Ok("zwlr_screencopy_manager_v1".to_owned())
     };
@@ -116,7 +122,7 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
             "screen capture",
             capture,
             if kwin {
-                "not built yet on KWin (its ScreenShot2 interface is the way; issue 39)"
+                "run `cup setup kde` as the desktop's user (the same desktop file allows KWin's screenshots)"
             } else {
                 "use a wlroots compositor that offers wlr-screencopy (sway does)"
             },

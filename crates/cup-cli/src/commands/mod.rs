@@ -71,7 +71,7 @@ fn setup(args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
             ))
         })?;
     crate::output::print(&format!(
-        "wrote {}: KWin now offers its fake input to {} (no restart needed)",
+        "wrote {}: KWin now offers its fake input and screenshots to {} (no restart needed unless KWin was asked before)\n",
         file.display(),
         exe.display()
     ))?;

@@ -41,6 +41,13 @@ fn cup_as_user(args: &[&str], env: &[(String, String)], home: &std::path::Path) 
         .unwrap_or_else(|e| panic!("cannot run cup {args:?}: {e}"))
 }
 
+/// The RGB pixels of a PNG.
+fn image_rgb(png: &[u8]) -> Vec<u8> {
+    cup::image::rgb_from_png(png)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
+}
+
 fn var<'a>(env: &'a [(String, String)], name: &str) -> &'a str {
     env.iter()
         .find(|(k, _)| k == name)
@@ -74,13 +81,15 @@ fn bounds(line: &str) -> (i64, i64, i64, i64) {
 }
 
 /// Moves the GTK window to (x, y) with a KWin script (the test's own
-/// doing, through gdbus), so its origin is not KWin's choice.
+/// doing, through gdbus), so its origin is not KWin's choice; waits (up
+/// to 20 s on a loaded machine, running the script again each second)
+/// until cup's window list shows it there.
 fn move_window(env: &[(String, String)], dir: &std::path::Path, x: i64, y: i64) {
     let script = dir.join("move.js");
     std::fs::write(
         &script,
         format!(
-            "var l = workspace.clientList(); for (var i = 0; i < l.length; i++) {{ var g = l[i].frameGeometry; l[i].frameGeometry = {{x: {x}, y: {y}, width: 900, height: 640}}; }}"
+            "var l = workspace.clientList(); for (var i = 0; i < l.length; i++) {{ l[i].frameGeometry = {{x: {x}, y: {y}, width: 900, height: 640}}; }}"
         ),
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -99,21 +108,47 @@ fn move_window(env: &[(String, String)], dir: &std::path::Path, x: i64, y: i64) 
             text(&out.stderr)
         );
     };
-    gdbus(&[
-        "--object-path",
-        "/Scripting",
-        "--method",
-        "org.kde.kwin.Scripting.loadScript",
-        path_str(&script),
-        "cup-test-move",
-    ]);
-    gdbus(&[
-        "--object-path",
-        "/Scripting",
-        "--method",
-        "org.kde.kwin.Scripting.start",
-    ]);
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        // A script of that name still loaded would make loadScript refuse.
+        gdbus(&[
+            "--object-path",
+            "/Scripting",
+            "--method",
+            "org.kde.kwin.Scripting.unloadScript",
+            "cup-test-move",
+        ]);
+        gdbus(&[
+            "--object-path",
+            "/Scripting",
+            "--method",
+            "org.kde.kwin.Scripting.loadScript",
+            path_str(&script),
+            "cup-test-move",
+        ]);
+        gdbus(&[
+            "--object-path",
+            "/Scripting",
+            "--method",
+            "org.kde.kwin.Scripting.start",
+        ]);
+        let step = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        while std::time::Instant::now() < step {
+            let overview = cup(&["snapshot", "--scope", "overview", "--json"], env);
+            let envelope: Value = serde_json::from_slice(&overview.stdout).unwrap_or_default();
+            let placed = envelope["windows"].as_array().is_some_and(|w| {
+                w.len() == 1 && w[0]["bounds"]["x"] == x && w[0]["bounds"]["y"] == y
+            });
+            if placed {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "KWin did not move the window to {x},{y} within 20 s"
+        );
+    }
 }
 
 #[test]
@@ -220,6 +255,31 @@ fn kwin_windows_bounds_pointer_and_text() {
     let still = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
     assert!(still.contains(check.trim()), "nothing changed:\n{still}");
 
+    // Screenshots: allowed for this cup (KWin's ScreenShot2), refused in
+    // one line for a process KWin cannot name (root's).
+    let shot = |name: &str| -> Vec<u8> {
+        let file = dir.join(name);
+        let region = format!("{},{},{},{}", x - 4, y - 4, w + 8, h + 8);
+        let out = cup_as_user(
+            &["screenshot", "--region", &region, "-o", path_str(&file)],
+            &env,
+            &home,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read(&file).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let before = shot("before.png");
+    if sandbox_uid().is_some() {
+        let root = cup(&["screenshot", "-o", path_str(&dir.join("root.png"))], &env);
+        let said = text(&root.stderr);
+        assert!(
+            !root.status.success()
+                && said.contains("unsupported: screenshots on KWin")
+                && said.lines().count() == 1,
+            "{said}"
+        );
+    }
+
     // Allowed: the pointer click at the reported centre toggles it.
     let clicked = cup_as_user(&["call", "click", &click], &env, &home);
     assert!(
@@ -237,6 +297,10 @@ fn kwin_windows_bounds_pointer_and_text() {
         now.contains("chk}") || now.contains(",chk"),
         "toggled: {now}"
     );
+    let (a, b) = (image_rgb(&before), image_rgb(&shot("after.png")));
+    assert_eq!(a.len(), b.len());
+    let differing = a.chunks(3).zip(b.chunks(3)).filter(|(p, q)| p != q).count();
+    assert!(differing > 20, "the check mark changed pixels: {differing}");
 
     // Text: any script through the element's type action (AT-SPI), US
     // keys through the fake keyboard, anything else refused in one line.

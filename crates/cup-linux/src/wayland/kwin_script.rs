@@ -105,6 +105,11 @@ impl KWinScripts {
             .unwrap_or(false)
     }
 
+    /// The session-bus connection (KWin's other interfaces).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
     /// This connection's unique name (where the scripts answer).
     pub fn service(&self) -> String {
         self.conn

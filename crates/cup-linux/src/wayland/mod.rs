@@ -6,6 +6,7 @@ pub mod fakeinput;
 pub mod keymap;
 pub mod kwin;
 pub mod kwin_script;
+pub mod kwin_shot;
 pub mod overlay;
 pub mod place;
 pub mod screencopy;
