@@ -332,4 +332,101 @@ fn kwin_windows_bounds_pointer_and_text() {
     let accented = cup_as_user(&["call", "type_text", r#"{"text": "é"}"#], &env, &home);
     let said = format!("{}{}", text(&accented.stdout), text(&accented.stderr));
     assert!(said.contains("unsupported: typing 'é' on KWin 5"), "{said}");
+
+    // 20 runs of the mixed text through the type action: all exact.
+    let mut exact = 0;
+    for run in 0..20 {
+        let value = format!("{typed_text} {run}");
+        let typed = cup(&["action", &id, "type", "--value", &value], &env);
+        let read = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+        if typed.status.success() && read.contains(&format!("val=\"{value}\"")) {
+            exact += 1;
+        }
+    }
+    assert_eq!(exact, 20, "exact typings of 20");
+
+    // Qt 5 (with KWin's own decorations): the calculator's 7 clicked by
+    // pointer at its reported centre shows 7.
+    let calculator = "/usr/lib/x86_64-linux-gnu/qt5/examples/widgets/widgets/calculator/calculator";
+    let run = cup(&["sandbox", "run", "--state", &s, "--", calculator], &[]);
+    assert!(
+        run.status.success(),
+        "{} (apt-get install qtbase5-examples qtwayland5)",
+        text(&run.stderr)
+    );
+    let calc = text(
+        &cup(
+            &["snapshot", "--scope", "full", "--app", "Calculator"],
+            &env,
+        )
+        .stdout,
+    );
+    let seven = line_with(&calc, &["btn \"7\""]);
+    let (sx, sy, sw, sh) = bounds(seven);
+    let at = format!("{{\"x\": {}, \"y\": {}}}", sx + sw / 2, sy + sh / 2);
+    let pressed = cup_as_user(&["call", "click", &at], &env, &home);
+    assert!(pressed.status.success(), "{}", text(&pressed.stderr));
+    let shown = text(
+        &cup(
+            &["snapshot", "--scope", "full", "--app", "Calculator"],
+            &env,
+        )
+        .stdout,
+    );
+    assert!(
+        line_with(&shown, &["tbx"]).contains("val=\"7\""),
+        "the display shows 7 after the click at {at}:\n{shown}"
+    );
+
+    // GTK 4: a click at its entry's reported centre gives it the focus.
+    let run = cup(
+        &["sandbox", "run", "--state", &s, "--", "gtk4-widget-factory"],
+        &[],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let gtk4 = loop {
+        let snap = text(
+            &cup(
+                &["snapshot", "--scope", "full", "--app", "Widget Factory"],
+                &env,
+            )
+            .stdout,
+        );
+        if snap.contains("val=\"entry\"") {
+            break snap;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "GTK 4's entry never showed:\n{snap}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    };
+    // GTK 4.8 does not mark its insensitive entry: the last one is the
+    // sensitive one.
+    let entry4 = gtk4
+        .lines()
+        .filter(|l| l.contains("val=\"entry\"") && l.contains("tbx"))
+        .last()
+        .unwrap_or_else(|| panic!("GTK 4's entry:\n{gtk4}"))
+        .to_owned();
+    let (gx, gy, gw, gh) = bounds(&entry4);
+    let at = format!("{{\"x\": {}, \"y\": {}}}", gx + gw / 2, gy + gh / 2);
+    let clicked = cup_as_user(&["call", "click", &at], &env, &home);
+    assert!(clicked.status.success(), "{}", text(&clicked.stderr));
+    let focused = text(
+        &cup(
+            &["snapshot", "--scope", "full", "--app", "Widget Factory"],
+            &env,
+        )
+        .stdout,
+    );
+    let now = focused
+        .lines()
+        .find(|l| l.contains("tbx") && bounds(l) == (gx, gy, gw, gh))
+        .unwrap_or_else(|| panic!("the entry at {gx},{gy}:\n{focused}"));
+    assert!(
+        now.contains("foc"),
+        "focused after the click at {at}: {now}"
+    );
 }
