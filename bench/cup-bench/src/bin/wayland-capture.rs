@@ -193,13 +193,20 @@ struct Desk {
 }
 
 fn desk(wayland: bool) -> anyhow::Result<Desk> {
+    desk_with(wayland, cup_sandbox::Compositor::Sway)
+}
+
+fn desk_with(wayland: bool, compositor: cup_sandbox::Compositor) -> anyhow::Result<Desk> {
     let sandbox = Sandbox::start(SandboxOptions {
         width: 1280,
         height: 800,
         wayland,
+        compositor,
         ..SandboxOptions::default()
     })
-    .context("cannot start the desktop (scripts/install-deps.sh installs Xvfb and sway)")?;
+    .context(
+        "cannot start the desktop (scripts/install-deps.sh installs Xvfb, sway and kwin-wayland)",
+    )?;
     let app = sandbox
         .launch(APP, &[] as &[&str])
         .with_context(|| format!("cannot launch {APP}"))?;
@@ -216,20 +223,16 @@ fn desk(wayland: bool) -> anyhow::Result<Desk> {
 /// desktops (both up at once), so the machine's noise falls on both alike.
 const ROUNDS: usize = 3;
 
-/// cup's timed captures on both desktops, interleaved: [`ROUNDS`] rounds,
+/// cup's timed captures on every desktop, interleaved: [`ROUNDS`] rounds,
 /// each a measuring process (1 warm-up) per desktop.
-async fn interleaved(
-    a: &Desk,
-    b: &Desk,
-    runs: usize,
-) -> (Result<Measurement, String>, Result<Measurement, String>) {
-    let mut out: [Option<Result<Measurement, String>>; 2] = [None, None];
+async fn interleaved(desks: &[&Desk], runs: usize) -> Vec<Result<Measurement, String>> {
+    let mut out: Vec<Option<Result<Measurement, String>>> = desks.iter().map(|_| None).collect();
     let per_round = runs.div_ceil(ROUNDS);
     let mut left = runs;
     while left > 0 {
         let n = per_round.min(left);
         left -= n;
-        for (slot, d) in out.iter_mut().zip([a, b]) {
+        for (slot, d) in out.iter_mut().zip(desks) {
             let got = cup_inproc::run(&d.sandbox, Scope::Foreground, n, None).await;
             *slot = Some(match (slot.take(), got) {
                 (Some(Err(e)), _) | (_, Err(e)) => Err(e),
@@ -245,8 +248,9 @@ async fn interleaved(
             });
         }
     }
-    let [x, y] = out.map(|m| m.unwrap_or_else(|| Err("no runs".to_owned())));
-    (x, y)
+    out.into_iter()
+        .map(|m| m.unwrap_or_else(|| Err("no runs".to_owned())))
+        .collect()
 }
 
 /// The Cua Driver's timed reads and both tools' clicks on `d`.
@@ -287,19 +291,33 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         .build()
         .context("cannot start the tokio runtime")?;
     let (x11_desk, sway_desk) = (desk(false)?, desk(true)?);
-    let (x11_cup, sway_cup) = runtime.block_on(interleaved(&x11_desk, &sway_desk, runs));
+    let kwin_desk = desk_with(true, cup_sandbox::Compositor::KWin)?;
+    let mut cups = runtime
+        .block_on(interleaved(&[&x11_desk, &sway_desk, &kwin_desk], runs))
+        .into_iter();
     let mut x11 = runtime.block_on(peers_and_clicks(&x11_desk, runs))?;
     let mut sway = runtime.block_on(peers_and_clicks(&sway_desk, runs))?;
-    x11.cup = x11_cup;
-    sway.cup = sway_cup;
-    for d in [x11_desk, sway_desk] {
+    x11.cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
+    sway.cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
+    let kwin_cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
+    // On KWin: cup's element click (AT-SPI). Its pointer needs KWin's fake
+    // input, which KWin grants by program through /proc, unreadable for
+    // this root process: see the KDE test for pointer clicks there.
+    let kwin_click = runtime.block_on(async {
+        let mut session = Session::new(Box::new(LinuxAdapter::for_desktop(Desktop::from_pairs(
+            &kwin_desk.sandbox.env(),
+        ))));
+        actions::cup_clicks(&mut session, runs).await
+    });
+    for d in [x11_desk, sway_desk, kwin_desk] {
         d.sandbox.stop().context("stopping the desktop")?;
     }
     println!(
-        "gtk3-widget-factory, foreground window, 1280x800, both desktops up at once; cup: {runs} timed runs each in {ROUNDS} alternating rounds (1 warm-up a round), the others {runs} after 1 warm-up"
+        "gtk3-widget-factory, foreground window, 1280x800, the three desktops up at once; cup: {runs} timed runs each in {ROUNDS} alternating rounds (1 warm-up a round), the others {runs} after 1 warm-up"
     );
     println!("  cup under Xvfb (X11):      {}", summary(&x11.cup));
     println!("  cup under sway (Wayland):  {}", summary(&sway.cup));
+    println!("  cup under KWin 5.27 (Wayland): {}", summary(&kwin_cup));
     println!("  Cua Driver 0.37 under Xvfb: {}", summary(&x11.cua));
     println!(
         "  Cua Driver 0.37 under sway (CUA_DRIVER_RS_ENABLE_WAYLAND=1): {}",
@@ -309,6 +327,14 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         println!("  clicks on a check button under {name}, {runs} timed runs after 1 warm-up:");
         for (what, who, outcome) in &side.clicks {
             println!("    {}", click_line(what, who, outcome));
+        }
+    }
+    println!("  clicks on a check button under KWin 5.27, {runs} timed runs after 1 warm-up:");
+    println!("    {}", click_line("element click", "cup", &kwin_click));
+    if let (Ok(a), Ok(k)) = (&x11.cup, &kwin_cup) {
+        if let (Some(sa), Some(sk)) = (stats::summarize(&a.times_ms), stats::summarize(&k.times_ms))
+        {
+            println!("  KWin / X11 median: {:.2}x", sk.median / sa.median);
         }
     }
     let (Ok(a), Ok(b)) = (&x11.cup, &sway.cup) else {
