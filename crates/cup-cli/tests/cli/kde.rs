@@ -406,8 +406,7 @@ fn kwin_windows_bounds_pointer_and_text() {
     // sensitive one.
     let entry4 = gtk4
         .lines()
-        .filter(|l| l.contains("val=\"entry\"") && l.contains("tbx"))
-        .last()
+        .rfind(|l| l.contains("val=\"entry\"") && l.contains("tbx"))
         .unwrap_or_else(|| panic!("GTK 4's entry:\n{gtk4}"))
         .to_owned();
     let (gx, gy, gw, gh) = bounds(&entry4);
