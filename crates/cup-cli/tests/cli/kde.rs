@@ -280,23 +280,32 @@ fn kwin_windows_bounds_pointer_and_text() {
         );
     }
 
-    // Allowed: the pointer click at the reported centre toggles it.
-    let clicked = cup_as_user(&["call", "click", &click], &env, &home);
-    assert!(
-        clicked.status.success(),
-        "{}{}",
-        text(&clicked.stdout),
-        text(&clicked.stderr)
-    );
+    // Allowed: the pointer click at the reported centre toggles it. Under
+    // load KWin has once let a press right after the move go nowhere; the
+    // click then says `no_change` (cup reports what it saw), and a second
+    // click is allowed before the test fails.
+    let mut tries = Vec::new();
+    let now = loop {
+        let clicked = cup_as_user(&["call", "click", &click], &env, &home);
+        let said = format!("{}{}", text(&clicked.stdout), text(&clicked.stderr));
+        assert!(clicked.status.success(), "{said}");
+        let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+        let now = after
+            .lines()
+            .find(|l| l.contains("chk \"checkbutton\"") && bounds(l) == (x, y, w, h))
+            .unwrap_or_else(|| panic!("the check button at {x},{y} in:\n{after}"))
+            .to_owned();
+        tries.push(said.lines().next().unwrap_or_default().to_owned());
+        if now.contains("chk}") || now.contains(",chk") {
+            break now;
+        }
+        assert!(
+            tries.len() < 2 && tries[0].contains("no_change"),
+            "not toggled: {now}; the clicks said {tries:?}"
+        );
+    };
     let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
-    let now = after
-        .lines()
-        .find(|l| l.contains("chk \"checkbutton\"") && bounds(l) == (x, y, w, h))
-        .unwrap_or_else(|| panic!("the check button at {x},{y} in:\n{after}"));
-    assert!(
-        now.contains("chk}") || now.contains(",chk"),
-        "toggled: {now}"
-    );
+    assert!(after.contains(now.trim()), "{after}");
     let (a, b) = (image_rgb(&before), image_rgb(&shot("after.png")));
     assert_eq!(a.len(), b.len());
     let differing = a.chunks(3).zip(b.chunks(3)).filter(|(p, q)| p != q).count();

@@ -38,7 +38,7 @@ pub fn button_code(button: u8) -> Result<u32, WaylandError> {
 /// the pointer's focus after the motion, and a press sent with the motion
 /// went nowhere (measured on KWin 5.27: a click toggled a GTK 3 check
 /// button only after the motion had been handled).
-const POINTER_SETTLE: Duration = Duration::from_millis(30);
+const POINTER_SETTLE: Duration = Duration::from_millis(60);
 
 /// The evdev keycode of the left Shift key.
 pub const SHIFT: u32 = 42;
