@@ -82,13 +82,13 @@ async fn writer_types_unicode_and_bolds_it() {
     // Writer's paragraph object can trail the last character by a moment
     // on a loaded machine (seen once in CI: the skin tone modifier arrived
     // after the snapshot): up to 3 s for it.
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let until = Instant::now() + Duration::from_secs(3);
     let after = loop {
         let after = snapshot(&mut session, &req).await;
-        if find(&after, Role::Text, TYPED).len() == 1 || std::time::Instant::now() >= until {
+        if find(&after, Role::Text, TYPED).len() == 1 || Instant::now() >= until {
             break after;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(
         find(&after, Role::Text, TYPED).len(),
