@@ -60,7 +60,7 @@ pub struct LinuxAdapter {
     kwin: OnceCell<Option<crate::wayland::kwin_script::KWinScripts>>,
     /// cup's number for each KWin window id (`{uuid}`), kept while the
     /// adapter lives.
-    kwin_ids: Mutex<HashMap<String, u32>>,
+    kwin_ids: Arc<Mutex<HashMap<String, u32>>>,
     /// The compositor's window list (a Wayland compositor without sway's
     /// IPC).
     wl_toplevels: OnceCell<Result<crate::wayland::toplevel::Toplevels, String>>,
@@ -245,37 +245,6 @@ impl LinuxAdapter {
             })
             .await
             .as_ref()
-    }
-
-    /// KWin's windows now, with cup's numbers for them.
-    async fn kwin_state(
-        &self,
-        scripts: &crate::wayland::kwin_script::KWinScripts,
-    ) -> Result<DisplayState, AdapterError> {
-        use crate::wayland::{kwin, toplevel};
-        let json = scripts.run(kwin::script).await?;
-        tracing::debug!(%json, "kwin windows");
-        let windows = kwin::windows_of(&json)?;
-        let outputs = match self.wayland_toplevels().await {
-            Ok(t) => t.read().await.map(|(_, o)| o).unwrap_or_default(),
-            Err(_) => Vec::new(),
-        };
-        let mut ids = self
-            .kwin_ids
-            .lock()
-            .map_err(|_| AdapterError::Platform("KWin id table poisoned; restart cup".into()))?;
-        if ids.len() > 4096 {
-            ids.clear();
-        }
-        let mut number = |uuid: &str| {
-            let next = u32::try_from(ids.len() + 1).unwrap_or(u32::MAX);
-            *ids.entry(uuid.to_owned()).or_insert(next)
-        };
-        Ok(kwin::state_of(
-            &windows,
-            toplevel::monitors_of(&outputs),
-            &mut number,
-        ))
     }
 
     /// The window list of a Wayland compositor without sway's IPC
@@ -940,14 +909,10 @@ impl LinuxAdapter {
     /// reads afresh.
     pub async fn display_state(&self) -> Result<DisplayState, AdapterError> {
         use futures::FutureExt;
-        if let Some(scripts) = self.kwin().await {
-            let state = self.kwin_state(scripts).await?;
-            if let Ok(mut m) = self.monitors.lock() {
-                m.clone_from(&state.monitors);
-            }
-            return Ok(state);
-        }
+        let kwin = self.kwin().await.cloned();
         let toplevels = match self.desktop.is_native_wayland() && self.sway().is_none() {
+            // KWin's outputs come from it too (it lists no toplevels).
+            true if kwin.is_some() => self.wayland_toplevels().await.ok().cloned(),
             true => Some(self.wayland_toplevels().await?.clone()),
             false => None,
         };
@@ -960,6 +925,10 @@ impl LinuxAdapter {
                 None => {
                     let read = if let Some(sway) = self.sway() {
                         async move { Ok(sway.state().await?.display_state()) }
+                            .boxed()
+                            .shared()
+                    } else if let Some(scripts) = kwin {
+                        kwin_state(scripts, toplevels, Arc::clone(&self.kwin_ids))
                             .boxed()
                             .shared()
                     } else if let Some(toplevels) = toplevels {
@@ -1362,6 +1331,38 @@ where
         .await
         .as_ref()
         .map_err(|e| AdapterError::Unavailable(e.clone()))
+}
+
+/// KWin's windows now (one script exchange), on the outputs `toplevels`
+/// reads, numbered through `ids`.
+async fn kwin_state(
+    scripts: crate::wayland::kwin_script::KWinScripts,
+    toplevels: Option<crate::wayland::toplevel::Toplevels>,
+    ids: Arc<Mutex<HashMap<String, u32>>>,
+) -> Result<DisplayState, AdapterError> {
+    use crate::wayland::{kwin, toplevel};
+    let json = scripts.run(kwin::script).await?;
+    tracing::debug!(%json, "kwin windows");
+    let windows = kwin::windows_of(&json)?;
+    let outputs = match toplevels {
+        Some(t) => t.read().await.map(|(_, o)| o).unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let mut ids = ids
+        .lock()
+        .map_err(|_| AdapterError::Platform("KWin id table poisoned; restart cup".into()))?;
+    if ids.len() > 4096 {
+        ids.clear();
+    }
+    let mut number = |uuid: &str| {
+        let next = u32::try_from(ids.len() + 1).unwrap_or(u32::MAX);
+        *ids.entry(uuid.to_owned()).or_insert(next)
+    };
+    Ok(kwin::state_of(
+        &windows,
+        toplevel::monitors_of(&outputs),
+        &mut number,
+    ))
 }
 
 /// The program a process runs: its first argument's file name (`gtk3-widget-factory`), else its `comm`.
