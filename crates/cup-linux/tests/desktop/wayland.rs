@@ -74,13 +74,23 @@ async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut session = desk.session();
 
-    // The window list is sway's.
-    let state = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
-    let windows = session
-        .adapter()
-        .windows()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    // The window list is sway's. The floating window may still be taking
+    // its size (seen once under CI load: 1280x732, then 1415x773): both are
+    // read again until two reads in a row agree with each other.
+    let until = std::time::Instant::now() + Duration::from_secs(5);
+    let (state, windows) = loop {
+        let state = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
+        let windows = session
+            .adapter()
+            .windows()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let settled = ipc.state().await.is_ok_and(|again| again == state);
+        if settled || std::time::Instant::now() >= until {
+            break (state, windows);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
     let titles: Vec<&str> = windows.iter().map(|w| w.info.title.as_str()).collect();
     assert_eq!(titles, vec!["gtk3-widget-factory"], "{windows:?}");
     let rect = state.windows[0].rect;
