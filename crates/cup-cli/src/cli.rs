@@ -66,7 +66,8 @@ pub enum Command {
     #[command(subcommand)]
     Sandbox(SandboxCommand),
     /// Grant what a desktop needs before cup can act on it: `cup setup kde` lets this cup use
-    /// KWin's fake input (a desktop file naming it).
+    /// KWin's fake input (a desktop file naming it); `cup setup gnome` installs and enables cup's
+    /// GNOME Shell extension (window places, activation, screenshots).
     Setup(SetupArgs),
     /// Page scripting in the browser: run JavaScript, get the page text, query the DOM.
     #[command(subcommand)]
@@ -331,10 +332,11 @@ pub struct SandboxStateArg {
 /// `cup setup`.
 #[derive(Debug, Args)]
 pub struct SetupArgs {
-    /// The desktop: kde (KWin's fake input for pointer and keys).
-    #[arg(value_parser = ["kde"])]
+    /// The desktop: kde (KWin's fake input for pointer and keys) or gnome
+    /// (cup's GNOME Shell extension: window places and screenshots).
+    #[arg(value_parser = ["kde", "gnome"])]
     pub desktop: String,
-    /// The program to allow [default: this cup].
+    /// The program to allow (kde) [default: this cup].
     #[arg(long)]
     pub exe: Option<PathBuf>,
 }
@@ -352,10 +354,14 @@ pub struct SandboxStartArgs {
     /// as root) instead of an X11 one.
     #[arg(long)]
     pub wayland: bool,
-    /// The Wayland compositor: sway (headless) or kwin (KDE's, its
-    /// virtual backend).
-    #[arg(long, requires = "wayland", value_parser = ["sway", "kwin"], default_value = "sway")]
+    /// The Wayland compositor: sway (headless), kwin (KDE's, its virtual
+    /// backend) or gnome (GNOME Shell headless, with cup's extension).
+    #[arg(long, requires = "wayland", value_parser = ["sway", "kwin", "gnome"], default_value = "sway")]
     pub compositor: String,
+    /// GNOME without cup's GNOME Shell extension (to see what cup says
+    /// without it).
+    #[arg(long, requires = "wayland")]
+    pub without_extension: bool,
     #[command(flatten)]
     pub state: SandboxStateArg,
 }

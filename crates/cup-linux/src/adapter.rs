@@ -58,9 +58,12 @@ pub struct LinuxAdapter {
     /// KWin's scripting, when the Wayland desktop is KWin's (none when
     /// KWin is not on the session bus).
     kwin: OnceCell<Option<crate::wayland::kwin_script::KWinScripts>>,
-    /// cup's number for each KWin window id (`{uuid}`), kept while the
-    /// adapter lives.
-    kwin_ids: Arc<Mutex<HashMap<String, u32>>>,
+    /// gnome-shell, when the Wayland desktop is GNOME's (none when
+    /// mutter's RemoteDesktop is not on the session bus).
+    gnome: OnceCell<Option<crate::wayland::gnome_shell::GnomeShell>>,
+    /// cup's number for each KWin (`{uuid}`) or GNOME Shell window id,
+    /// kept while the adapter lives.
+    shell_ids: Arc<Mutex<HashMap<String, u32>>>,
     /// The compositor's window list (a Wayland compositor without sway's
     /// IPC).
     wl_toplevels: OnceCell<Result<crate::wayland::toplevel::Toplevels, String>>,
@@ -185,7 +188,17 @@ impl LinuxAdapter {
         &self,
     ) -> Result<&crate::wayland::device::WaylandDevice, AdapterError> {
         let kwin = self.kwin().await.is_some();
+        let gnome = self.gnome().await;
         kept(&self.wl_input, || async {
+            if let Some(shell) = gnome {
+                let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
+                return crate::wayland::device::WaylandDevice::open_mutter(
+                    shell.connection(),
+                    &monitors,
+                )
+                .await
+                .map_err(|e| e.to_string());
+            }
             let socket = self.wayland_socket()?;
             let opened = if kwin {
                 crate::wayland::device::WaylandDevice::open_kwin(&socket).await
@@ -247,6 +260,24 @@ impl LinuxAdapter {
             .as_ref()
     }
 
+    /// gnome-shell, when this Wayland desktop is GNOME's: the session bus
+    /// is asked once whether mutter's RemoteDesktop is there.
+    pub async fn gnome(&self) -> Option<&crate::wayland::gnome_shell::GnomeShell> {
+        self.gnome
+            .get_or_init(|| async {
+                if !self.desktop.is_native_wayland() || self.sway().is_some() {
+                    return None;
+                }
+                let bus = self.desktop.session_bus.as_deref()?;
+                let shell = crate::wayland::gnome_shell::GnomeShell::connect(bus)
+                    .await
+                    .ok()?;
+                shell.present().await.then_some(shell)
+            })
+            .await
+            .as_ref()
+    }
+
     /// The window list of a Wayland compositor without sway's IPC
     /// (connected on first use).
     pub async fn wayland_toplevels(
@@ -279,6 +310,9 @@ impl LinuxAdapter {
 
     /// The pixels of `region`, from the compositor or the X server.
     async fn pixels(&self, region: Rect) -> Result<crate::screenshot::Pixels, AdapterError> {
+        if let Some(shell) = self.gnome().await {
+            return gnome_pixels(shell, region).await;
+        }
         if let Some(scripts) = self.kwin().await {
             let area = (
                 i32::try_from(region.x).unwrap_or(i32::MAX),
@@ -345,6 +379,9 @@ impl LinuxAdapter {
     /// window), found by title and position among sway's windows.
     async fn activate_for(&self, window: &cup_protocol::Node) -> Result<(), AdapterError> {
         let Some(sway) = self.sway() else {
+            if let Some(shell) = self.gnome().await {
+                return activate_gnome(shell, window).await;
+            }
             if let Some(scripts) = self.kwin().await {
                 return self.activate_kwin(scripts, window).await;
             }
@@ -376,16 +413,10 @@ impl LinuxAdapter {
         scripts: &crate::wayland::kwin_script::KWinScripts,
         window: &cup_protocol::Node,
     ) -> Result<(), AdapterError> {
-        use crate::wayland::kwin;
+        use crate::wayland::{kwin, reported};
         let json = scripts.run(kwin::script).await?;
-        let windows = kwin::windows_of(&json)?;
-        let mut named = windows.iter().filter(|w| w.title == window.name);
-        let chosen = match (named.clone().count(), window.bounds) {
-            (1, _) => named.next(),
-            (_, Some(b)) => named.find(|w| w.rect().is_some_and(|r| !r.intersect(&b).is_empty())),
-            _ => None,
-        };
-        match chosen {
+        let windows = reported::windows_of(&json, KWIN)?;
+        match reported::choose(&windows, &window.name, window.bounds) {
             Some(w) if !w.active => {
                 let id = w.id.clone();
                 scripts
@@ -909,8 +940,11 @@ impl LinuxAdapter {
     /// reads afresh.
     pub async fn display_state(&self) -> Result<DisplayState, AdapterError> {
         use futures::FutureExt;
+        let gnome = self.gnome().await.cloned();
         let kwin = self.kwin().await.cloned();
         let toplevels = match self.desktop.is_native_wayland() && self.sway().is_none() {
+            // GNOME's monitors come from mutter's DisplayConfig.
+            true if gnome.is_some() => None,
             // KWin's outputs come from it too (it lists no toplevels).
             true if kwin.is_some() => self.wayland_toplevels().await.ok().cloned(),
             true => Some(self.wayland_toplevels().await?.clone()),
@@ -927,8 +961,12 @@ impl LinuxAdapter {
                         async move { Ok(sway.state().await?.display_state()) }
                             .boxed()
                             .shared()
+                    } else if let Some(shell) = gnome {
+                        gnome_state(shell, Arc::clone(&self.shell_ids))
+                            .boxed()
+                            .shared()
                     } else if let Some(scripts) = kwin {
-                        kwin_state(scripts, toplevels, Arc::clone(&self.kwin_ids))
+                        kwin_state(scripts, toplevels, Arc::clone(&self.shell_ids))
                             .boxed()
                             .shared()
                     } else if let Some(toplevels) = toplevels {
@@ -1004,6 +1042,7 @@ impl Adapter for LinuxAdapter {
             // Each Wayland output has its own.
             crate::display::Backend::Sway
             | crate::display::Backend::KWin
+            | crate::display::Backend::Gnome
             | crate::display::Backend::Wayland => s.monitors,
         };
         Ok(ScreenInfo {
@@ -1215,6 +1254,17 @@ impl Adapter for LinuxAdapter {
         if !self.desktop.is_native_wayland() {
             return None;
         }
+        if let Some(shell) = self.gnome().await {
+            return Some(match shell.extension().await {
+                Ok(v) => format!(
+                    "display: Wayland, GNOME Shell {}: windows, places, pids and screenshots from cup's extension; pointer and keys through mutter's RemoteDesktop (ASCII keys; other text through the elements' type action)",
+                    v.shell
+                ),
+                Err(why) => format!(
+                    "display: Wayland, GNOME: window places unknown, so elements have no bounds (act through their actions): {why}"
+                ),
+            });
+        }
         if self.kwin().await.is_some() {
             return Some(
                 "display: Wayland, KWin (KDE Plasma): windows, places and pids from KWin scripting; pointer, keys and screenshots (ScreenShot2) once `cup setup kde` allowed this cup (US keys; other text through the elements' type action)".to_owned(),
@@ -1333,6 +1383,9 @@ where
         .map_err(|e| AdapterError::Unavailable(e.clone()))
 }
 
+/// KWin and where to report its problems.
+const KWIN: (&str, &str) = ("KWin", "your Plasma version");
+
 /// KWin's windows now (one script exchange), on the outputs `toplevels`
 /// reads, numbered through `ids`.
 async fn kwin_state(
@@ -1340,29 +1393,132 @@ async fn kwin_state(
     toplevels: Option<crate::wayland::toplevel::Toplevels>,
     ids: Arc<Mutex<HashMap<String, u32>>>,
 ) -> Result<DisplayState, AdapterError> {
-    use crate::wayland::{kwin, toplevel};
+    use crate::wayland::{kwin, reported, toplevel};
     let json = scripts.run(kwin::script).await?;
     tracing::debug!(%json, "kwin windows");
-    let windows = kwin::windows_of(&json)?;
+    let windows = reported::windows_of(&json, KWIN)?;
     let outputs = match toplevels {
         Some(t) => t.read().await.map(|(_, o)| o).unwrap_or_default(),
         None => Vec::new(),
     };
+    numbered(&ids, |number| {
+        reported::state_of(
+            &windows,
+            toplevel::monitors_of(&outputs),
+            number,
+            crate::display::Backend::KWin,
+        )
+    })
+}
+
+/// Runs `make` with a function that gives each shell window id the
+/// number cup uses for it (kept in `ids`).
+fn numbered(
+    ids: &Mutex<HashMap<String, u32>>,
+    make: impl FnOnce(&mut dyn FnMut(&str) -> u32) -> DisplayState,
+) -> Result<DisplayState, AdapterError> {
     let mut ids = ids
         .lock()
-        .map_err(|_| AdapterError::Platform("KWin id table poisoned; restart cup".into()))?;
+        .map_err(|_| AdapterError::Platform("window id table poisoned; restart cup".into()))?;
     if ids.len() > 4096 {
         ids.clear();
     }
-    let mut number = |uuid: &str| {
+    let mut number = |id: &str| {
         let next = u32::try_from(ids.len() + 1).unwrap_or(u32::MAX);
-        *ids.entry(uuid.to_owned()).or_insert(next)
+        *ids.entry(id.to_owned()).or_insert(next)
     };
-    Ok(kwin::state_of(
-        &windows,
-        toplevel::monitors_of(&outputs),
-        &mut number,
-    ))
+    Ok(make(&mut number))
+}
+
+/// GNOME Shell and where to report its problems.
+const GNOME: (&str, &str) = ("GNOME Shell", "your GNOME version");
+
+/// GNOME's windows now (from cup's extension) on mutter's monitors; when
+/// the extension does not answer, no windows and why.
+async fn gnome_state(
+    shell: crate::wayland::gnome_shell::GnomeShell,
+    ids: Arc<Mutex<HashMap<String, u32>>>,
+) -> Result<DisplayState, AdapterError> {
+    use crate::wayland::reported;
+    let (monitors, extension, windows) =
+        tokio::join!(shell.monitors(), shell.extension(), shell.windows());
+    let monitors: Vec<Monitor> = monitors?.into_iter().map(|(m, _)| m).collect();
+    let windows = match extension {
+        Ok(_) => reported::windows_of(&windows?, GNOME)?,
+        Err(why) => {
+            let mut state =
+                reported::state_of(&[], monitors, &mut |_| 0, crate::display::Backend::Gnome);
+            state.unplaced = Some(why);
+            return Ok(state);
+        }
+    };
+    tracing::debug!(count = windows.len(), "gnome windows");
+    numbered(&ids, |number| {
+        reported::state_of(&windows, monitors, number, crate::display::Backend::Gnome)
+    })
+}
+
+/// The pixels of `region` from cup's GNOME Shell extension (a PNG in
+/// layout pixels at scale 1; at other scales in device pixels, brought
+/// back to layout ones).
+async fn gnome_pixels(
+    shell: &crate::wayland::gnome_shell::GnomeShell,
+    region: Rect,
+) -> Result<crate::screenshot::Pixels, AdapterError> {
+    if let Err(why) = shell.extension().await {
+        return Err(AdapterError::Unsupported(format!(
+            "unsupported: screenshots on GNOME without {why}"
+        )));
+    }
+    let area = (
+        i32::try_from(region.x).unwrap_or(i32::MAX),
+        i32::try_from(region.y).unwrap_or(i32::MAX),
+        i32::try_from(region.w).unwrap_or(i32::MAX),
+        i32::try_from(region.h).unwrap_or(i32::MAX),
+    );
+    let png = shell.screenshot(area).await?;
+    let (rgb, w, h) = cup::image::rgb_from_png(&png)
+        .map_err(|e| AdapterError::Platform(format!("GNOME Shell's screenshot: {e}")))?;
+    let (width, height) = (
+        u32::try_from(region.w).unwrap_or(w),
+        u32::try_from(region.h).unwrap_or(h),
+    );
+    let rgb = if (w, h) == (width, height) {
+        rgb
+    } else {
+        let image = crate::wayland::screencopy::Image {
+            width: w as usize,
+            height: h as usize,
+            rgb,
+        };
+        crate::wayland::screencopy::resample(&image, width as usize, height as usize).rgb
+    };
+    Ok(crate::screenshot::Pixels {
+        rgb,
+        width,
+        height,
+        x: region.x,
+        y: region.y,
+    })
+}
+
+/// Activates the GNOME window of `window` (by title, and place when
+/// several share it) through cup's extension, unless it is active
+/// already. Without the extension nothing is activated (actions through
+/// AT-SPI need no focus; input goes where GNOME's focus is).
+async fn activate_gnome(
+    shell: &crate::wayland::gnome_shell::GnomeShell,
+    window: &cup_protocol::Node,
+) -> Result<(), AdapterError> {
+    use crate::wayland::reported;
+    if shell.extension().await.is_err() {
+        return Ok(());
+    }
+    let windows = reported::windows_of(&shell.windows().await?, GNOME)?;
+    match reported::choose(&windows, &window.name, window.bounds) {
+        Some(w) if !w.active => shell.activate(&w.id).await.map(|_| ()),
+        _ => Ok(()),
+    }
 }
 
 /// The program a process runs: its first argument's file name (`gtk3-widget-factory`), else its `comm`.
@@ -1392,6 +1548,10 @@ fn unplaced_windows(windows: &mut [WindowHandle], state: &DisplayState) -> HashM
         Backend::X11 => return HashMap::new(),
         Backend::Sway => "a surface sway does not list, such as a popup or menu",
         Backend::KWin => "a surface KWin's scripts do not list, such as a popup or menu",
+        Backend::Gnome => state
+            .unplaced
+            .as_deref()
+            .unwrap_or("a surface GNOME Shell does not list, such as a popup or menu"),
         Backend::Wayland => {
             "this Wayland compositor does not tell where windows are; toolkits report positions relative to their window"
         }

@@ -57,6 +57,13 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
             s.monitors.len(),
             s.scale
         );
+        if let Some(shell) = adapter.gnome().await {
+            let version = shell.extension().await?;
+            return Ok(format!(
+                "Wayland, native: GNOME Shell {} at {socket} ({screen}); windows, places and pids from cup's extension (version {})",
+                version.shell, version.extension
+            ));
+        }
         if adapter.kwin().await.is_some() {
             return Ok(format!(
                 "Wayland, native: KWin at {socket} ({screen}); windows, places and pids from KWin scripting"
@@ -83,9 +90,12 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         ))
     };
     let kwin = adapter.kwin().await.is_some();
+    let gnome = adapter.gnome().await.is_some();
     let input = async {
         adapter.wayland_input().await.map_err(|e| e.to_string())?;
-        Ok(if kwin {
+        Ok(if gnome {
+            "mutter's org.gnome.Mutter.RemoteDesktop (ASCII keys; other text through the elements' type action)".to_owned()
+        } else if kwin {
             "org_kde_kwin_fake_input (US keys; other text through the elements' type action)"
                 .to_owned()
         } else {
@@ -93,6 +103,14 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         })
     };
     let capture = async {
+        if let Some(shell) = adapter.gnome().await {
+            shell.extension().await?;
+            shell
+                .screenshot((0, 0, 1, 1))
+                .await
+                .map_err(|e| e.to_string())?;
+            return Ok("Shell.Screenshot through cup's GNOME Shell extension".to_owned());
+        }
         if let Some(scripts) = adapter.kwin().await {
             crate::wayland::kwin_shot::capture_area(scripts.connection(), (0, 0, 1, 1))
                 .await
@@ -107,12 +125,18 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         check(
             "display",
             display,
-            "check WAYLAND_DISPLAY and SWAYSOCK (sway sets both), or run `eval \"$(cup sandbox start --wayland)\"`",
+            if gnome {
+                crate::wayland::gnome::SETUP_LINE
+            } else {
+                "check WAYLAND_DISPLAY and SWAYSOCK (sway sets both), or run `eval \"$(cup sandbox start --wayland)\"`"
+            },
         ),
         check(
             "input (virtual pointer and keyboard)",
             input,
-            if kwin {
+            if gnome {
+                "use GNOME 43 or 44, whose RemoteDesktop API any session client may use (later GNOME needs the RemoteDesktop portal, which this cup does not drive yet)"
+            } else if kwin {
                 "run `cup setup kde` as the desktop's user (a desktop file that lets this cup use KWin's fake input)"
             } else {
                 "use a wlroots compositor (sway, Hyprland, river, labwc, Wayfire): cup's Wayland input needs its virtual pointer and keyboard protocols"
@@ -121,7 +145,9 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         check(
             "screen capture",
             capture,
-            if kwin {
+            if gnome {
+                crate::wayland::gnome::SETUP_LINE
+            } else if kwin {
                 "run `cup setup kde` as the desktop's user (the same desktop file allows KWin's screenshots)"
             } else {
                 "use a wlroots compositor that offers wlr-screencopy (sway does)"

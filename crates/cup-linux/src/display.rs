@@ -17,6 +17,9 @@ pub enum Backend {
     Sway,
     /// KWin (KDE Plasma): windows, places and pids from KWin scripting.
     KWin,
+    /// GNOME (mutter / gnome-shell): windows, places and pids from cup's
+    /// GNOME Shell extension.
+    Gnome,
     /// Another Wayland compositor: windows from
     /// `zwlr_foreign_toplevel_manager_v1` (no positions, no pids), or
     /// from the accessibility bus alone.
@@ -31,6 +34,7 @@ impl Backend {
             Backend::X11 => "x11",
             Backend::Sway => "sway",
             Backend::KWin => "kwin",
+            Backend::Gnome => "gnome",
             Backend::Wayland => "wayland",
         }
     }
@@ -38,7 +42,7 @@ impl Backend {
     /// A window handle names a display-server window, not an AT-SPI
     /// frame.
     pub fn is_window_handle(native: &str) -> bool {
-        ["x11:", "sway:", "kwin:", "wayland:"]
+        ["x11:", "sway:", "kwin:", "gnome:", "wayland:"]
             .iter()
             .any(|p| native.starts_with(p))
     }
@@ -88,4 +92,7 @@ pub struct DisplayState {
     pub managed: bool,
     /// Where these facts come from.
     pub backend: Backend,
+    /// Why the display server tells no window places, when it cannot
+    /// (GNOME without cup's extension): said of every unplaced window.
+    pub unplaced: Option<String>,
 }

@@ -84,6 +84,20 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
         .iter()
         .position(|(_, xw)| xw.is_some_and(|w| Some(w.id) == x11.active))
         .or_else(|| {
+            // A Wayland shell that lists its windows but has given none
+            // the focus yet (GNOME before the first input): its top-most
+            // window, not a frame of the shell's own (untitled, unlisted).
+            let listed = x11.backend != crate::display::Backend::X11 && !x11.windows.is_empty();
+            listed
+                .then(|| {
+                    x11.windows.iter().rev().find_map(|top| {
+                        out.iter()
+                            .position(|(_, xw)| xw.is_some_and(|w| w.id == top.id))
+                    })
+                })
+                .flatten()
+        })
+        .or_else(|| {
             out.iter()
                 .position(|(f, _)| f.is_some_and(|i| frames[i].states.contains(AtspiState::Active)))
         })
@@ -172,6 +186,7 @@ mod tests {
             active,
             managed: active.is_some(),
             backend: crate::display::Backend::X11,
+            unplaced: None,
         }
     }
 

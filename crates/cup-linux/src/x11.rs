@@ -267,6 +267,7 @@ fn read_state_blocking(link: &Link) -> X11Result<DisplayState> {
         active,
         managed,
         backend: Backend::X11,
+        unplaced: None,
     })
 }
 

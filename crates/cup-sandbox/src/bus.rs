@@ -92,6 +92,31 @@ pub(crate) async fn name_has_owner(address: &str, name: &str) -> Result<bool, Sa
         .map_err(SandboxError::bus("NameHasOwner on the session bus"))
 }
 
+/// Sets GNOME Shell's `OverviewActive` to `active` on the session bus at
+/// `address` and answers whether it now is (the shell opens its overview
+/// when it starts).
+pub(crate) async fn gnome_overview(address: &str, active: bool) -> Result<bool, SandboxError> {
+    let bus = connect(address, "session bus").await?;
+    let props = zbus::fdo::PropertiesProxy::builder(&bus)
+        .destination("org.gnome.Shell")
+        .and_then(|b| b.path("/org/gnome/Shell"))
+        .map_err(SandboxError::bus("a proxy of org.gnome.Shell"))?
+        .build()
+        .await
+        .map_err(SandboxError::bus("a proxy of org.gnome.Shell"))?;
+    let interface = zbus::names::InterfaceName::try_from("org.gnome.Shell")
+        .map_err(SandboxError::bus("org.gnome.Shell"))?;
+    props
+        .set(interface.clone(), "OverviewActive", Value::from(active))
+        .await
+        .map_err(SandboxError::bus("setting org.gnome.Shell.OverviewActive"))?;
+    let now = props
+        .get(interface, "OverviewActive")
+        .await
+        .map_err(SandboxError::bus("reading org.gnome.Shell.OverviewActive"))?;
+    Ok(bool::try_from(now).unwrap_or(!active) == active)
+}
+
 pub(crate) async fn wait_a11y_bus(
     session_address: &str,
     deadline: Instant,

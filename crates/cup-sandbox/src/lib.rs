@@ -43,5 +43,6 @@ pub use browser::{chromium_binary, Browser, BrowserOptions, BrowserState};
 pub use error::SandboxError;
 pub(crate) use sandbox::missing;
 pub use sandbox::{
-    App, Check, Compositor, Health, LaunchOptions, Sandbox, SandboxOptions, MARKER_ENV, REMOVED_ENV,
+    App, Check, Compositor, Health, LaunchOptions, Sandbox, SandboxOptions, ShellExtension,
+    MARKER_ENV, REMOVED_ENV,
 };

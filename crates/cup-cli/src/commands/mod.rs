@@ -45,24 +45,112 @@ impl From<std::io::Error> for Failure {
     }
 }
 
+/// The major version of the GNOME Shell installed here (`gnome-shell
+/// --version`).
+#[cfg(target_os = "linux")]
+fn gnome_shell_major() -> Result<u32, Failure> {
+    let out = std::process::Command::new("gnome-shell")
+        .arg("--version")
+        .output()
+        .map_err(|e| {
+            Failure::usage(format!(
+                "cannot run gnome-shell --version ({e}): this is for GNOME desktops (install gnome-shell)"
+            ))
+        })?;
+    let line = String::from_utf8_lossy(&out.stdout);
+    cup_linux::wayland::gnome::shell_major(&line).ok_or_else(|| {
+        Failure::usage(format!(
+            "gnome-shell --version printed {:?}, not a version",
+            line.trim()
+        ))
+    })
+}
+
+/// cup's GNOME Shell extension for the GNOME Shell installed here, as the
+/// sandbox installs it.
+#[cfg(target_os = "linux")]
+pub(crate) fn gnome_extension() -> Result<cup_sandbox::ShellExtension, Failure> {
+    use cup_linux::wayland::gnome;
+    let major = gnome_shell_major()?;
+    Ok(cup_sandbox::ShellExtension {
+        uuid: gnome::UUID.to_owned(),
+        files: gnome::extension_files(major)
+            .into_iter()
+            .map(|(n, t)| (n.to_owned(), t))
+            .collect(),
+        bus_name: Some(gnome::BUS_NAME.to_owned()),
+    })
+}
+
+/// Where the user's data goes: `$XDG_DATA_HOME`, else `~/.local/share`.
+#[cfg(target_os = "linux")]
+fn data_home() -> Result<std::path::PathBuf, Failure> {
+    std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        })
+        .ok_or_else(|| Failure::usage("neither XDG_DATA_HOME nor HOME is set: set HOME"))
+}
+
+/// `cup setup gnome`: installs cup's GNOME Shell extension for the
+/// installed GNOME Shell and enables it in `org.gnome.shell
+/// enabled-extensions` (through `gsettings`); GNOME loads it at the next
+/// login.
+#[cfg(target_os = "linux")]
+fn setup_gnome() -> Result<ExitCode, Failure> {
+    use cup_linux::wayland::gnome;
+    let major = gnome_shell_major()?;
+    let dir = gnome::install_extension(&data_home()?, major)
+        .map_err(|e| Failure::usage(format!("cannot write cup's GNOME Shell extension: {e}")))?;
+    let gsettings = |args: &[&str]| {
+        std::process::Command::new("gsettings")
+            .args(args)
+            .output()
+            .map_err(|e| {
+                Failure::usage(format!(
+                    "wrote {} but cannot run gsettings ({e}): install libglib2.0-bin, or enable {} with the Extensions app",
+                    dir.display(),
+                    gnome::UUID
+                ))
+            })
+    };
+    let current = gsettings(&["get", "org.gnome.shell", "enabled-extensions"])?;
+    let list = gnome::with_extension_enabled(&String::from_utf8_lossy(&current.stdout))
+        .map_err(|e| Failure::usage(format!("gsettings: {e}")))?;
+    let set = gsettings(&["set", "org.gnome.shell", "enabled-extensions", &list])?;
+    if !set.status.success() {
+        return Err(Failure::usage(format!(
+            "wrote {} but gsettings could not enable it: {}; enable {} with the Extensions app",
+            dir.display(),
+            String::from_utf8_lossy(&set.stderr).trim(),
+            gnome::UUID
+        )));
+    }
+    crate::output::print(&format!(
+        "wrote {} (GNOME Shell {major}) and enabled it; log out and back in: GNOME on Wayland loads a new extension at login\n",
+        dir.display()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `cup setup kde`: the desktop file that lets this cup (or `--exe`) use
 /// KWin's fake input, in `$XDG_DATA_HOME/applications` (else
-/// `~/.local/share/applications`).
+/// `~/.local/share/applications`); `cup setup gnome`: cup's GNOME Shell
+/// extension.
 #[cfg(target_os = "linux")]
 fn setup(args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
+    if args.desktop == "gnome" {
+        return setup_gnome();
+    }
     let exe = match &args.exe {
         Some(p) => p.clone(),
         None => std::env::current_exe().map_err(|e| {
             Failure::usage(format!("cannot tell where this cup is: {e}; pass --exe"))
         })?,
     };
-    let data_home = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
-        })
-        .ok_or_else(|| Failure::usage("neither XDG_DATA_HOME nor HOME is set: set HOME"))?;
+    let data_home = data_home()?;
     let file =
         cup_linux::wayland::fakeinput::install_desktop_file(&data_home, &exe).map_err(|e| {
             Failure::usage(format!(
@@ -111,7 +199,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Setup(args) => setup(&args),
         #[cfg(not(target_os = "linux"))]
         Command::Setup(_) => Err(Failure::usage(
-            "cup setup kde is for KDE Plasma on Linux; nothing to set up on this OS",
+            "cup setup is for KDE Plasma and GNOME on Linux; nothing to set up on this OS",
         )),
         #[cfg(target_os = "linux")]
         Command::Sandbox(command) => sandbox::run(&command),

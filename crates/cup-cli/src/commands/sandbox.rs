@@ -112,10 +112,15 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         height,
         with_window_manager: args.wm,
         wayland: args.wayland,
-        compositor: if args.compositor == "kwin" {
-            cup_sandbox::Compositor::KWin
+        compositor: match args.compositor.as_str() {
+            "kwin" => cup_sandbox::Compositor::KWin,
+            "gnome" => cup_sandbox::Compositor::Gnome,
+            _ => cup_sandbox::Compositor::Sway,
+        },
+        shell_extensions: if args.compositor == "gnome" && !args.without_extension {
+            vec![super::gnome_extension()?]
         } else {
-            cup_sandbox::Compositor::Sway
+            Vec::new()
         },
         ..SandboxOptions::default()
     };
@@ -133,10 +138,13 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         height,
         if args.wm {
             ", openbox"
-        } else if args.wayland && args.compositor == "kwin" {
-            ", kwin"
         } else if args.wayland {
-            ", sway"
+            match args.compositor.as_str() {
+                "kwin" => ", kwin",
+                "gnome" if args.without_extension => ", gnome without cup's extension",
+                "gnome" => ", gnome",
+                _ => ", sway",
+            }
         } else {
             ""
         },

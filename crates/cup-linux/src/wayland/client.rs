@@ -68,6 +68,10 @@ pub enum WaylandError {
     /// output, an unknown button, a character without a keysym).
     #[error("{0}")]
     Invalid(String),
+    /// A compositor's D-Bus service (mutter's RemoteDesktop) failed or did
+    /// not answer in time; the text says which call.
+    #[error("{0}")]
+    Bus(String),
     /// A screen capture failed.
     #[error("screen capture failed: {0}")]
     Capture(String),

@@ -98,6 +98,7 @@ pub fn modifier_keysyms(modifiers: &[Modifier]) -> Vec<u32> {
 enum Devices {
     Wlr(WaylandInput),
     KWin(FakeInput),
+    Mutter(super::mutter::MutterInput),
 }
 
 /// The US keycode of `keysym` (KWin's fake input types by key), or the
@@ -115,6 +116,7 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.click(x, y, button, count).await,
             Devices::KWin(f) => f.click(x, y, button, count).await,
+            Devices::Mutter(m) => m.click(x, y, button, count).await,
         }
     }
 
@@ -122,6 +124,7 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.button_down(x, y, button).await,
             Devices::KWin(f) => f.button(x, y, button, true).await,
+            Devices::Mutter(m) => m.button(x, y, button, true).await,
         }
     }
 
@@ -129,6 +132,7 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.button_up(x, y, button).await,
             Devices::KWin(f) => f.button(x, y, button, false).await,
+            Devices::Mutter(m) => m.button(x, y, button, false).await,
         }
     }
 
@@ -136,6 +140,7 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.move_to(x, y).await,
             Devices::KWin(f) => f.move_to(x, y).await,
+            Devices::Mutter(m) => m.move_to(x, y).await,
         }
     }
 
@@ -143,12 +148,14 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.scroll(x, y, dx, dy).await,
             Devices::KWin(f) => f.scroll(x, y, dx, dy).await,
+            Devices::Mutter(m) => m.scroll(x, y, dx, dy).await,
         }
     }
 
     async fn keys(&self, keysyms: &[u32]) -> Result<(), WaylandError> {
         match self {
             Devices::Wlr(i) => i.keys(keysyms).await,
+            Devices::Mutter(m) => m.keys(keysyms).await,
             Devices::KWin(f) => {
                 let codes = keysyms
                     .iter()
@@ -163,12 +170,14 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.type_text(text).await,
             Devices::KWin(f) => f.type_text(text).await,
+            Devices::Mutter(m) => m.type_text(text).await,
         }
     }
 
     async fn hold_modifiers(&self, keysyms: &[u32], down: bool) -> Result<(), WaylandError> {
         match self {
             Devices::Wlr(i) => i.hold_modifiers(keysyms, down).await,
+            Devices::Mutter(m) => m.hold(keysyms, down).await,
             Devices::KWin(f) => {
                 let codes = keysyms
                     .iter()
@@ -233,6 +242,22 @@ impl WaylandDevice {
     pub async fn open_kwin(socket: &std::path::Path) -> Result<WaylandDevice, WaylandError> {
         Ok(WaylandDevice {
             input: Devices::KWin(FakeInput::open(socket, super::client::DEFAULT_TIMEOUT).await?),
+            last: Mutex::new(None),
+        })
+    }
+
+    /// Opens a mutter RemoteDesktop session on the session bus `conn`
+    /// with a stream on each of `monitors` (GNOME).
+    ///
+    /// # Errors
+    ///
+    /// Mutter refuses the session or does not answer in time.
+    pub async fn open_mutter(
+        conn: &zbus::Connection,
+        monitors: &[(cup::Monitor, String)],
+    ) -> Result<WaylandDevice, WaylandError> {
+        Ok(WaylandDevice {
+            input: Devices::Mutter(super::mutter::MutterInput::open(conn, monitors).await?),
             last: Mutex::new(None),
         })
     }

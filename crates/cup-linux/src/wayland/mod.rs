@@ -3,12 +3,16 @@
 pub mod client;
 pub mod device;
 pub mod fakeinput;
+pub mod gnome;
+pub mod gnome_shell;
 pub mod keymap;
 pub mod kwin;
 pub mod kwin_script;
 pub mod kwin_shot;
+pub mod mutter;
 pub mod overlay;
 pub mod place;
+pub mod reported;
 pub mod screencopy;
 pub mod sway;
 pub mod toplevel;

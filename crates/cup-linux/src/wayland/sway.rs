@@ -259,6 +259,7 @@ impl SwayState {
             windows,
             managed: true,
             backend: Backend::Sway,
+            unplaced: None,
         }
     }
 }

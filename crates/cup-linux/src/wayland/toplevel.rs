@@ -93,6 +93,7 @@ pub fn state_of(toplevels: &[Toplevel], monitors: Vec<Monitor>) -> DisplayState 
         windows,
         managed: true,
         backend: Backend::Wayland,
+        unplaced: None,
     }
 }
 

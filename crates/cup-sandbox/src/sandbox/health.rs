@@ -116,6 +116,7 @@ impl Sandbox {
                 Role::Xvfb => Some("Xvfb"),
                 Role::Compositor => Some("the compositor"),
                 Role::SessionBus => Some("the session bus"),
+                Role::Service => Some("a desktop service"),
                 Role::A11yBusLauncher => Some("the accessibility bus launcher"),
                 Role::A11yBus => Some("the accessibility bus"),
                 Role::Registry | Role::WindowManager | Role::App => None,
@@ -143,7 +144,10 @@ impl Sandbox {
             let answers = match (&session.ipc, runs) {
                 (_, false) => Err("the compositor is not running".into()),
                 (Some(ipc), true) => wayland::sway_answers(ipc, timeout),
-                (None, true) => self.kwin_answers(timeout),
+                (None, true) => self.name_answers(
+                    session.service.as_deref().unwrap_or("org.kde.KWin"),
+                    timeout,
+                ),
             };
             checks.push(check("compositor", answers));
         } else {

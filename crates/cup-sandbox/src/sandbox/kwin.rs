@@ -16,6 +16,9 @@ use super::*;
 /// The socket name KWin is told to listen on.
 const SOCKET: &str = "wayland-cup";
 
+/// KWin's name on the session bus.
+const KWIN: &str = "org.kde.KWin";
+
 impl Sandbox {
     /// Starts KWin's virtual backend and waits until its Wayland socket is
     /// there and it owns `org.kde.KWin` on the session bus.
@@ -55,9 +58,13 @@ impl Sandbox {
         self.adopt(Role::Compositor, child);
         let socket = self.runtime_dir().join(SOCKET);
         loop {
-            if socket.exists() && self.kwin_answers(Duration::from_millis(500)).is_ok() {
+            if socket.exists() && self.name_answers(KWIN, Duration::from_millis(500)).is_ok() {
                 tracing::debug!(pid, socket = %socket.display(), "kwin ready");
-                self.wayland = Some(wayland::Session { socket, ipc: None });
+                self.wayland = Some(wayland::Session {
+                    socket,
+                    ipc: None,
+                    service: Some(KWIN.to_owned()),
+                });
                 return Ok(());
             }
             if let Some(status) = self.child_exit(pid) {
@@ -78,17 +85,18 @@ impl Sandbox {
         }
     }
 
-    /// Whether KWin owns `org.kde.KWin` on the sandbox's session bus
-    /// (asked within `timeout`).
-    pub(super) fn kwin_answers(&self, timeout: Duration) -> Result<(), String> {
+    /// Whether `name` has an owner on the sandbox's session bus (asked
+    /// within `timeout`).
+    pub(super) fn name_answers(&self, name: &str, timeout: Duration) -> Result<(), String> {
         let address = self.session_bus_address.clone();
+        let asked = name.to_owned();
         let owned = bus::block_on(async move {
-            tokio::time::timeout(timeout, bus::name_has_owner(&address, "org.kde.KWin")).await
+            tokio::time::timeout(timeout, bus::name_has_owner(&address, &asked)).await
         })
         .map_err(|e| e.to_string())?;
         match owned {
             Ok(Ok(true)) => Ok(()),
-            Ok(Ok(false)) => Err("org.kde.KWin is not on the session bus".into()),
+            Ok(Ok(false)) => Err(format!("{name} is not on the session bus")),
             Ok(Err(e)) => Err(e.to_string()),
             Err(_) => Err(format!(
                 "the session bus did not answer within {} ms",

@@ -19,6 +19,7 @@ use crate::bus;
 use crate::error::SandboxError;
 use crate::procfs;
 
+mod gnome;
 mod health;
 mod kwin;
 mod launch;
@@ -108,6 +109,8 @@ pub struct SandboxOptions {
     pub wayland: bool,
     /// Which compositor a Wayland desktop runs (default sway).
     pub compositor: Compositor,
+    /// GNOME Shell extensions to install and enable (GNOME only).
+    pub shell_extensions: Vec<ShellExtension>,
 }
 
 /// The compositor of a Wayland sandbox.
@@ -119,6 +122,21 @@ pub enum Compositor {
     /// KWin (KDE Plasma) with its virtual backend (`kwin_wayland
     /// --virtual`).
     KWin,
+    /// GNOME Shell headless (`gnome-shell --headless`, mutter inside),
+    /// with PipeWire, WirePlumber and a stand-in system bus.
+    Gnome,
+}
+
+/// A GNOME Shell extension the sandbox installs and enables before the
+/// shell starts (GNOME loads extensions only when it starts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellExtension {
+    /// Its UUID (its folder's name).
+    pub uuid: String,
+    /// Its files: name and text (`metadata.json`, `extension.js`).
+    pub files: Vec<(String, String)>,
+    /// A bus name it owns once it runs: start-up waits for it.
+    pub bus_name: Option<String>,
 }
 
 impl Default for SandboxOptions {
@@ -132,6 +150,7 @@ impl Default for SandboxOptions {
             start_timeout: Duration::from_secs(45),
             wayland: false,
             compositor: Compositor::Sway,
+            shell_extensions: Vec::new(),
         }
     }
 }
@@ -194,6 +213,9 @@ enum Role {
     Xvfb,
     Compositor,
     SessionBus,
+    /// A service a desktop needs (GNOME's PipeWire and WirePlumber, its
+    /// stand-in system bus).
+    Service,
     A11yBusLauncher,
     A11yBus,
     Registry,
@@ -295,6 +317,10 @@ pub(crate) fn missing(program: &str) -> SandboxError {
         "kill" => Some("procps"),
         "openbox" => Some("openbox"),
         "sway" => Some("sway"),
+        "kwin_wayland" => Some("kwin-wayland"),
+        "gnome-shell" => Some("gnome-shell"),
+        "pipewire" => Some("pipewire"),
+        "wireplumber" => Some("wireplumber"),
         "gtk3-widget-factory" | "gtk3-demo" => Some("gtk-3-examples"),
         "gtk4-demo" | "gtk4-widget-factory" => Some("gtk-4-examples"),
         "chromium" => Some("chromium"),
@@ -407,6 +433,11 @@ impl Sandbox {
         } else {
             None
         };
+        let gnome = if options.wayland && options.compositor == Compositor::Gnome {
+            Some(gnome::Programs::find()?)
+        } else {
+            None
+        };
         let dbus_daemon = require("dbus-daemon")?;
         let launcher = BUS_LAUNCHERS
             .iter()
@@ -457,6 +488,14 @@ impl Sandbox {
         }
         if let Some(kwin) = &kwin {
             sandbox.start_kwin(kwin, deadline, timeout)?;
+        }
+        if let Some(programs) = &gnome {
+            sandbox.start_gnome(
+                programs,
+                &dbus_daemon,
+                &options.shell_extensions,
+                (deadline, timeout),
+            )?;
         }
         tracing::info!(
             display = %sandbox.display,

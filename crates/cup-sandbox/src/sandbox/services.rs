@@ -90,8 +90,28 @@ impl Sandbox {
         deadline: Instant,
         timeout: Duration,
     ) -> Result<(), SandboxError> {
-        let (log, _, log_path) = self.log_file("session-bus.log")?;
-        let address = format!("unix:path={}", self.state_dir.join("bus").display());
+        self.session_bus_address = self.start_bus(
+            dbus_daemon,
+            ("bus", "session-bus.log", "session dbus-daemon"),
+            Role::SessionBus,
+            (deadline, timeout),
+        )?;
+        Ok(())
+    }
+
+    /// Starts a private `dbus-daemon` listening on `names.0` in the state
+    /// directory (its log `names.1`, called `names.2` in errors) and
+    /// returns its address once it prints it.
+    pub(super) fn start_bus(
+        &mut self,
+        dbus_daemon: &Path,
+        names: (&str, &str, &str),
+        role: Role,
+        (deadline, timeout): (Instant, Duration),
+    ) -> Result<String, SandboxError> {
+        let (socket, log_name, component) = names;
+        let (log, _, log_path) = self.log_file(log_name)?;
+        let address = format!("unix:path={}", self.state_dir.join(socket).display());
         let config = self.session_bus_config_file()?;
         let mut command = self.base_command(dbus_daemon.as_os_str());
         match &config {
@@ -106,7 +126,7 @@ impl Sandbox {
         let mut child = Self::spawn(&mut command, "dbus-daemon")?;
         let pid = child.id();
         let stdout = child.stdout.take();
-        self.adopt(Role::SessionBus, child);
+        self.adopt(role, child);
         let Some(stdout) = stdout else {
             return Err(SandboxError::io("reading dbus-daemon's stdout")(
                 std::io::ErrorKind::BrokenPipe.into(),
@@ -114,25 +134,24 @@ impl Sandbox {
         };
         match first_line(stdout, deadline) {
             FirstLine::Line(line, pipe) if line.starts_with("unix:") => {
-                self.session_bus_address = line;
                 // dbus-daemon keeps its stdout; keep the read end open too.
                 self.pipes.push(pipe);
-                tracing::debug!(address = %self.session_bus_address, pid, "session bus ready");
-                Ok(())
+                tracing::debug!(address = %line, pid, component, "bus ready");
+                Ok(line)
             }
             FirstLine::Line(line, _) => Err(SandboxError::NotReady {
-                component: "session dbus-daemon".into(),
+                component: component.into(),
                 timeout,
                 detail: format!("it printed {line:?} instead of its address"),
             }),
             FirstLine::Timeout => Err(SandboxError::NotReady {
-                component: "session dbus-daemon".into(),
+                component: component.into(),
                 timeout,
                 detail: format!("it printed no address; see {}", log_path.display()),
             }),
             FirstLine::Eof | FirstLine::Failed => {
                 let status = self.wait_exit(pid);
-                Err(Self::exited_error("session dbus-daemon", status, &log_path))
+                Err(Self::exited_error(component, status, &log_path))
             }
         }
     }

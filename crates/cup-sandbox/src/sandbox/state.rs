@@ -231,7 +231,11 @@ impl Sandbox {
             .filter(|r| {
                 matches!(
                     r.role,
-                    Role::Xvfb | Role::Compositor | Role::SessionBus | Role::A11yBus
+                    Role::Xvfb
+                        | Role::Compositor
+                        | Role::SessionBus
+                        | Role::Service
+                        | Role::A11yBus
                 )
             })
             .filter(|r| !r.is_running())

@@ -30,9 +30,13 @@ pub(super) struct Session {
     /// The Wayland socket (absolute path; clients take it as
     /// `WAYLAND_DISPLAY`).
     pub socket: PathBuf,
-    /// sway's IPC socket (`SWAYSOCK`); none under KWin.
+    /// sway's IPC socket (`SWAYSOCK`); none under KWin and GNOME.
     #[serde(default)]
     pub ipc: Option<PathBuf>,
+    /// The session-bus name that answers for a compositor without sway's
+    /// IPC (`org.kde.KWin`, `org.gnome.Mutter.RemoteDesktop`).
+    #[serde(default)]
+    pub service: Option<String>,
 }
 
 /// The process runs as root (its `/proc/self` belongs to uid 0).
@@ -161,6 +165,7 @@ impl Sandbox {
                     self.wayland = Some(Session {
                         socket,
                         ipc: Some(ipc),
+                        service: None,
                     });
                     return Ok(());
                 }
