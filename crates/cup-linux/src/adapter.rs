@@ -789,24 +789,35 @@ impl LinuxAdapter {
         let placed = windows.iter().filter(|w| relative(w)).map(|w| async move {
             let rect = w.info.bounds?;
             // The display server told the surface's corner (KWin).
-            if let Some(origin) = state
+            let told = state
                 .windows
                 .iter()
                 .find(|t| t.rect == rect && t.pid.map(i64::from) == w.info.pid)
-                .and_then(|t| t.origin)
-            {
-                return Some((w.native.clone(), origin));
-            }
+                .and_then(|t| t.origin);
             let frame = frames.iter().find(|f| f.obj.key() == w.native);
             let extents = frame.and_then(|f| f.extents);
             let mut inset = (0, 0);
             if let (Some(f), Some(e)) = (frame, extents) {
                 // GTK 4 frames are the window geometry (its extents are
                 // content boxes of the widgets, no shadow): only GTK 2/3
-                // frames carry the shadow.
+                // frames carry the shadow, and a GTK 4 window's origin is
+                // its rectangle's, whatever surface the server tells.
                 let peer = &links.to(&f.obj.bus);
                 let toolkit = self.toolkit_of(peer, &f.obj.bus).await;
                 let gtk4 = crate::raw::is_gtk4(&toolkit.0, &toolkit.1);
+                if gtk4 {
+                    return Some((w.native.clone(), (rect.x, rect.y)));
+                }
+                if state.backend == crate::display::Backend::Gnome && place::decorated(&rect, &e) {
+                    // GNOME draws no decorations for its clients: Qt
+                    // draws its own title bar and borders, around its
+                    // frame's extents and inside its surface.
+                    let (x, y) = place::decoration_inset(&rect, &e);
+                    return Some((w.native.clone(), place::origin(&rect, (-x, -y))));
+                }
+                if let Some(origin) = told {
+                    return Some((w.native.clone(), origin));
+                }
                 let even = toolkit.0.eq_ignore_ascii_case("chromium");
                 let known = self.insets.lock().ok().and_then(|m| {
                     m.get(&w.native)
@@ -815,7 +826,7 @@ impl LinuxAdapter {
                 });
                 if let Some(known) = known {
                     inset = known;
-                } else if place::has_shadow(&rect, Some(&e)) && !gtk4 {
+                } else if place::has_shadow(&rect, Some(&e)) {
                     let kids = tokio::time::timeout(FRAMES_TIMEOUT, calls::children(peer, &f.obj))
                         .await
                         .ok()
@@ -840,6 +851,8 @@ impl LinuxAdapter {
                         m.insert(w.native.clone(), (e, rect, inset));
                     }
                 }
+            } else if let Some(origin) = told {
+                return Some((w.native.clone(), origin));
             }
             Some((w.native.clone(), place::origin(&rect, inset)))
         });

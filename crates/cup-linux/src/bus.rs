@@ -142,3 +142,19 @@ const LISTENED: &[&str] = &[
     "window:destroy",
     "focus:",
 ];
+
+/// Whether `name` has an owner on the bus `conn` (false when the bus does
+/// not answer within [`CALL_TIMEOUT`]).
+pub async fn name_has_owner(conn: &Connection, name: &str) -> bool {
+    let Ok(dbus) = zbus::fdo::DBusProxy::new(conn).await else {
+        return false;
+    };
+    let Ok(name) = zbus::names::BusName::try_from(name) else {
+        return false;
+    };
+    tokio::time::timeout(CALL_TIMEOUT, dbus.name_has_owner(name))
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or(false)
+}

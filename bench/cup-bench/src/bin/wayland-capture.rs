@@ -197,15 +197,21 @@ fn desk(wayland: bool) -> anyhow::Result<Desk> {
 }
 
 fn desk_with(wayland: bool, compositor: cup_sandbox::Compositor) -> anyhow::Result<Desk> {
+    let shell_extensions = if compositor == cup_sandbox::Compositor::Gnome {
+        vec![gnome_extension()?]
+    } else {
+        Vec::new()
+    };
     let sandbox = Sandbox::start(SandboxOptions {
         width: 1280,
         height: 800,
         wayland,
         compositor,
+        shell_extensions,
         ..SandboxOptions::default()
     })
     .context(
-        "cannot start the desktop (scripts/install-deps.sh installs Xvfb, sway and kwin-wayland)",
+        "cannot start the desktop (scripts/install-deps.sh installs Xvfb, sway, kwin-wayland, gnome-shell, pipewire and wireplumber)",
     )?;
     let app = sandbox
         .launch(APP, &[] as &[&str])
@@ -216,6 +222,16 @@ fn desk_with(wayland: bool, compositor: cup_sandbox::Compositor) -> anyhow::Resu
         sandbox,
         pid: app.pid,
         wayland,
+    })
+}
+
+/// cup's GNOME Shell extension for the GNOME Shell installed here.
+fn gnome_extension() -> anyhow::Result<cup_sandbox::ShellExtension> {
+    use cup_linux::wayland::gnome;
+    Ok(cup_sandbox::ShellExtension {
+        uuid: gnome::UUID.to_owned(),
+        files: gnome::installed_extension_files().map_err(anyhow::Error::msg)?,
+        bus_name: Some(gnome::BUS_NAME.to_owned()),
     })
 }
 
@@ -290,16 +306,26 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         .enable_all()
         .build()
         .context("cannot start the tokio runtime")?;
+    // Part 1: X11 and sway up at once (the sway / X11 target, as it was
+    // first measured); then sway goes, and X11, KWin and GNOME run at
+    // once (X11 again, as the reference in the same load).
     let (x11_desk, sway_desk) = (desk(false)?, desk(true)?);
-    let kwin_desk = desk_with(true, cup_sandbox::Compositor::KWin)?;
     let mut cups = runtime
-        .block_on(interleaved(&[&x11_desk, &sway_desk, &kwin_desk], runs))
+        .block_on(interleaved(&[&x11_desk, &sway_desk], runs))
         .into_iter();
     let mut x11 = runtime.block_on(peers_and_clicks(&x11_desk, runs))?;
     let mut sway = runtime.block_on(peers_and_clicks(&sway_desk, runs))?;
     x11.cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
     sway.cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
+    sway_desk.sandbox.stop().context("stopping the desktop")?;
+    let kwin_desk = desk_with(true, cup_sandbox::Compositor::KWin)?;
+    let gnome_desk = desk_with(true, cup_sandbox::Compositor::Gnome)?;
+    let mut cups = runtime
+        .block_on(interleaved(&[&x11_desk, &kwin_desk, &gnome_desk], runs))
+        .into_iter();
+    let x11_again = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
     let kwin_cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
+    let gnome_cup = cups.next().unwrap_or_else(|| Err("no runs".to_owned()));
     // On KWin: cup's element click (AT-SPI). Its pointer needs KWin's fake
     // input, which KWin grants by program through /proc, unreadable for
     // this root process: see the KDE test for pointer clicks there.
@@ -309,15 +335,31 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
         ))));
         actions::cup_clicks(&mut session, runs).await
     });
-    for d in [x11_desk, sway_desk, kwin_desk] {
+    // On GNOME: cup's element click and pointer click (mutter's
+    // RemoteDesktop), both confirmed by cup and read back.
+    let gnome_clicks = runtime.block_on(async {
+        let mut session = Session::new(Box::new(LinuxAdapter::for_desktop(Desktop::from_pairs(
+            &gnome_desk.sandbox.env(),
+        ))));
+        let element = actions::cup_clicks(&mut session, runs).await;
+        let pointer = actions::cup_pointer_clicks(&mut session, runs).await;
+        (element, pointer)
+    });
+    for d in [x11_desk, kwin_desk, gnome_desk] {
         d.sandbox.stop().context("stopping the desktop")?;
     }
     println!(
-        "gtk3-widget-factory, foreground window, 1280x800, the three desktops up at once; cup: {runs} timed runs each in {ROUNDS} alternating rounds (1 warm-up a round), the others {runs} after 1 warm-up"
+        "gtk3-widget-factory, foreground window, 1280x800, X11 and sway up at once, then X11, KWin and GNOME; cup: {runs} timed runs each in {ROUNDS} alternating rounds (1 warm-up a round), the others {runs} after 1 warm-up"
     );
     println!("  cup under Xvfb (X11):      {}", summary(&x11.cup));
     println!("  cup under sway (Wayland):  {}", summary(&sway.cup));
+    println!("  then X11, KWin and GNOME up at once:");
+    println!("  cup under Xvfb (X11):      {}", summary(&x11_again));
     println!("  cup under KWin 5.27 (Wayland): {}", summary(&kwin_cup));
+    println!(
+        "  cup under GNOME Shell 43 (Wayland): {}",
+        summary(&gnome_cup)
+    );
     println!("  Cua Driver 0.37 under Xvfb: {}", summary(&x11.cua));
     println!(
         "  Cua Driver 0.37 under sway (CUA_DRIVER_RS_ENABLE_WAYLAND=1): {}",
@@ -331,10 +373,22 @@ fn bench(runs: usize) -> anyhow::Result<bool> {
     }
     println!("  clicks on a check button under KWin 5.27, {runs} timed runs after 1 warm-up:");
     println!("    {}", click_line("element click", "cup", &kwin_click));
-    if let (Ok(a), Ok(k)) = (&x11.cup, &kwin_cup) {
-        if let (Some(sa), Some(sk)) = (stats::summarize(&a.times_ms), stats::summarize(&k.times_ms))
-        {
-            println!("  KWin / X11 median: {:.2}x", sk.median / sa.median);
+    println!("  clicks on a check button under GNOME Shell 43, {runs} timed runs after 1 warm-up:");
+    println!(
+        "    {}",
+        click_line("element click", "cup", &gnome_clicks.0)
+    );
+    println!(
+        "    {}",
+        click_line("pointer click", "cup", &gnome_clicks.1)
+    );
+    for (name, other) in [("KWin", &kwin_cup), ("GNOME", &gnome_cup)] {
+        if let (Ok(a), Ok(k)) = (&x11_again, other) {
+            if let (Some(sa), Some(sk)) =
+                (stats::summarize(&a.times_ms), stats::summarize(&k.times_ms))
+            {
+                println!("  {name} / X11 median: {:.2}x", sk.median / sa.median);
+            }
         }
     }
     let (Ok(a), Ok(b)) = (&x11.cup, &sway.cup) else {

@@ -45,25 +45,10 @@ impl From<std::io::Error> for Failure {
     }
 }
 
-/// The major version of the GNOME Shell installed here (`gnome-shell
-/// --version`).
+/// The major version of the GNOME Shell installed here.
 #[cfg(target_os = "linux")]
 fn gnome_shell_major() -> Result<u32, Failure> {
-    let out = std::process::Command::new("gnome-shell")
-        .arg("--version")
-        .output()
-        .map_err(|e| {
-            Failure::usage(format!(
-                "cannot run gnome-shell --version ({e}): this is for GNOME desktops (install gnome-shell)"
-            ))
-        })?;
-    let line = String::from_utf8_lossy(&out.stdout);
-    cup_linux::wayland::gnome::shell_major(&line).ok_or_else(|| {
-        Failure::usage(format!(
-            "gnome-shell --version printed {:?}, not a version",
-            line.trim()
-        ))
-    })
+    cup_linux::wayland::gnome::installed_shell_major().map_err(Failure::usage)
 }
 
 /// cup's GNOME Shell extension for the GNOME Shell installed here, as the
@@ -71,13 +56,9 @@ fn gnome_shell_major() -> Result<u32, Failure> {
 #[cfg(target_os = "linux")]
 pub(crate) fn gnome_extension() -> Result<cup_sandbox::ShellExtension, Failure> {
     use cup_linux::wayland::gnome;
-    let major = gnome_shell_major()?;
     Ok(cup_sandbox::ShellExtension {
         uuid: gnome::UUID.to_owned(),
-        files: gnome::extension_files(major)
-            .into_iter()
-            .map(|(n, t)| (n.to_owned(), t))
-            .collect(),
+        files: gnome::installed_extension_files().map_err(Failure::usage)?,
         bus_name: Some(gnome::BUS_NAME.to_owned()),
     })
 }

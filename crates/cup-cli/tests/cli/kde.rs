@@ -41,45 +41,6 @@ fn cup_as_user(args: &[&str], env: &[(String, String)], home: &std::path::Path) 
         .unwrap_or_else(|e| panic!("cannot run cup {args:?}: {e}"))
 }
 
-/// The RGB pixels of a PNG.
-fn image_rgb(png: &[u8]) -> Vec<u8> {
-    cup::image::rgb_from_png(png)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .0
-}
-
-fn var<'a>(env: &'a [(String, String)], name: &str) -> &'a str {
-    env.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_else(|| panic!("no {name} in {env:?}"))
-}
-
-/// The first line of `text` that has every one of `parts`.
-fn line_with<'a>(text: &'a str, parts: &[&str]) -> &'a str {
-    text.lines()
-        .find(|l| parts.iter().all(|p| l.contains(p)))
-        .unwrap_or_else(|| panic!("no line with {parts:?} in:\n{text}"))
-}
-
-/// `x,y wxh` of a compact line.
-fn bounds(line: &str) -> (i64, i64, i64, i64) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    words
-        .windows(2)
-        .find_map(|w| {
-            let (x, y) = w[0].split_once(',')?;
-            let (bw, bh) = w[1].split_once('x')?;
-            Some((
-                x.parse().ok()?,
-                y.parse().ok()?,
-                bw.parse().ok()?,
-                bh.parse().ok()?,
-            ))
-        })
-        .unwrap_or_else(|| panic!("no bounds in {line:?}"))
-}
-
 /// Moves the GTK window to (x, y) with a KWin script (the test's own
 /// doing, through gdbus), so its origin is not KWin's choice; waits (up
 /// to 20 s on a loaded machine, running the script again each second)

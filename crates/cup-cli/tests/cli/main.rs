@@ -8,6 +8,7 @@ mod common;
 
 mod act;
 mod cli;
+mod gnome;
 mod kde;
 mod licences;
 mod mcp;

@@ -179,6 +179,43 @@ pub fn shell_major(version_line: &str) -> Option<u32> {
     number.split('.').next()?.parse().ok()
 }
 
+/// The major version of the GNOME Shell installed here (`gnome-shell
+/// --version`), or why there is none.
+///
+/// # Errors
+///
+/// gnome-shell cannot be run, or prints no version.
+pub fn installed_shell_major() -> Result<u32, String> {
+    let out = std::process::Command::new("gnome-shell")
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            format!(
+                "cannot run gnome-shell --version ({e}): this is for GNOME desktops (install gnome-shell)"
+            )
+        })?;
+    let line = String::from_utf8_lossy(&out.stdout);
+    shell_major(&line).ok_or_else(|| {
+        format!(
+            "gnome-shell --version printed {:?}, not a version",
+            line.trim()
+        )
+    })
+}
+
+/// The extension's files (name, text) for the GNOME Shell installed here.
+///
+/// # Errors
+///
+/// No GNOME Shell is installed (see [`installed_shell_major`]).
+pub fn installed_extension_files() -> Result<Vec<(String, String)>, String> {
+    Ok(extension_files(installed_shell_major()?)
+        .into_iter()
+        .map(|(n, t)| (n.to_owned(), t))
+        .collect())
+}
+
 /// The extension's files for GNOME Shell `major`: `metadata.json` and
 /// `extension.js` in the format that version loads.
 pub fn extension_files(major: u32) -> Vec<(&'static str, String)> {

@@ -79,17 +79,7 @@ impl GnomeShell {
 
     /// Whether `name` has an owner on this bus.
     pub async fn has_owner(&self, name: &str) -> bool {
-        let Ok(dbus) = zbus::fdo::DBusProxy::new(&self.conn).await else {
-            return false;
-        };
-        let Ok(name) = zbus::names::BusName::try_from(name) else {
-            return false;
-        };
-        tokio::time::timeout(TIMEOUT, dbus.name_has_owner(name))
-            .await
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or(false)
+        crate::bus::name_has_owner(&self.conn, name).await
     }
 
     /// Whether this bus is a GNOME session's (mutter's RemoteDesktop is

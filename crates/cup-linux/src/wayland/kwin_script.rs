@@ -92,17 +92,7 @@ impl KWinScripts {
 
     /// Whether KWin is on this session bus.
     pub async fn present(&self) -> bool {
-        let Ok(dbus) = zbus::fdo::DBusProxy::new(&self.conn).await else {
-            return false;
-        };
-        let Ok(name) = zbus::names::BusName::try_from(KWIN) else {
-            return false;
-        };
-        tokio::time::timeout(TIMEOUT, dbus.name_has_owner(name))
-            .await
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or(false)
+        crate::bus::name_has_owner(&self.conn, KWIN).await
     }
 
     /// The session-bus connection (KWin's other interfaces).

@@ -52,6 +52,23 @@ pub fn inset(rect: &Rect, frame: &Rect, children: &[Rect], even: bool) -> (i64, 
     }
 }
 
+/// The frame (window-relative extents) is smaller than the window's
+/// rectangle: the toolkit draws decorations of its own outside it (Qt on
+/// a compositor that draws none, such as GNOME's).
+pub fn decorated(rect: &Rect, frame: &Rect) -> bool {
+    frame.w + SLACK < rect.w || frame.h + SLACK < rect.h
+}
+
+/// Where a [`decorated`] frame's content starts in the rectangle: equal
+/// borders left, right and below, the rest of the height a title bar on
+/// top (Qt's own decorations on GNOME 43: 3 px borders and a 30 px title
+/// bar, measured).
+pub fn decoration_inset(rect: &Rect, frame: &Rect) -> (i64, i64) {
+    let side = i64::try_from(rect.w.saturating_sub(frame.w) / 2).unwrap_or(0);
+    let height = i64::try_from(rect.h.saturating_sub(frame.h)).unwrap_or(0);
+    (side, (height - side).max(0))
+}
+
 /// Where window-relative (0, 0) is on the screen.
 pub fn origin(rect: &Rect, inset: (i64, i64)) -> (i64, i64) {
     (rect.x - inset.0, rect.y - inset.1)
@@ -60,6 +77,20 @@ pub fn origin(rect: &Rect, inset: (i64, i64)) -> (i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn qt_decorations_on_gnome_put_the_content_below_its_title_bar() {
+        // Measured: the Qt calculator on GNOME 43, rectangle 310x331,
+        // frame 304x298; its "7" button's centre is 3 px right and 30 px
+        // below where the frame's (0, 0) at the rectangle's corner put it.
+        let rect = Rect::new(50, 82, 310, 331);
+        let frame = Rect::new(0, 0, 304, 298);
+        assert!(decorated(&rect, &frame));
+        assert_eq!(decoration_inset(&rect, &frame), (3, 30));
+        assert_eq!(origin(&rect, (-3, -30)), (53, 112));
+        assert!(!decorated(&rect, &Rect::new(0, 0, 310, 331)));
+        assert!(!decorated(&rect, &Rect::new(0, 0, 309, 330)));
+    }
 
     #[test]
     fn a_floating_gtk3_window_is_placed_past_its_shadow() {

@@ -11,7 +11,8 @@
 //!   RemoteDesktop input (cup's pointer and keys) hangs off;
 //! - settings: read from a key file in the sandbox's home
 //!   (`GSETTINGS_BACKEND=keyfile`), never the caller's dconf, which is
-//!   also where the extensions to load are enabled.
+//!   also where the extensions to load are enabled, new windows are
+//!   centred and animations are off.
 //!
 //! The shell opens its overview when it starts; once it says it is ready
 //! (`READY=1` on `NOTIFY_SOCKET`, after its start-up animation), start-up
@@ -52,11 +53,13 @@ impl Programs {
     }
 }
 
-/// The settings key file that enables `uuids`.
+/// The settings key file that enables `uuids`, centres new windows (so
+/// they open at non-zero origins, as on a real desktop) and turns
+/// animations off (windows and the overview settle at once).
 pub(super) fn settings_keyfile(uuids: &[&str]) -> String {
     let quoted: Vec<String> = uuids.iter().map(|u| format!("'{u}'")).collect();
     format!(
-        "[org/gnome/shell]\nenabled-extensions=[{}]\ndisable-user-extensions=false\nwelcome-dialog-last-shown-version='999'\n",
+        "[org/gnome/shell]\nenabled-extensions=[{}]\ndisable-user-extensions=false\nwelcome-dialog-last-shown-version='999'\n\n[org/gnome/mutter]\ncenter-new-windows=true\n\n[org/gnome/desktop/interface]\nenable-animations=false\n",
         quoted.join(", ")
     )
 }

@@ -57,3 +57,44 @@ pub fn path_str(p: &Path) -> &str {
     p.to_str()
         .unwrap_or_else(|| panic!("non-UTF-8 temp path {}", p.display()))
 }
+
+/// The RGB pixels of a PNG.
+pub fn image_rgb(png: &[u8]) -> Vec<u8> {
+    cup::image::rgb_from_png(png)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
+}
+
+pub fn var<'a>(env: &'a [(String, String)], name: &str) -> &'a str {
+    env.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {name} in {env:?}"))
+}
+
+/// The first line of `text` that has every one of `parts`.
+pub fn line_with<'a>(text: &'a str, parts: &[&str]) -> &'a str {
+    text.lines()
+        .find(|l| parts.iter().all(|p| l.contains(p)))
+        .unwrap_or_else(|| panic!("no line with {parts:?} in:\n{text}"))
+}
+
+/// `x,y wxh` of a compact line.
+pub fn bounds(line: &str) -> (i64, i64, i64, i64) {
+    bounds_of(line).unwrap_or_else(|| panic!("no bounds in {line:?}"))
+}
+
+/// `x,y wxh` of a compact line, when it has bounds.
+pub fn bounds_of(line: &str) -> Option<(i64, i64, i64, i64)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.windows(2).find_map(|w| {
+        let (x, y) = w[0].split_once(',')?;
+        let (bw, bh) = w[1].split_once('x')?;
+        Some((
+            x.parse().ok()?,
+            y.parse().ok()?,
+            bw.parse().ok()?,
+            bh.parse().ok()?,
+        ))
+    })
+}
