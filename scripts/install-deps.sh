@@ -17,9 +17,10 @@
 #   sway             the Wayland sandbox (SandboxOptions::wayland; headless, run as nobody)
 #   qtwayland5       Qt 5's Wayland platform plugin (the Qt app of the Wayland tests)
 #   kwin-wayland     KDE's KWin with its virtual backend (the KDE sandbox and its test)
-#   gnome-shell, pipewire, wireplumber
+#   gnome-shell, pipewire, wireplumber, xdg-desktop-portal, xdg-desktop-portal-gnome
 #                    GNOME Shell headless (mutter inside) with the PipeWire its
-#                    RemoteDesktop input needs (the GNOME sandbox and its test)
+#                    RemoteDesktop input needs, and the desktop portal with its
+#                    GNOME backend (the GNOME sandbox and its tests)
 #   python3-venv     the venvs of the Python MCP client (MCP tests) and of the Python package's tests
 #                    (scripts/install-mcp-client.sh)
 #   tk8.6            wish: a Tk text widget, the typing tests' program that is
@@ -46,7 +47,8 @@
 set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
-          qtbase5-examples chromium openbox sway qtwayland5 kwin-wayland gnome-shell pipewire wireplumber python3-venv tk8.6
+          qtbase5-examples chromium openbox sway qtwayland5 kwin-wayland gnome-shell pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome
+          python3-venv tk8.6
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3 iproute2 util-linux curl
           podman runc skopeo umoci jq binutils)

@@ -191,10 +191,32 @@ impl LinuxAdapter {
         let gnome = self.gnome().await;
         kept(&self.wl_input, || async {
             if let Some(shell) = gnome {
-                let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
-                return crate::wayland::device::WaylandDevice::open_mutter(
+                let portal = std::env::var("CUP_WAYLAND_INPUT").is_ok_and(|v| v == "portal");
+                // The extension tells where the pointer is (a new
+                // session's first motion is checked with it).
+                let probe = shell.extension().await.is_ok().then(|| shell.clone());
+                if !portal {
+                    let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
+                    let direct = crate::wayland::device::WaylandDevice::open_mutter(
+                        shell.connection(),
+                        &monitors,
+                        probe.clone(),
+                    )
+                    .await;
+                    match direct {
+                        Err(crate::wayland::client::WaylandError::Unsupported(why))
+                            if shell.has_owner(crate::wayland::portal::DESKTOP).await =>
+                        {
+                            tracing::info!(%why, "mutter refused its RemoteDesktop: the desktop portal's");
+                        }
+                        other => return other.map_err(|e| e.to_string()),
+                    }
+                }
+                return crate::wayland::device::WaylandDevice::open_portal(
                     shell.connection(),
-                    &monitors,
+                    &portal_token_file()?,
+                    PORTAL_CONSENT,
+                    probe,
                 )
                 .await
                 .map_err(|e| e.to_string());
@@ -1394,6 +1416,22 @@ where
         .await
         .as_ref()
         .map_err(|e| AdapterError::Unavailable(e.clone()))
+}
+
+/// How long the desktop portal's dialog may wait for the user's answer.
+const PORTAL_CONSENT: Duration = Duration::from_secs(60);
+
+/// Where the desktop portal's restore token is kept
+/// (`$XDG_STATE_HOME/cup/`, else `~/.local/state/cup/`).
+fn portal_token_file() -> Result<std::path::PathBuf, String> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/state"))
+        })
+        .ok_or("neither XDG_STATE_HOME nor HOME is set: set HOME (where cup keeps the desktop portal's restore token)")?;
+    Ok(crate::wayland::portal::token_file(&state))
 }
 
 /// KWin and where to report its problems.

@@ -94,7 +94,12 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
     let input = async {
         adapter.wayland_input().await.map_err(|e| e.to_string())?;
         Ok(if gnome {
-            "mutter's org.gnome.Mutter.RemoteDesktop (ASCII keys; other text through the elements' type action)".to_owned()
+            let dev = adapter.wayland_input().await.map_err(|e| e.to_string())?;
+            if dev.is_portal() {
+                "the desktop portal's RemoteDesktop (ASCII keys; other text through the elements' type action)".to_owned()
+            } else {
+                "mutter's org.gnome.Mutter.RemoteDesktop (ASCII keys; other text through the elements' type action)".to_owned()
+            }
         } else if kwin {
             "org_kde_kwin_fake_input (US keys; other text through the elements' type action)"
                 .to_owned()
@@ -135,7 +140,7 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
             "input (virtual pointer and keyboard)",
             input,
             if gnome {
-                "use GNOME 43 or 44, whose RemoteDesktop API any session client may use (later GNOME needs the RemoteDesktop portal, which this cup does not drive yet)"
+                "run cup as the desktop's user; where mutter refuses its RemoteDesktop, cup asks the desktop portal (xdg-desktop-portal with its GNOME backend) and the user allows it once (CUP_WAYLAND_INPUT=portal asks it first)"
             } else if kwin {
                 "run `cup setup kde` as the desktop's user (a desktop file that lets this cup use KWin's fake input)"
             } else {

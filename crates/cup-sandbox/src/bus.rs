@@ -92,6 +92,25 @@ pub(crate) async fn name_has_owner(address: &str, name: &str) -> Result<bool, Sa
         .map_err(SandboxError::bus("NameHasOwner on the session bus"))
 }
 
+/// Adds `vars` to the environment the session bus at `address` gives the
+/// services it starts (as a desktop session does: the portals need
+/// `XDG_CURRENT_DESKTOP` and the display).
+pub(crate) async fn update_activation_environment(
+    address: &str,
+    vars: &[(&str, &str)],
+) -> Result<(), SandboxError> {
+    let bus = connect(address, "session bus").await?;
+    let dbus = DBusProxy::new(&bus)
+        .await
+        .map_err(SandboxError::bus("creating the org.freedesktop.DBus proxy"))?;
+    let map: std::collections::HashMap<&str, &str> = vars.iter().copied().collect();
+    dbus.update_activation_environment(map)
+        .await
+        .map_err(SandboxError::bus(
+            "UpdateActivationEnvironment on the session bus",
+        ))
+}
+
 /// Sets GNOME Shell's `OverviewActive` to `active` on the session bus at
 /// `address` and answers whether it now is (the shell opens its overview
 /// when it starts).

@@ -35,7 +35,10 @@ fn start(name: &str, extra: &[&str]) -> (StateFile, String, Vec<(String, String)
         "{} (apt-get install gnome-shell pipewire wireplumber, or scripts/install-deps.sh)",
         text(&started.stderr)
     );
-    let env = exports(&text(&started.stdout));
+    let mut env = exports(&text(&started.stdout));
+    // This desktop's own kept snapshot (tests run side by side).
+    let kept = state.0.with_extension("last-snapshot.json");
+    env.push(("CUP_SNAPSHOT_STATE".into(), path_str(&kept).to_owned()));
     (state, s, env)
 }
 
@@ -234,16 +237,26 @@ fn gnome_windows_bounds_pointer_screenshots_and_text() {
         .unwrap_or_else(|| panic!("no entry in:\n{after}"));
     let id = id_of(entry);
     let typed_text = "héllo ✓ 日本 👍🏽 שלום";
-    let mut exact = 0;
+    let mut missed = Vec::new();
     for run in 0..20 {
         let value = format!("{typed_text} {run}");
         let typed = cup(&["action", &id, "type", "--value", &value], &env);
         let read = full(&env, "gtk3-widget-factory");
-        if typed.status.success() && read.contains(&format!("val=\"{value}\"")) {
-            exact += 1;
+        if !(typed.status.success() && read.contains(&format!("val=\"{value}\""))) {
+            let said = format!("{}{}", text(&typed.stdout), text(&typed.stderr));
+            let now = read
+                .lines()
+                .find(|l| l.contains(&format!("[{id}]")))
+                .unwrap_or_default()
+                .to_owned();
+            missed.push(format!("run {run}: cup said {said:?}; the entry: {now}"));
         }
     }
-    assert_eq!(exact, 20, "exact typings of 20");
+    assert!(
+        missed.is_empty(),
+        "exact typings of 20 missed:\n{}",
+        missed.join("\n")
+    );
     let read = full(&env, "gtk3-widget-factory");
     let entry = line_with(&read, &[&format!("val=\"{typed_text} 19\"")]).to_owned();
     click_centre(&env, &entry);
@@ -252,7 +265,15 @@ fn gnome_windows_bounds_pointer_screenshots_and_text() {
     let keys = cup(&["call", "type_text", r#"{"text": "Ok, 42!"}"#], &env);
     assert!(keys.status.success(), "{}", text(&keys.stderr));
     let read = full(&env, "gtk3-widget-factory");
-    assert!(read.contains("val=\"Ok, 42!\""), "{read}");
+    assert!(
+        read.contains("val=\"Ok, 42!\""),
+        "the entry: {}; ctrl+a said {:?}; type_text said {:?}",
+        read.lines()
+            .find(|l| l.contains(&format!("[{id}]")))
+            .unwrap_or_default(),
+        text(&all.stdout),
+        text(&keys.stdout)
+    );
     let accented = cup(&["call", "type_text", r#"{"text": "é"}"#], &env);
     let said = format!("{}{}", text(&accented.stdout), text(&accented.stderr));
     assert!(
@@ -359,4 +380,135 @@ fn cup_setup_gnome_installs_and_enables_the_extension() {
         std::fs::read_to_string(home.join(".config/glib-2.0/settings/keyfile")).unwrap_or_default();
     assert!(keyfile.contains("cup-windows@cup-rs"), "{keyfile}");
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The sandbox user's uid when the tests run as root (the desktop's
+/// processes run as `nobody` then): the desktop portal tells its callers
+/// apart through /proc, which it cannot read for a root process.
+fn desktop_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata("/proc/self")
+        .is_ok_and(|m| m.uid() == 0)
+        .then_some(65534)
+}
+
+/// Starts `cup call click AT` as the desktop's user with input through
+/// the desktop portal (`CUP_WAYLAND_INPUT=portal`), in the background.
+fn portal_click(env: &[(String, String)], home: &std::path::Path, at: &str) -> std::process::Child {
+    use std::os::unix::process::CommandExt as _;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cup"));
+    command
+        .args(["call", "click", at])
+        .env_remove("AT_SPI_BUS_ADDRESS")
+        .env("HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .env("CUP_WAYLAND_INPUT", "portal")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    if let Some(uid) = desktop_uid() {
+        command.uid(uid).gid(uid);
+    }
+    command
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run cup: {e}"))
+}
+
+/// Waits (up to 30 s) for the portal's dialog and returns its compact
+/// text.
+fn portal_dialog(env: &[(String, String)]) -> String {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let snap = full(env, "Remote desktop");
+        if snap.contains("\"_Share Share\"") || snap.contains("Share\"") {
+            return snap;
+        }
+        assert!(
+            Instant::now() < until,
+            "the desktop portal's dialog never showed:\n{snap}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+/// What the background cup said, once it is done (up to 30 s).
+fn finished(mut child: std::process::Child) -> String {
+    let until = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().ok().flatten().is_none() {
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("cup did not finish within 30 s of the dialog's answer");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn gnome_portal_dialog_answered_by_cup_declined_then_allowed() {
+    let (_state, s, env) = start("gnome-portal", &[]);
+    let home = std::path::PathBuf::from(var(&env, "XDG_RUNTIME_DIR"))
+        .parent()
+        .unwrap_or_else(|| panic!("no state dir"))
+        .join("home");
+    launch(&s, &env, "gtk3-widget-factory", "gtk3-widget-factory");
+    let snap = full(&env, "gtk3-widget-factory");
+    let check = unchecked(&snap);
+    let (x, y, w, h) = bounds(&check);
+    let at = format!("{{\"x\": {}, \"y\": {}}}", x + w / 2, y + h / 2);
+
+    // Declined: the portal's dialog (a window of this desktop, read and
+    // answered by cup like any other) is cancelled; the click is refused
+    // in one line and nothing is clicked.
+    let waiting = portal_click(&env, &home, &at);
+    let dialog = portal_dialog(&env);
+    let cancel = id_of(line_with(&dialog, &["btn", "Cancel"]));
+    let answered = cup(&["action", &cancel, "click"], &env);
+    // The dialog closes: cup's exit code says what it saw (GTK 4 tells no
+    // change when its window goes), the line says the click was done.
+    assert!(
+        text(&answered.stdout).starts_with("ok"),
+        "{}{}",
+        text(&answered.stdout),
+        text(&answered.stderr)
+    );
+    let said = finished(waiting);
+    assert!(
+        said.contains("declined") && said.trim().lines().count() == 1,
+        "{said}"
+    );
+    let still = full(&env, "gtk3-widget-factory");
+    assert!(still.contains(check.trim()), "nothing clicked:\n{still}");
+
+    // Allowed: remote interaction switched on and shared; the click goes
+    // through the portal and toggles the check button.
+    let waiting = portal_click(&env, &home, &at);
+    let dialog = portal_dialog(&env);
+    let allow = line_with(&dialog, &["chk \"Allow remote interaction\""]);
+    if !allow.contains("chk}") && !allow.contains(",chk") && !allow.contains("{chk") {
+        let toggled = cup(&["action", &id_of(allow), "toggle"], &env);
+        assert!(toggled.status.success(), "{}", text(&toggled.stderr));
+    }
+    let dialog = full(&env, "Remote desktop");
+    let share = id_of(line_with(&dialog, &["btn", "Share"]));
+    let answered = cup(&["action", &share, "click"], &env);
+    assert!(
+        text(&answered.stdout).starts_with("ok"),
+        "{}",
+        text(&answered.stderr)
+    );
+    let said = finished(waiting);
+    assert!(said.contains("confirmed"), "{said}");
+    let after = full(&env, "gtk3-widget-factory");
+    let now = after
+        .lines()
+        .find(|l| l.contains("chk \"checkbutton\"") && bounds_of(l) == Some((x, y, w, h)))
+        .unwrap_or_else(|| panic!("the check button at {x},{y} in:\n{after}"));
+    assert!(
+        now.contains("chk}") || now.contains(",chk"),
+        "{now}; the click said {said}"
+    );
 }

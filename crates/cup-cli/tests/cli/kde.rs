@@ -135,7 +135,10 @@ fn kwin_windows_bounds_pointer_and_text() {
         "{} (apt-get install kwin-wayland, or scripts/install-deps.sh)",
         text(&started.stderr)
     );
-    let env = exports(&text(&started.stdout));
+    let mut env = exports(&text(&started.stdout));
+    // This desktop's own kept snapshot (tests run side by side).
+    let kept = state.0.with_extension("last-snapshot.json");
+    env.push(("CUP_SNAPSHOT_STATE".into(), path_str(&kept).to_owned()));
     let runtime = std::path::PathBuf::from(var(&env, "XDG_RUNTIME_DIR"));
     let dir = runtime
         .parent()

@@ -255,11 +255,38 @@ impl WaylandDevice {
     pub async fn open_mutter(
         conn: &zbus::Connection,
         monitors: &[(cup::Monitor, String)],
+        shell: Option<super::gnome_shell::GnomeShell>,
     ) -> Result<WaylandDevice, WaylandError> {
         Ok(WaylandDevice {
-            input: Devices::Mutter(super::mutter::MutterInput::open(conn, monitors).await?),
+            input: Devices::Mutter(super::mutter::MutterInput::open(conn, monitors, shell).await?),
             last: Mutex::new(None),
         })
+    }
+
+    /// Opens a remote-desktop session through the desktop portal on the
+    /// session bus `conn` (a dialog the first time; the restore token in
+    /// `token_file` after), waiting up to `consent` for the user.
+    ///
+    /// # Errors
+    ///
+    /// No portal, the user declined, or no answer in time.
+    pub async fn open_portal(
+        conn: &zbus::Connection,
+        token_file: &std::path::Path,
+        consent: Duration,
+        shell: Option<super::gnome_shell::GnomeShell>,
+    ) -> Result<WaylandDevice, WaylandError> {
+        Ok(WaylandDevice {
+            input: Devices::Mutter(
+                super::mutter::MutterInput::open_portal(conn, token_file, consent, shell).await?,
+            ),
+            last: Mutex::new(None),
+        })
+    }
+
+    /// Whether input goes through the desktop portal.
+    pub fn is_portal(&self) -> bool {
+        matches!(&self.input, Devices::Mutter(m) if m.is_portal())
     }
 
     fn moved(&self, to: Point) {

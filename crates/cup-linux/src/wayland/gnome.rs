@@ -39,6 +39,7 @@ const INTERFACE_XML: &str = r#"<node><interface name="org.cup.Shell">
 <method name="Version"><arg type="s" direction="out"/></method>
 <method name="Windows"><arg type="s" direction="out"/></method>
 <method name="Activate"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
+<method name="Pointer"><arg type="i" direction="out"/><arg type="i" direction="out"/></method>
 <method name="Screenshot"><arg type="i" direction="in"/><arg type="i" direction="in"/><arg type="i" direction="in"/><arg type="i" direction="in"/><arg type="ay" direction="out"/></method>
 </interface></node>"#;
 
@@ -76,6 +77,11 @@ class CupShell {
             });
         });
         return JSON.stringify(out);
+    }
+
+    Pointer() {
+        const [x, y] = global.get_pointer();
+        return [x, y];
     }
 
     Activate(id) {

@@ -155,6 +155,12 @@ impl GnomeShell {
         self.call("Activate", &(id,), "activating a window").await
     }
 
+    /// Where the pointer is, in layout pixels.
+    pub async fn pointer(&self) -> Result<(i32, i32), AdapterError> {
+        self.call("Pointer", &(), "reading the pointer's place")
+            .await
+    }
+
     /// A PNG of the area `(x, y, w, h)` in layout pixels.
     pub async fn screenshot(&self, area: (i32, i32, i32, i32)) -> Result<Vec<u8>, AdapterError> {
         self.call("Screenshot", &area, "taking a screenshot").await

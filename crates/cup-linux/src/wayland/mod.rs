@@ -12,6 +12,8 @@ pub mod kwin_shot;
 pub mod mutter;
 pub mod overlay;
 pub mod place;
+pub mod portal;
+pub mod portal_client;
 pub mod reported;
 pub mod screencopy;
 pub mod sway;

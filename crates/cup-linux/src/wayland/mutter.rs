@@ -7,9 +7,10 @@
 //! allows). Mutter ends the session when cup's connection closes. Every
 //! call is bounded by [`TIMEOUT`].
 //!
-//! GNOME 43 lets any client of the session bus open such a session; later
-//! GNOME releases keep it for their own remote-desktop service, and the
-//! error then says so.
+//! GNOME 43 lets any client of the session bus open such a session. The
+//! same input also goes through the desktop portal's RemoteDesktop
+//! ([`MutterInput::open_portal`], [`super::portal`]): the consent-based
+//! route, with a dialog the first time and a restore token after.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -37,26 +38,57 @@ const RD_SESSION: &str = "org.gnome.Mutter.RemoteDesktop.Session";
 const SC: &str = "org.gnome.Mutter.ScreenCast";
 const SC_SESSION: &str = "org.gnome.Mutter.ScreenCast.Session";
 
+/// How long a new session's first pointer motion is sent again until the
+/// shell says the pointer is there.
+const FIRST_MOTION: Duration = Duration::from_secs(3);
+
+/// After a new session's first motion has arrived: the pause before a
+/// press, while the surface under the pointer gets its focus.
+const FIRST_FOCUS: Duration = Duration::from_millis(150);
+
+/// Without cup's extension (nothing tells where the pointer is): the
+/// pause before a new session's first motion is sent again.
+const FIRST_MOTION_BLIND: Duration = Duration::from_millis(1500);
+
 /// The pause after a new session's first key. The first key events of a
 /// session's keyboard are lost, however long after the start they come
 /// (measured on GNOME 43: the first one or two characters of each new
 /// session's first text went missing, with pauses of up to 1 s before
 /// it); a Shift press and release goes first, and after it this pause
 /// (without it the next two keys were lost once in six runs; with 50 ms
-/// and more, none in eight).
-const KEYBOARD_SETTLE: Duration = Duration::from_millis(150);
+/// and more, none in eight on an idle machine; with 150 ms a Ctrl+A was
+/// lost once with two GNOME desktops busy side by side).
+const KEYBOARD_SETTLE: Duration = Duration::from_millis(300);
+
+/// Which remote-desktop API a session is on.
+#[derive(Debug)]
+enum Route {
+    /// Mutter's own (`org.gnome.Mutter.RemoteDesktop`).
+    Mutter {
+        session: OwnedObjectPath,
+        /// Each monitor's rectangle in the layout and its stream.
+        streams: Vec<(Rect, OwnedObjectPath)>,
+    },
+    /// The desktop portal's (`org.freedesktop.portal.RemoteDesktop`).
+    Portal {
+        session: OwnedObjectPath,
+        started: super::portal::Started,
+    },
+}
 
 /// A running remote-desktop session.
 #[derive(Debug)]
 pub struct MutterInput {
     conn: Connection,
-    session: OwnedObjectPath,
-    /// Each monitor's rectangle in the layout and its stream.
-    streams: Vec<(Rect, OwnedObjectPath)>,
+    route: Route,
     /// Calls go one at a time (the order of presses and releases).
     lock: tokio::sync::Mutex<()>,
     /// The keyboard had its first (lost) key (see [`KEYBOARD_SETTLE`]).
     warm: std::sync::atomic::AtomicBool,
+    /// The pointer had its first motion.
+    pointer_warm: std::sync::atomic::AtomicBool,
+    /// cup's GNOME Shell extension, which tells where the pointer is.
+    shell: Option<super::gnome_shell::GnomeShell>,
 }
 
 fn failed(what: &str, e: impl std::fmt::Display) -> WaylandError {
@@ -66,10 +98,10 @@ fn failed(what: &str, e: impl std::fmt::Display) -> WaylandError {
         || text.contains("ServiceUnknown")
     {
         WaylandError::Unsupported(format!(
-            "unsupported: input on this GNOME ({what}: {text}): its RemoteDesktop API is kept for GNOME's own remote-desktop service; cup's input there needs the RemoteDesktop portal, which this cup does not drive yet; act through the elements' actions"
+            "unsupported: input on this desktop ({what}: {text}): the remote-desktop service refused cup; act through the elements' actions, or allow cup when the desktop portal asks (CUP_WAYLAND_INPUT=portal)"
         ))
     } else {
-        WaylandError::Bus(format!("mutter RemoteDesktop: {what}: {text}"))
+        WaylandError::Bus(format!("remote desktop: {what}: {text}"))
     }
 }
 
@@ -87,6 +119,7 @@ impl MutterInput {
     pub async fn open(
         conn: &Connection,
         monitors: &[(cup::Monitor, String)],
+        shell: Option<super::gnome_shell::GnomeShell>,
     ) -> Result<MutterInput, WaylandError> {
         let session: OwnedObjectPath = call(
             conn,
@@ -158,21 +191,54 @@ impl MutterInput {
         .await?;
         Ok(MutterInput {
             conn: conn.clone(),
-            session,
-            streams,
+            route: Route::Mutter { session, streams },
             lock: tokio::sync::Mutex::new(()),
             warm: std::sync::atomic::AtomicBool::new(false),
+            pointer_warm: std::sync::atomic::AtomicBool::new(false),
+            shell,
         })
     }
 
-    async fn notify<B>(&self, method: &str, body: &B, what: &str) -> Result<(), WaylandError>
+    /// Opens a session through the desktop portal on `conn` (a dialog
+    /// asks the user the first time; the restore token kept in
+    /// `token_file` skips it later), waiting up to `consent` for the
+    /// answer.
+    pub async fn open_portal(
+        conn: &Connection,
+        token_file: &std::path::Path,
+        consent: Duration,
+        shell: Option<super::gnome_shell::GnomeShell>,
+    ) -> Result<MutterInput, WaylandError> {
+        let (session, started) = super::portal_client::start(conn, token_file, consent).await?;
+        Ok(MutterInput {
+            conn: conn.clone(),
+            route: Route::Portal { session, started },
+            lock: tokio::sync::Mutex::new(()),
+            warm: std::sync::atomic::AtomicBool::new(false),
+            pointer_warm: std::sync::atomic::AtomicBool::new(false),
+            shell,
+        })
+    }
+
+    /// Whether this session goes through the desktop portal.
+    pub fn is_portal(&self) -> bool {
+        matches!(self.route, Route::Portal { .. })
+    }
+
+    async fn mutter<B>(
+        &self,
+        session: &OwnedObjectPath,
+        method: &str,
+        body: &B,
+        what: &str,
+    ) -> Result<(), WaylandError>
     where
         B: serde::Serialize + zbus::zvariant::DynamicType,
     {
         call::<_, ()>(
             &self.conn,
             RD,
-            self.session.as_str(),
+            session.as_str(),
             RD_SESSION,
             method,
             body,
@@ -181,21 +247,167 @@ impl MutterInput {
         .await
     }
 
-    async fn motion(&self, x: i64, y: i64) -> Result<(), WaylandError> {
-        let streams: Vec<(Rect, String)> = self
-            .streams
-            .iter()
-            .map(|(r, s)| (*r, s.to_string()))
-            .collect();
-        let (i, sx, sy) = stream_point(&streams, x, y).ok_or_else(|| {
-            WaylandError::Invalid(format!("{x},{y} is on no monitor of this GNOME desktop"))
-        })?;
-        self.notify(
-            "NotifyPointerMotionAbsolute",
-            &(streams[i].1.as_str(), sx, sy),
-            "moving the pointer",
+    async fn portal<B>(&self, method: &str, body: &B, what: &str) -> Result<(), WaylandError>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType,
+    {
+        call::<_, ()>(
+            &self.conn,
+            super::portal::DESKTOP,
+            super::portal::PATH,
+            super::portal::REMOTE_DESKTOP,
+            method,
+            body,
+            what,
         )
         .await
+    }
+
+    async fn motion(&self, x: i64, y: i64) -> Result<(), WaylandError> {
+        if !self
+            .pointer_warm
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            return self.first_motion(x, y).await;
+        }
+        self.move_pointer(x, y).await
+    }
+
+    /// A new session's stream takes a moment before mutter places
+    /// absolute motion on it; until then it drops the motion (measured:
+    /// through the portal a click right after the session started pressed
+    /// where the pointer had been; 1.5 s later it landed). The motion is
+    /// sent again until the shell says the pointer is there (cup's GNOME
+    /// Shell extension), for at most [`FIRST_MOTION`]; without the
+    /// extension, once more after [`FIRST_MOTION_BLIND`].
+    async fn first_motion(&self, x: i64, y: i64) -> Result<(), WaylandError> {
+        let Some(shell) = &self.shell else {
+            self.move_pointer(x, y).await?;
+            tokio::time::sleep(FIRST_MOTION_BLIND).await;
+            return self.move_pointer(x, y).await;
+        };
+        let until = std::time::Instant::now() + FIRST_MOTION;
+        loop {
+            self.move_pointer(x, y).await?;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            match shell.pointer().await {
+                Ok((px, py)) if i64::from(px) == x && i64::from(py) == y => {
+                    // The shell has the pointer there; the surface under
+                    // it gets the pointer's focus a moment later (under
+                    // load a press right away once went to the window the
+                    // pointer had left).
+                    tokio::time::sleep(FIRST_FOCUS).await;
+                    return Ok(());
+                }
+                Ok(_) if std::time::Instant::now() < until => {
+                    tokio::time::sleep(Duration::from_millis(80)).await;
+                }
+                Ok((px, py)) => {
+                    return Err(WaylandError::Bus(format!(
+                        "the pointer did not move to {x},{y} within {} s (it is at {px},{py}): the remote-desktop session's stream never took motion; retry",
+                        FIRST_MOTION.as_secs()
+                    )))
+                }
+                // No extension after all: as without one.
+                Err(_) => {
+                    tokio::time::sleep(FIRST_MOTION_BLIND).await;
+                    return self.move_pointer(x, y).await;
+                }
+            }
+        }
+    }
+
+    async fn move_pointer(&self, x: i64, y: i64) -> Result<(), WaylandError> {
+        let nowhere = || WaylandError::Invalid(format!("{x},{y} is on no monitor of this desktop"));
+        match &self.route {
+            Route::Mutter { session, streams } => {
+                let streams: Vec<(Rect, String)> =
+                    streams.iter().map(|(r, s)| (*r, s.to_string())).collect();
+                let (i, sx, sy) = stream_point(&streams, x, y).ok_or_else(nowhere)?;
+                self.mutter(
+                    session,
+                    "NotifyPointerMotionAbsolute",
+                    &(streams[i].1.as_str(), sx, sy),
+                    "moving the pointer",
+                )
+                .await
+            }
+            Route::Portal { session, started } => {
+                let (node, sx, sy) = started.stream_point(x, y).ok_or_else(nowhere)?;
+                self.portal(
+                    "NotifyPointerMotionAbsolute",
+                    &(session, no_options(), node, sx, sy),
+                    "moving the pointer",
+                )
+                .await
+            }
+        }
+    }
+
+    async fn press(&self, code: i32, down: bool, what: &str) -> Result<(), WaylandError> {
+        match &self.route {
+            Route::Mutter { session, .. } => {
+                self.mutter(session, "NotifyPointerButton", &(code, down), what)
+                    .await
+            }
+            Route::Portal { session, .. } => {
+                self.portal(
+                    "NotifyPointerButton",
+                    &(session, no_options(), code, u32::from(down)),
+                    what,
+                )
+                .await
+            }
+        }
+    }
+
+    async fn axis(&self, axis: u32, steps: i32) -> Result<(), WaylandError> {
+        match &self.route {
+            Route::Mutter { session, .. } => {
+                self.mutter(
+                    session,
+                    "NotifyPointerAxisDiscrete",
+                    &(axis, steps),
+                    "scrolling",
+                )
+                .await
+            }
+            Route::Portal { session, .. } => {
+                self.portal(
+                    "NotifyPointerAxisDiscrete",
+                    &(session, no_options(), axis, steps),
+                    "scrolling",
+                )
+                .await
+            }
+        }
+    }
+
+    async fn keysym(&self, keysym: u32, down: bool) -> Result<(), WaylandError> {
+        match &self.route {
+            Route::Mutter { session, .. } => {
+                self.mutter(
+                    session,
+                    "NotifyKeyboardKeysym",
+                    &(keysym, down),
+                    "pressing a key",
+                )
+                .await
+            }
+            Route::Portal { session, .. } => {
+                self.portal(
+                    "NotifyKeyboardKeysym",
+                    &(
+                        session,
+                        no_options(),
+                        i32::try_from(keysym).unwrap_or(0),
+                        u32::from(down),
+                    ),
+                    "pressing a key",
+                )
+                .await
+            }
+        }
     }
 
     /// Moves the pointer to `(x, y)` on the screen.
@@ -210,8 +422,7 @@ impl MutterInput {
         let _one = self.lock.lock().await;
         self.motion(x, y).await?;
         tokio::time::sleep(POINTER_SETTLE).await;
-        self.notify("NotifyPointerButton", &(code, down), "pressing a button")
-            .await
+        self.press(code, down, "pressing a button").await
     }
 
     /// Clicks `button` `count` times at `(x, y)`.
@@ -226,10 +437,8 @@ impl MutterInput {
         self.motion(x, y).await?;
         tokio::time::sleep(POINTER_SETTLE).await;
         for _ in 0..count {
-            self.notify("NotifyPointerButton", &(code, true), "clicking")
-                .await?;
-            self.notify("NotifyPointerButton", &(code, false), "clicking")
-                .await?;
+            self.press(code, true, "clicking").await?;
+            self.press(code, false, "clicking").await?;
         }
         Ok(())
     }
@@ -241,20 +450,17 @@ impl MutterInput {
         self.motion(x, y).await?;
         tokio::time::sleep(POINTER_SETTLE).await;
         if dy != 0 {
-            self.notify("NotifyPointerAxisDiscrete", &(0u32, dy), "scrolling")
-                .await?;
+            self.axis(0, dy).await?;
         }
         if dx != 0 {
-            self.notify("NotifyPointerAxisDiscrete", &(1u32, dx), "scrolling")
-                .await?;
+            self.axis(1, dx).await?;
         }
         Ok(())
     }
 
     async fn key(&self, keysym: u32, down: bool) -> Result<(), WaylandError> {
         self.warm_keyboard().await?;
-        self.notify("NotifyKeyboardKeysym", &(keysym, down), "pressing a key")
-            .await
+        self.keysym(keysym, down).await
     }
 
     /// The first keys of a new session's keyboard are lost (see
@@ -265,8 +471,7 @@ impl MutterInput {
             return Ok(());
         }
         for down in [true, false] {
-            self.notify("NotifyKeyboardKeysym", &(SHIFT_L, down), "pressing a key")
-                .await?;
+            self.keysym(SHIFT_L, down).await?;
         }
         tokio::time::sleep(KEYBOARD_SETTLE).await;
         Ok(())
@@ -321,6 +526,11 @@ impl MutterInput {
         }
         Ok(())
     }
+}
+
+/// The empty options of a portal notification.
+fn no_options() -> HashMap<&'static str, Value<'static>> {
+    HashMap::new()
 }
 
 async fn call<B, R>(

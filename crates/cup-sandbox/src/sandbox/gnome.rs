@@ -14,6 +14,10 @@
 //!   also where the extensions to load are enabled, new windows are
 //!   centred and animations are off.
 //!
+//! The session bus starts services (the desktop portal and its GNOME
+//! backend, whose dialogs are GTK windows on this desktop) with
+//! `XDG_CURRENT_DESKTOP=GNOME` and the display, as a GNOME session does.
+//!
 //! The shell opens its overview when it starts; once it says it is ready
 //! (`READY=1` on `NOTIFY_SOCKET`, after its start-up animation), start-up
 //! closes it (`org.gnome.Shell.OverviewActive`), so windows show as they
@@ -114,6 +118,23 @@ impl Sandbox {
             std::os::unix::fs::chown(&notify_path, Some(uid), Some(gid))
                 .map_err(SandboxError::io(format!("chown {}", notify_path.display())))?;
         }
+        // Services the bus starts from now on (the desktop portal and its
+        // GNOME backend, which apps ask at start-up) find the desktop.
+        let socket = self.runtime_dir().join(SOCKET);
+        let address = self.session_bus_address.clone();
+        let display = socket.to_string_lossy().into_owned();
+        bus::block_on(async move {
+            bus::update_activation_environment(
+                &address,
+                &[
+                    ("XDG_CURRENT_DESKTOP", "GNOME"),
+                    ("XDG_SESSION_DESKTOP", "gnome"),
+                    ("WAYLAND_DISPLAY", &display),
+                    ("GDK_BACKEND", "wayland"),
+                ],
+            )
+            .await
+        })??;
         let (log, log2, log_path) = self.log_file("gnome-shell.log")?;
         let mut command = self.base_command(programs.shell.as_os_str());
         command
@@ -132,7 +153,6 @@ impl Sandbox {
         let child = Self::spawn(&mut command, "gnome-shell")?;
         let pid = child.id();
         self.adopt(Role::Compositor, child);
-        let socket = self.runtime_dir().join(SOCKET);
         let names: Vec<&str> = std::iter::once(REMOTE_DESKTOP)
             .chain(extensions.iter().filter_map(|e| e.bus_name.as_deref()))
             .collect();
