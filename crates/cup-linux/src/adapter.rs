@@ -187,7 +187,7 @@ impl LinuxAdapter {
     pub async fn wayland_input(
         &self,
     ) -> Result<&crate::wayland::device::WaylandDevice, AdapterError> {
-        let kwin = self.kwin().await.is_some();
+        let kwin = self.kwin().await;
         let gnome = self.gnome().await;
         kept(&self.wl_input, || async {
             if let Some(shell) = gnome {
@@ -222,7 +222,18 @@ impl LinuxAdapter {
                 .map_err(|e| e.to_string());
             }
             let socket = self.wayland_socket()?;
-            let opened = if kwin {
+            let portal = std::env::var("CUP_WAYLAND_INPUT").is_ok_and(|v| v == "portal");
+            let opened = if let (Some(scripts), true) = (kwin, portal) {
+                // KDE through the desktop portal (Plasma 6: with EIS
+                // where it offers it), with the user's consent.
+                crate::wayland::device::WaylandDevice::open_portal(
+                    scripts.connection(),
+                    &portal_token_file()?,
+                    PORTAL_CONSENT,
+                    None,
+                )
+                .await
+            } else if kwin.is_some() {
                 crate::wayland::device::WaylandDevice::open_kwin(&socket).await
             } else {
                 crate::wayland::device::WaylandDevice::open(&socket).await

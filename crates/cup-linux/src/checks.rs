@@ -95,7 +95,16 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
         adapter.wayland_input().await.map_err(|e| e.to_string())?;
         Ok(if gnome {
             let dev = adapter.wayland_input().await.map_err(|e| e.to_string())?;
-            if dev.is_portal() {
+            if dev.is_eis() {
+                format!(
+                    "EIS through {} (libei's protocol)",
+                    if dev.is_portal() {
+                        "the desktop portal"
+                    } else {
+                        "mutter's RemoteDesktop"
+                    }
+                )
+            } else if dev.is_portal() {
                 "the desktop portal's RemoteDesktop (ASCII keys; other text through the elements' type action)".to_owned()
             } else {
                 "mutter's org.gnome.Mutter.RemoteDesktop (ASCII keys; other text through the elements' type action)".to_owned()

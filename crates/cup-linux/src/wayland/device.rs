@@ -101,12 +101,12 @@ enum Devices {
     Mutter(super::mutter::MutterInput),
 }
 
-/// The US keycode of `keysym` (KWin's fake input types by key), or the
-/// one-line refusal.
-fn us_keycode(keysym: u32) -> Result<u32, WaylandError> {
+/// The US keycode of `keysym` (KWin's fake input and an EIS keyboard
+/// type by key), or the one-line refusal naming `on` (the device).
+pub fn us_keycode(keysym: u32, on: &str) -> Result<u32, WaylandError> {
     Keymap::new([]).keycode(keysym).ok_or_else(|| {
         WaylandError::Unsupported(format!(
-            "unsupported: the key {keysym:#x} on KWin 5 (its fake input has the US keyboard's keys only)"
+            "unsupported: the key {keysym:#x} on {on} (it has the US keyboard's keys only)"
         ))
     })
 }
@@ -159,7 +159,7 @@ impl Devices {
             Devices::KWin(f) => {
                 let codes = keysyms
                     .iter()
-                    .map(|&k| us_keycode(k))
+                    .map(|&k| us_keycode(k, "KWin 5's fake input"))
                     .collect::<Result<Vec<_>, _>>()?;
                 f.keys(&codes).await
             }
@@ -181,7 +181,7 @@ impl Devices {
             Devices::KWin(f) => {
                 let codes = keysyms
                     .iter()
-                    .map(|&k| us_keycode(k))
+                    .map(|&k| us_keycode(k, "KWin 5's fake input"))
                     .collect::<Result<Vec<_>, _>>()?;
                 f.hold(&codes, down).await
             }
@@ -258,7 +258,12 @@ impl WaylandDevice {
         shell: Option<super::gnome_shell::GnomeShell>,
     ) -> Result<WaylandDevice, WaylandError> {
         Ok(WaylandDevice {
-            input: Devices::Mutter(super::mutter::MutterInput::open(conn, monitors, shell).await?),
+            input: Devices::Mutter(
+                super::mutter::MutterInput::open(conn, monitors, shell)
+                    .await?
+                    .use_eis()
+                    .await?,
+            ),
             last: Mutex::new(None),
         })
     }
@@ -278,10 +283,18 @@ impl WaylandDevice {
     ) -> Result<WaylandDevice, WaylandError> {
         Ok(WaylandDevice {
             input: Devices::Mutter(
-                super::mutter::MutterInput::open_portal(conn, token_file, consent, shell).await?,
+                super::mutter::MutterInput::open_portal(conn, token_file, consent, shell)
+                    .await?
+                    .use_eis()
+                    .await?,
             ),
             last: Mutex::new(None),
         })
+    }
+
+    /// Whether input goes through EIS.
+    pub fn is_eis(&self) -> bool {
+        matches!(&self.input, Devices::Mutter(m) if m.is_eis())
     }
 
     /// Whether input goes through the desktop portal.

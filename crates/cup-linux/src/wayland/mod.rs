@@ -2,6 +2,7 @@
 //! screencopy, the overlay.
 pub mod client;
 pub mod device;
+pub mod eis;
 pub mod fakeinput;
 pub mod gnome;
 pub mod gnome_shell;

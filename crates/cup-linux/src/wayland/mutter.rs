@@ -28,7 +28,7 @@ pub const TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Pause between moving the pointer and pressing a button, so the press
 /// goes to the surface under the new position.
-const POINTER_SETTLE: Duration = Duration::from_millis(30);
+pub const POINTER_SETTLE: Duration = Duration::from_millis(30);
 
 /// The left Shift key's keysym.
 const SHIFT_L: u32 = 0xffe1;
@@ -89,6 +89,10 @@ pub struct MutterInput {
     pointer_warm: std::sync::atomic::AtomicBool,
     /// cup's GNOME Shell extension, which tells where the pointer is.
     shell: Option<super::gnome_shell::GnomeShell>,
+    /// The session's EIS connection, where the desktop offers one
+    /// (`ConnectToEIS`: GNOME 45 and later, portal version 2): every
+    /// event goes through it then.
+    eis: Option<super::eis::EisInput>,
 }
 
 fn failed(what: &str, e: impl std::fmt::Display) -> WaylandError {
@@ -196,6 +200,7 @@ impl MutterInput {
             warm: std::sync::atomic::AtomicBool::new(false),
             pointer_warm: std::sync::atomic::AtomicBool::new(false),
             shell,
+            eis: None,
         })
     }
 
@@ -217,12 +222,74 @@ impl MutterInput {
             warm: std::sync::atomic::AtomicBool::new(false),
             pointer_warm: std::sync::atomic::AtomicBool::new(false),
             shell,
+            eis: None,
         })
     }
 
     /// Whether this session goes through the desktop portal.
     pub fn is_portal(&self) -> bool {
         matches!(self.route, Route::Portal { .. })
+    }
+
+    /// Whether events go through EIS.
+    pub fn is_eis(&self) -> bool {
+        self.eis.is_some()
+    }
+
+    /// Asks the session for an EIS connection and speaks it from now on,
+    /// where the desktop offers one; nothing changes where it does not
+    /// (GNOME 43–44, portal version 1: the method is not there).
+    ///
+    /// # Errors
+    ///
+    /// The desktop offered EIS and the connection failed.
+    pub async fn use_eis(mut self) -> Result<MutterInput, WaylandError> {
+        let options: HashMap<&str, Value<'_>> = HashMap::new();
+        let conn = self.conn.clone();
+        let route = &self.route;
+        let call = async move {
+            match route {
+                Route::Mutter { session, .. } => {
+                    conn.call_method(
+                        Some(RD),
+                        session.as_str(),
+                        Some(RD_SESSION),
+                        "ConnectToEIS",
+                        &(options,),
+                    )
+                    .await
+                }
+                Route::Portal { session, .. } => {
+                    conn.call_method(
+                        Some(super::portal::DESKTOP),
+                        super::portal::PATH,
+                        Some(super::portal::REMOTE_DESKTOP),
+                        "ConnectToEIS",
+                        &(session, options),
+                    )
+                    .await
+                }
+            }
+        };
+        let reply = match tokio::time::timeout(TIMEOUT, call).await {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(e)) => {
+                tracing::debug!(error = %e, "no EIS from this desktop");
+                return Ok(self);
+            }
+            Err(_) => {
+                return Err(WaylandError::Bus(
+                    "the desktop did not answer ConnectToEIS within 2 s".into(),
+                ))
+            }
+        };
+        let fd: zbus::zvariant::OwnedFd = reply
+            .body()
+            .deserialize()
+            .map_err(|e| failed("the EIS socket", e))?;
+        let eis = super::eis::EisInput::connect(std::os::fd::OwnedFd::from(fd)).await?;
+        self.eis = Some(eis);
+        Ok(self)
     }
 
     async fn mutter<B>(
@@ -412,12 +479,18 @@ impl MutterInput {
 
     /// Moves the pointer to `(x, y)` on the screen.
     pub async fn move_to(&self, x: i64, y: i64) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.move_to(x, y).await;
+        }
         let _one = self.lock.lock().await;
         self.motion(x, y).await
     }
 
     /// Presses (`down`) or releases `button` at `(x, y)`.
     pub async fn button(&self, x: i64, y: i64, button: u8, down: bool) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.button(x, y, button, down).await;
+        }
         let code = i32::try_from(button_code(button)?).unwrap_or(0x110);
         let _one = self.lock.lock().await;
         self.motion(x, y).await?;
@@ -427,6 +500,9 @@ impl MutterInput {
 
     /// Clicks `button` `count` times at `(x, y)`.
     pub async fn click(&self, x: i64, y: i64, button: u8, count: u8) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.click(x, y, button, count).await;
+        }
         if !(1..=3).contains(&count) {
             return Err(WaylandError::Invalid(format!(
                 "a click count of {count} is not 1, 2 or 3"
@@ -446,6 +522,9 @@ impl MutterInput {
     /// Turns the wheel at `(x, y)` by `dx`, `dy` notches (positive: right,
     /// down).
     pub async fn scroll(&self, x: i64, y: i64, dx: i32, dy: i32) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.scroll(x, y, dx, dy).await;
+        }
         let _one = self.lock.lock().await;
         self.motion(x, y).await?;
         tokio::time::sleep(POINTER_SETTLE).await;
@@ -480,6 +559,9 @@ impl MutterInput {
     /// Presses `keysyms` in order and releases them in reverse (a combo);
     /// every key that went down goes up again.
     pub async fn keys(&self, keysyms: &[u32]) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.keys(keysyms).await;
+        }
         let _one = self.lock.lock().await;
         let mut down = Vec::new();
         let mut result = Ok(());
@@ -500,6 +582,9 @@ impl MutterInput {
     /// Presses (`down`) or releases `keysyms` (modifiers held around a
     /// pointer gesture), releasing in reverse order.
     pub async fn hold(&self, keysyms: &[u32], down: bool) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.hold(keysyms, down).await;
+        }
         let _one = self.lock.lock().await;
         if down {
             for &k in keysyms {
@@ -518,6 +603,9 @@ impl MutterInput {
     /// Types `text` (printable ASCII, Return, Tab; anything else is
     /// refused before a key goes out).
     pub async fn type_text(&self, text: &str) -> Result<(), WaylandError> {
+        if let Some(eis) = &self.eis {
+            return eis.type_text(text).await;
+        }
         let keysyms = gnome::text_keysyms(text).map_err(WaylandError::Unsupported)?;
         let _one = self.lock.lock().await;
         for k in keysyms {
