@@ -233,8 +233,13 @@ impl LinuxAdapter {
                     None,
                 )
                 .await
-            } else if kwin.is_some() {
-                crate::wayland::device::WaylandDevice::open_kwin(&socket).await
+            } else if let Some(scripts) = kwin {
+                // KWin's own EIS (Plasma 6.1+), else its fake input.
+                match crate::wayland::kwin_eis::connect(scripts.connection()).await {
+                    Ok(Some(fd)) => crate::wayland::device::WaylandDevice::open_eis(fd).await,
+                    Ok(None) => crate::wayland::device::WaylandDevice::open_kwin(&socket).await,
+                    Err(e) => Err(e),
+                }
             } else {
                 crate::wayland::device::WaylandDevice::open(&socket).await
             };

@@ -99,6 +99,8 @@ enum Devices {
     Wlr(WaylandInput),
     KWin(FakeInput),
     Mutter(super::mutter::MutterInput),
+    /// EIS handed out by the compositor itself (KWin 6.1+).
+    Eis(super::eis::EisInput),
 }
 
 /// The US keycode of `keysym` (KWin's fake input and an EIS keyboard
@@ -117,6 +119,7 @@ impl Devices {
             Devices::Wlr(i) => i.click(x, y, button, count).await,
             Devices::KWin(f) => f.click(x, y, button, count).await,
             Devices::Mutter(m) => m.click(x, y, button, count).await,
+            Devices::Eis(e) => e.click(x, y, button, count).await,
         }
     }
 
@@ -125,6 +128,7 @@ impl Devices {
             Devices::Wlr(i) => i.button_down(x, y, button).await,
             Devices::KWin(f) => f.button(x, y, button, true).await,
             Devices::Mutter(m) => m.button(x, y, button, true).await,
+            Devices::Eis(e) => e.button(x, y, button, true).await,
         }
     }
 
@@ -133,6 +137,7 @@ impl Devices {
             Devices::Wlr(i) => i.button_up(x, y, button).await,
             Devices::KWin(f) => f.button(x, y, button, false).await,
             Devices::Mutter(m) => m.button(x, y, button, false).await,
+            Devices::Eis(e) => e.button(x, y, button, false).await,
         }
     }
 
@@ -141,6 +146,7 @@ impl Devices {
             Devices::Wlr(i) => i.move_to(x, y).await,
             Devices::KWin(f) => f.move_to(x, y).await,
             Devices::Mutter(m) => m.move_to(x, y).await,
+            Devices::Eis(e) => e.move_to(x, y).await,
         }
     }
 
@@ -149,6 +155,7 @@ impl Devices {
             Devices::Wlr(i) => i.scroll(x, y, dx, dy).await,
             Devices::KWin(f) => f.scroll(x, y, dx, dy).await,
             Devices::Mutter(m) => m.scroll(x, y, dx, dy).await,
+            Devices::Eis(e) => e.scroll(x, y, dx, dy).await,
         }
     }
 
@@ -156,6 +163,7 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.keys(keysyms).await,
             Devices::Mutter(m) => m.keys(keysyms).await,
+            Devices::Eis(e) => e.keys(keysyms).await,
             Devices::KWin(f) => {
                 let codes = keysyms
                     .iter()
@@ -171,6 +179,7 @@ impl Devices {
             Devices::Wlr(i) => i.type_text(text).await,
             Devices::KWin(f) => f.type_text(text).await,
             Devices::Mutter(m) => m.type_text(text).await,
+            Devices::Eis(e) => e.type_text(text).await,
         }
     }
 
@@ -178,6 +187,7 @@ impl Devices {
         match self {
             Devices::Wlr(i) => i.hold_modifiers(keysyms, down).await,
             Devices::Mutter(m) => m.hold(keysyms, down).await,
+            Devices::Eis(e) => e.hold(keysyms, down).await,
             Devices::KWin(f) => {
                 let codes = keysyms
                     .iter()
@@ -292,9 +302,25 @@ impl WaylandDevice {
         })
     }
 
+    /// Speaks EIS on `socket` (handed out by the compositor).
+    ///
+    /// # Errors
+    ///
+    /// The handshake or the devices failed (see [`super::eis`]).
+    pub async fn open_eis(socket: std::os::fd::OwnedFd) -> Result<WaylandDevice, WaylandError> {
+        Ok(WaylandDevice {
+            input: Devices::Eis(super::eis::EisInput::connect(socket).await?),
+            last: Mutex::new(None),
+        })
+    }
+
     /// Whether input goes through EIS.
     pub fn is_eis(&self) -> bool {
-        matches!(&self.input, Devices::Mutter(m) if m.is_eis())
+        match &self.input {
+            Devices::Mutter(m) => m.is_eis(),
+            Devices::Eis(_) => true,
+            _ => false,
+        }
     }
 
     /// Whether input goes through the desktop portal.

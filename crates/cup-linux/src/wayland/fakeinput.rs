@@ -138,7 +138,7 @@ pub fn desktop_file(exe: &Path) -> String {
          Exec={}\n\
          NoDisplay=true\n\
          X-KDE-Wayland-Interfaces=org_kde_kwin_fake_input\n\
-         X-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2\n",
+         X-KDE-DBUS-Restricted-Interfaces=org.kde.KWin.ScreenShot2,org.kde.KWin.EIS.RemoteDesktop\n",
         exe.display()
     )
 }

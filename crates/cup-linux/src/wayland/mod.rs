@@ -8,6 +8,7 @@ pub mod gnome;
 pub mod gnome_shell;
 pub mod keymap;
 pub mod kwin;
+pub mod kwin_eis;
 pub mod kwin_script;
 pub mod kwin_shot;
 pub mod mutter;
