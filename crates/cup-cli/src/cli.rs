@@ -350,14 +350,16 @@ pub struct SandboxStartArgs {
     /// Also run a light window manager (openbox).
     #[arg(long, conflicts_with = "wayland")]
     pub wm: bool,
-    /// A Wayland desktop (a headless sway, run as `nobody` when cup runs
-    /// as root) instead of an X11 one.
-    #[arg(long)]
-    pub wayland: bool,
-    /// The Wayland compositor: sway (headless), kwin (KDE's, its virtual
-    /// backend) or gnome (GNOME Shell headless, with cup's extension).
-    #[arg(long, requires = "wayland", value_parser = ["sway", "kwin", "gnome"], default_value = "sway")]
-    pub compositor: String,
+    /// A Wayland desktop instead of an X11 one (run as `nobody` when cup
+    /// runs as root), optionally naming its compositor: sway (the
+    /// default, headless), kde (KWin's virtual backend) or gnome (GNOME
+    /// Shell headless, with cup's extension).
+    #[arg(long, num_args = 0..=1, default_missing_value = "sway", value_name = "COMPOSITOR", value_parser = ["sway", "kde", "kwin", "gnome"])]
+    pub wayland: Option<String>,
+    /// The Wayland compositor, as `--wayland COMPOSITOR` names it (kwin is
+    /// kde).
+    #[arg(long, requires = "wayland", value_parser = ["sway", "kwin", "kde", "gnome"])]
+    pub compositor: Option<String>,
     /// GNOME without cup's GNOME Shell extension (to see what cup says
     /// without it).
     #[arg(long, requires = "wayland")]

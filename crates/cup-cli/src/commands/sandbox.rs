@@ -107,17 +107,23 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
             }
         }
     }
+    // `--compositor` (kept for scripts) names it too; it wins.
+    let compositor = args
+        .compositor
+        .as_deref()
+        .or(args.wayland.as_deref())
+        .unwrap_or("sway");
     let options = SandboxOptions {
         width,
         height,
         with_window_manager: args.wm,
-        wayland: args.wayland,
-        compositor: match args.compositor.as_str() {
-            "kwin" => cup_sandbox::Compositor::KWin,
+        wayland: args.wayland.is_some(),
+        compositor: match compositor {
+            "kwin" | "kde" => cup_sandbox::Compositor::KWin,
             "gnome" => cup_sandbox::Compositor::Gnome,
             _ => cup_sandbox::Compositor::Sway,
         },
-        shell_extensions: if args.compositor == "gnome" && !args.without_extension {
+        shell_extensions: if compositor == "gnome" && !args.without_extension {
             vec![super::gnome_extension()?]
         } else {
             Vec::new()
@@ -138,9 +144,9 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         height,
         if args.wm {
             ", openbox"
-        } else if args.wayland {
-            match args.compositor.as_str() {
-                "kwin" => ", kwin",
+        } else if args.wayland.is_some() {
+            match compositor {
+                "kwin" | "kde" => ", kwin",
                 "gnome" if args.without_extension => ", gnome without cup's extension",
                 "gnome" => ", gnome",
                 _ => ", sway",

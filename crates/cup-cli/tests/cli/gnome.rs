@@ -1,4 +1,4 @@
-//! GNOME under Wayland (`cup sandbox start --wayland --compositor gnome`:
+//! GNOME under Wayland (`cup sandbox start --wayland gnome`:
 //! gnome-shell 43 headless with cup's extension, as `nobody` when the
 //! tests run as root), driven through the `cup` binary: windows with pid
 //! and rectangle equal to what the extension tells, bounds on screen for
@@ -21,7 +21,6 @@ fn start(name: &str, extra: &[&str]) -> (StateFile, String, Vec<(String, String)
         "sandbox",
         "start",
         "--wayland",
-        "--compositor",
         "gnome",
         "--size",
         "1920x1080",
