@@ -381,16 +381,6 @@ fn cup_setup_gnome_installs_and_enables_the_extension() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-/// The sandbox user's uid when the tests run as root (the desktop's
-/// processes run as `nobody` then): the desktop portal tells its callers
-/// apart through /proc, which it cannot read for a root process.
-fn desktop_uid() -> Option<u32> {
-    use std::os::unix::fs::MetadataExt as _;
-    std::fs::metadata("/proc/self")
-        .is_ok_and(|m| m.uid() == 0)
-        .then_some(65534)
-}
-
 /// Starts `cup call click AT` as the desktop's user with input through
 /// the desktop portal (`CUP_WAYLAND_INPUT=portal`), in the background.
 fn portal_click(env: &[(String, String)], home: &std::path::Path, at: &str) -> std::process::Child {
@@ -407,7 +397,7 @@ fn portal_click(env: &[(String, String)], home: &std::path::Path, at: &str) -> s
     for (k, v) in env {
         command.env(k, v);
     }
-    if let Some(uid) = desktop_uid() {
+    if let Some(uid) = sandbox_uid() {
         command.uid(uid).gid(uid);
     }
     command

@@ -11,15 +11,6 @@ use serde_json::Value;
 use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Output};
 
-/// The sandbox user's uid when the tests run as root (the sandbox runs
-/// its processes as `nobody` then).
-fn sandbox_uid() -> Option<u32> {
-    use std::os::unix::fs::MetadataExt as _;
-    std::fs::metadata("/proc/self")
-        .is_ok_and(|m| m.uid() == 0)
-        .then_some(65534)
-}
-
 /// `cup ARGS` as the desktop's user, with its home: KWin grants its fake
 /// input by the client's program, which it reads from /proc (it cannot
 /// read a root process's).

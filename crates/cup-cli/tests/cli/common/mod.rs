@@ -98,3 +98,14 @@ pub fn bounds_of(line: &str) -> Option<(i64, i64, i64, i64)> {
         ))
     })
 }
+
+/// The sandbox user's uid when the tests run as root (the sandbox runs
+/// its processes as `nobody` then). KWin and the desktop portal tell their
+/// clients apart through /proc, which they cannot read for a root process:
+/// what acts on them runs as this user.
+pub fn sandbox_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata("/proc/self")
+        .is_ok_and(|m| m.uid() == 0)
+        .then_some(65534)
+}
