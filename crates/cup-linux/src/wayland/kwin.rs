@@ -5,7 +5,7 @@
 //!
 //! cup loads a small script ([`script`]) through `org.kde.kwin.Scripting`
 //! on the session bus, runs it, and the script calls cup's own connection
-//! back (`callDBus`) with a JSON list of the windows ([`windows_of`]);
+//! back (`callDBus`) with a JSON list of the windows ([`super::reported::windows_of`]);
 //! then cup unloads it. Each exchange is bounded by a deadline. The
 //! script reads both script APIs: Plasma 5's `workspace.clientList()` /
 //! `activeClient` and Plasma 6's `workspace.windowList()` /
