@@ -1533,9 +1533,13 @@ async fn gnome_pixels(
     region: Rect,
 ) -> Result<crate::screenshot::Pixels, AdapterError> {
     if let Err(why) = shell.extension().await {
-        return Err(AdapterError::Unsupported(format!(
-            "unsupported: screenshots on GNOME without {why}"
-        )));
+        // The desktop portal's screenshot, of the whole screen, cut here.
+        return match portal_pixels(shell, region).await {
+            Ok(pixels) => Ok(pixels),
+            Err(e) => Err(AdapterError::Unsupported(format!(
+                "unsupported: screenshots on GNOME without {why}; the desktop portal's screenshot failed too: {e}"
+            ))),
+        };
     }
     let area = (
         i32::try_from(region.x).unwrap_or(i32::MAX),
@@ -1566,6 +1570,66 @@ async fn gnome_pixels(
         height,
         x: region.x,
         y: region.y,
+    })
+}
+
+/// `region` cut from a screenshot of the whole screen through the
+/// desktop portal (the route without cup's extension), in layout pixels.
+async fn portal_pixels(
+    shell: &crate::wayland::gnome_shell::GnomeShell,
+    region: Rect,
+) -> Result<crate::screenshot::Pixels, String> {
+    let png = crate::wayland::portal_client::screenshot(shell.connection(), PORTAL_CONSENT)
+        .await
+        .map_err(|e| e.to_string())?;
+    let (rgb, w, h) = cup::image::rgb_from_png(&png)?;
+    let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
+    let screen_w = monitors
+        .iter()
+        .map(|(m, _)| m.rect.right())
+        .max()
+        .unwrap_or(0);
+    let screen_h = monitors
+        .iter()
+        .map(|(m, _)| m.rect.bottom())
+        .max()
+        .unwrap_or(0);
+    let image = crate::wayland::screencopy::Image {
+        width: w as usize,
+        height: h as usize,
+        rgb,
+    };
+    // The portal's picture may be in device pixels: back to layout ones.
+    let screen = crate::wayland::screencopy::resample(
+        &image,
+        usize::try_from(screen_w).unwrap_or(w as usize),
+        usize::try_from(screen_h).unwrap_or(h as usize),
+    );
+    let r = region.intersect(&Rect::new(
+        0,
+        0,
+        screen_w.max(0) as u64,
+        screen_h.max(0) as u64,
+    ));
+    if r.w == 0 || r.h == 0 {
+        return Err(format!("{region:?} is outside the screen"));
+    }
+    let (x0, y0) = (r.x as usize, r.y as usize);
+    let (cw, ch) = (r.w as usize, r.h as usize);
+    let mut rgb = Vec::with_capacity(cw * ch * 3);
+    for row in y0..y0 + ch {
+        let start = (row * screen.width + x0) * 3;
+        rgb.extend_from_slice(screen.rgb.get(start..start + cw * 3).unwrap_or_default());
+    }
+    if rgb.len() != cw * ch * 3 {
+        return Err("the portal's screenshot is smaller than the screen".into());
+    }
+    Ok(crate::screenshot::Pixels {
+        rgb,
+        width: r.w as u32,
+        height: r.h as u32,
+        x: r.x,
+        y: r.y,
     })
 }
 

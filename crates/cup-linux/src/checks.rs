@@ -118,7 +118,9 @@ async fn wayland(adapter: &LinuxAdapter) -> Vec<Check> {
     };
     let capture = async {
         if let Some(shell) = adapter.gnome().await {
-            shell.extension().await?;
+            shell.extension().await.map_err(|why| {
+                format!("{why}; without it a screenshot goes through the desktop portal (whole screen, cut; GNOME asks its user once, and the portal refuses a root cup)")
+            })?;
             shell
                 .screenshot((0, 0, 1, 1))
                 .await

@@ -352,6 +352,62 @@ fn gnome_without_the_extension_says_how_to_install_it() {
     // check_permissions names what is missing and how to grant it.
     let checks = text(&cup(&["call", "check_permissions", "{}"], &env).stdout);
     assert!(checks.contains("cup setup gnome"), "{checks}");
+
+    // As the desktop's user, a screenshot goes through the desktop
+    // portal: GNOME Shell asks once ("Allow Applications to Take
+    // Screenshots?", its own dialog, whose buttons offer no actions: the
+    // test answers with Tab and Return through cup's keyboard), then the
+    // picture comes; the next one needs no question.
+    let home = std::path::PathBuf::from(var(&env, "XDG_RUNTIME_DIR"))
+        .parent()
+        .unwrap_or_else(|| panic!("no state dir"))
+        .join("home");
+    let first = home.join("first.png");
+    let waiting = as_user(
+        &env,
+        &home,
+        &[
+            "screenshot",
+            "--region",
+            "0,0,640,400",
+            "-o",
+            path_str(&first),
+        ],
+        false,
+    );
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let snap = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+        if snap.contains("Allow Applications to Take Screenshots?")
+            && snap.contains("btn \"Allow\"")
+        {
+            break;
+        }
+        assert!(Instant::now() < until, "GNOME Shell never asked:\n{snap}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    for key in ["Tab", "Return"] {
+        let pressed = cup(&["press", key], &env);
+        assert!(pressed.status.success(), "{}", text(&pressed.stderr));
+    }
+    let said = finished(waiting);
+    assert!(said.contains("640x400"), "{said}");
+    let png = std::fs::read(&first).unwrap_or_else(|e| panic!("{e}"));
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let second = home.join("second.png");
+    let again = finished(as_user(
+        &env,
+        &home,
+        &[
+            "screenshot",
+            "--region",
+            "0,0,640,400",
+            "-o",
+            path_str(&second),
+        ],
+        false,
+    ));
+    assert!(again.contains("640x400"), "{again}");
 }
 
 #[test]
@@ -384,14 +440,26 @@ fn cup_setup_gnome_installs_and_enables_the_extension() {
 /// Starts `cup call click AT` as the desktop's user with input through
 /// the desktop portal (`CUP_WAYLAND_INPUT=portal`), in the background.
 fn portal_click(env: &[(String, String)], home: &std::path::Path, at: &str) -> std::process::Child {
+    as_user(env, home, &["call", "click", at], true)
+}
+
+/// Starts `cup ARGS` as the desktop's user (the desktop portal tells its
+/// callers apart through /proc), in the background; `portal`: input
+/// through the desktop portal.
+fn as_user(
+    env: &[(String, String)],
+    home: &std::path::Path,
+    args: &[&str],
+    portal: bool,
+) -> std::process::Child {
     use std::os::unix::process::CommandExt as _;
     let mut command = Command::new(env!("CARGO_BIN_EXE_cup"));
     command
-        .args(["call", "click", at])
+        .args(args)
         .env_remove("AT_SPI_BUS_ADDRESS")
         .env("HOME", home)
         .env_remove("XDG_STATE_HOME")
-        .env("CUP_WAYLAND_INPUT", "portal")
+        .env("CUP_WAYLAND_INPUT", if portal { "portal" } else { "" })
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     for (k, v) in env {

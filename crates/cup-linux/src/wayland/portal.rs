@@ -36,6 +36,8 @@ pub const PATH: &str = "/org/freedesktop/portal/desktop";
 pub const REMOTE_DESKTOP: &str = "org.freedesktop.portal.RemoteDesktop";
 /// The screen-cast interface (its sources give the pointer a place).
 pub const SCREEN_CAST: &str = "org.freedesktop.portal.ScreenCast";
+/// The screenshot interface.
+pub const SCREENSHOT: &str = "org.freedesktop.portal.Screenshot";
 /// The request interface (its `Response` signal).
 pub const REQUEST: &str = "org.freedesktop.portal.Request";
 
@@ -141,6 +143,35 @@ impl Started {
     }
 }
 
+/// The file a screenshot's `uri` names (`file://` only, percent-escapes
+/// decoded).
+///
+/// # Errors
+///
+/// Not a `file://` URI.
+pub fn file_of_uri(uri: &str) -> Result<PathBuf, String> {
+    let path = uri.strip_prefix("file://").ok_or_else(|| {
+        format!("the desktop portal's screenshot is at {uri:?}, not a local file")
+    })?;
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+            if let Ok(b) = u8::from_str_radix(hex, 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    use std::os::unix::ffi::OsStringExt as _;
+    Ok(PathBuf::from(std::ffi::OsString::from_vec(out)))
+}
+
 /// Where cup keeps the portal's restore token: `cup/portal-restore-token`
 /// under `$XDG_STATE_HOME` (else `~/.local/state`).
 pub fn token_file(state_home: &Path) -> PathBuf {
@@ -231,6 +262,15 @@ mod tests {
         assert_eq!(whole.stream_point(5, 6), Some((7, 5.0, 6.0)));
         let refused = whole.check().expect_err("no pointer");
         assert!(refused.contains("the pointer"), "{refused}");
+    }
+
+    #[test]
+    fn screenshot_uris_name_local_files() {
+        assert_eq!(
+            file_of_uri("file:///home/u/Pictures/Screenshot%20from%202026.png").ok(),
+            Some(PathBuf::from("/home/u/Pictures/Screenshot from 2026.png"))
+        );
+        assert!(file_of_uri("https://example.invalid/x.png").is_err());
     }
 
     #[test]

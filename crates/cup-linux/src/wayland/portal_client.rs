@@ -235,6 +235,42 @@ pub async fn start(
     Ok((session, started))
 }
 
+/// A screenshot of the whole screen through the desktop portal (no
+/// dialog for a program outside a sandbox on GNOME; where the desktop
+/// asks, up to `consent` for the answer): the PNG's bytes. The file the
+/// portal saved is removed once read.
+pub async fn screenshot(conn: &Connection, consent: Duration) -> Result<Vec<u8>, WaylandError> {
+    let t = token();
+    let options: Options = HashMap::from([
+        ("handle_token", Value::from(t.clone())),
+        ("interactive", Value::from(false)),
+    ]);
+    let results = request(
+        conn,
+        portal::SCREENSHOT,
+        "Screenshot",
+        &("", options),
+        &t,
+        ("taking a screenshot", consent),
+    )
+    .await?;
+    let uri = results
+        .get("uri")
+        .and_then(|v| String::try_from(v.try_clone().ok()?).ok())
+        .ok_or_else(|| bus("taking a screenshot", "its answer has no uri"))?;
+    let file = portal::file_of_uri(&uri).map_err(WaylandError::Unsupported)?;
+    let png = std::fs::read(&file).map_err(|e| {
+        bus(
+            "taking a screenshot",
+            format!("reading {}: {e}", file.display()),
+        )
+    })?;
+    if let Err(e) = std::fs::remove_file(&file) {
+        tracing::warn!(error = %e, file = %file.display(), "cannot remove the portal's screenshot");
+    }
+    Ok(png)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -98,12 +98,36 @@ impl Sandbox {
             (&programs.pipewire, "pipewire", "pipewire.log"),
             (&programs.wireplumber, "wireplumber", "wireplumber.log"),
         ] {
-            let (out, err, _) = self.log_file(log)?;
+            let (out, err, log_path) = self.log_file(log)?;
             let mut command = self.base_command(program.as_os_str());
             command.env("HOME", &home).env("XDG_CONFIG_HOME", &config);
             command.stdout(out).stderr(err);
             let child = Self::spawn(&mut command, name)?;
+            let pid = child.id();
             self.adopt(Role::Service, child);
+            if name == "pipewire" {
+                // WirePlumber exits when PipeWire is not listening yet
+                // (seen once in a test's start-up): it waits for the
+                // socket.
+                let socket = self.runtime_dir().join("pipewire-0");
+                while !socket.exists() {
+                    if let Some(status) = self.child_exit(pid) {
+                        return Err(Self::exited_error("pipewire", status, &log_path));
+                    }
+                    if Instant::now() >= deadline {
+                        return Err(SandboxError::NotReady {
+                            component: "pipewire".into(),
+                            timeout,
+                            detail: format!(
+                                "no socket {}; see {}",
+                                socket.display(),
+                                log_path.display()
+                            ),
+                        });
+                    }
+                    std::thread::sleep(bus::POLL);
+                }
+            }
         }
         // The shell says READY=1 here (sd_notify) once its start-up
         // animation is over: the overview it opens then can be closed.
