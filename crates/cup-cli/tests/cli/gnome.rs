@@ -144,6 +144,7 @@ fn click_centre(env: &[(String, String)], line: &str) -> String {
 
 #[test]
 fn gnome_windows_bounds_pointer_screenshots_and_text() {
+    let _one = one_heavy_desktop();
     let (_state, s, env) = start("gnome", &[]);
     let dir = std::path::PathBuf::from(var(&env, "XDG_RUNTIME_DIR"))
         .parent()
@@ -320,6 +321,7 @@ fn gnome_windows_bounds_pointer_screenshots_and_text() {
 
 #[test]
 fn gnome_without_the_extension_says_how_to_install_it() {
+    let _one = one_heavy_desktop();
     let (_state, s, env) = start("gnome-bare", &["--without-extension"]);
     let run = cup(
         &["sandbox", "run", "--state", &s, "--", "gtk3-widget-factory"],
@@ -506,6 +508,7 @@ fn finished(mut child: std::process::Child) -> String {
 
 #[test]
 fn gnome_portal_dialog_answered_by_cup_declined_then_allowed() {
+    let _one = one_heavy_desktop();
     let (_state, s, env) = start("gnome-portal", &[]);
     let home = std::path::PathBuf::from(var(&env, "XDG_RUNTIME_DIR"))
         .parent()

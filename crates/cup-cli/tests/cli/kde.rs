@@ -105,6 +105,7 @@ fn move_window(env: &[(String, String)], dir: &std::path::Path, x: i64, y: i64) 
 
 #[test]
 fn kwin_windows_bounds_pointer_and_text() {
+    let _one = one_heavy_desktop();
     let state = state_file("kde");
     let s = path_str(&state.0).to_owned();
     let started = cup(

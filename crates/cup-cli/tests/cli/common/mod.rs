@@ -109,3 +109,15 @@ pub fn sandbox_uid() -> Option<u32> {
         .is_ok_and(|m| m.uid() == 0)
         .then_some(65534)
 }
+
+/// Held while a test runs a desktop whose compositor renders in software
+/// and keeps a core busy (KWin's virtual backend, GNOME Shell headless):
+/// two of them side by side on a 2-core machine starved each other (a
+/// compositor missed cup's 2 s deadline once). Tests that start one take
+/// this first, so they run one at a time.
+pub fn one_heavy_desktop() -> std::sync::MutexGuard<'static, ()> {
+    static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
