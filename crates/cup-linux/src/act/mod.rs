@@ -152,6 +152,20 @@ pub async fn act(
             text_seen.clone_from(&after.text);
             deadline = deadline.max(now + SETTLE).min(started + TEXT_SETTLE_MAX);
         }
+        // Part of the text is there and the rest is still to come (a
+        // strict prefix of it): a busy app (a Gecko content process under
+        // load) can pause longer than SETTLE between keys, so the wait
+        // goes on to TEXT_SETTLE_MAX. A reformatting app rarely leaves a
+        // prefix.
+        let arriving = wanted_text.as_deref().is_some_and(|w| {
+            after
+                .text
+                .as_deref()
+                .is_some_and(|t| !t.is_empty() && t.len() < w.len() && w.starts_with(t))
+        });
+        if arriving {
+            deadline = deadline.max(started + TEXT_SETTLE_MAX);
+        }
         // The press animation, or only the focus moving to the element
         // (most actions focus it first): the effect is yet to come.
         let pressing = press_passes && events::only_transient(&changes, target.id);
