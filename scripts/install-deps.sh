@@ -41,6 +41,8 @@
 #   iproute2, util-linux, curl
 #                    ip netns/veth, unshare and setpriv, and curl: the fleet test
 #                    (cup-bench's fleet: cup serve desktops in network namespaces)
+#   adb              the Android Debug Bridge server the Android transport tests talk
+#                    to (a device of the tests' own is adopted by it on loopback)
 #   nodejs, npm      Node (>= 18; Debian 12 has 18) for the Node package cup-rs
 #                    (scripts/node-tests.sh); only when no node/npm is on PATH
 #                    (a Node from elsewhere is kept)
@@ -51,7 +53,7 @@ PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples 
           python3-venv tk8.6
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3 iproute2 util-linux curl
-          podman runc skopeo umoci jq binutils)
+          podman runc skopeo umoci jq binutils adb)
 
 if ! command -v node >/dev/null 2>&1; then
     PACKAGES+=(nodejs)

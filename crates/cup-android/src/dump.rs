@@ -34,6 +34,7 @@ const FLAGS: &[&str] = &[
     "visible-to-user",
     "displayed",
     "NAF",
+    "heading",
 ];
 
 /// `[l,t][r,b]` as [`Bounds`].

@@ -119,3 +119,73 @@ pub struct Dump {
     /// The windows' roots.
     pub roots: Vec<AndroidNode>,
 }
+
+/// The device a dump came from: `wm size` and `wm density`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Device {
+    /// Its adb serial (`emulator-5554`, `R58M…`, `192.168.1.20:5555`).
+    #[serde(default)]
+    pub serial: String,
+    /// Its model (`ro.product.model`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub model: String,
+    /// The screen's width in device pixels, in its natural orientation.
+    pub width: u32,
+    /// The screen's height in device pixels, in its natural orientation.
+    pub height: u32,
+    /// Its density in dots per inch (`wm density`; 160 = scale 1).
+    pub density: u32,
+}
+
+impl Device {
+    /// Device pixels per density-independent pixel (`density / 160`).
+    pub fn scale(&self) -> f64 {
+        if self.density == 0 {
+            1.0
+        } else {
+            f64::from(self.density) / 160.0
+        }
+    }
+
+    /// The screen's size at `rotation` (0–3; 1 and 3 are landscape on a
+    /// phone whose natural orientation is portrait).
+    pub fn size_at(&self, rotation: u8) -> (u32, u32) {
+        if rotation % 2 == 1 {
+            (self.height, self.width)
+        } else {
+            (self.width, self.height)
+        }
+    }
+}
+
+/// The foreground app, from `dumpsys window`'s `mCurrentFocus`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Focus {
+    /// Its package.
+    pub package: String,
+    /// Its activity (or window title, for a system window).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub activity: String,
+}
+
+/// What one capture read from the device: the `--native-dump` format of
+/// the Android adapter, and of its fixtures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NativeDump {
+    /// Always `android`.
+    pub platform: String,
+    /// Where it came from (recorded by `cup snapshot --native-dump`, or
+    /// how a fixture was built).
+    pub source: String,
+    /// The device.
+    pub device: Device,
+    /// The rotation the device reported (the dump's own wins when they
+    /// differ: its bounds are in its rotation).
+    #[serde(default)]
+    pub rotation: u8,
+    /// The foreground app.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<Focus>,
+    /// The UI dump as the device printed it.
+    pub xml: String,
+}

@@ -17,5 +17,13 @@
 //! serde structs, nothing mapped yet. The mapping to CUP, the adb
 //! transport and the actions are the rest of issue 40.
 
+pub mod adapter;
+pub mod adb;
+pub mod device;
 pub mod dump;
 pub mod facts;
+pub mod map;
+pub mod plan;
+pub mod role;
+
+pub use adapter::AndroidAdapter;

@@ -15,6 +15,7 @@ pub mod marks;
 pub mod native;
 pub mod observe;
 pub mod session;
+pub mod tree_diff;
 pub mod visual;
 
 pub use action::{

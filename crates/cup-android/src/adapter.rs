@@ -1,0 +1,688 @@
+//! [`AndroidAdapter`]: cup's [`Adapter`] for a phone over adb. A capture
+//! is one UI dump (every window's root when the device gives them), the
+//! foreground app from `dumpsys window`, and the screen from `wm`; actions
+//! are `input` commands planned by [`crate::plan`], and their effect is
+//! what a dump read after them shows against the one before
+//! ([`cup::tree_diff`]).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use base64::Engine as _;
+use cup::adapter::{
+    Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check, Launched, Monitor, ScreenInfo,
+    Shot, ShotTarget, WindowHandle,
+};
+use cup::input::{Gesture, Point};
+use cup::{ActionParams, ActionResult, Target};
+use cup_protocol::keys::Combo;
+use cup_protocol::{Action, PlatformId, Rect, WindowInfo};
+use tokio::sync::OnceCell;
+
+use crate::adb::{quote, AdbError, AdbServer};
+use crate::device::{Phone, DUMP, QUICK};
+use crate::dump::parse;
+use crate::facts::{Device, Dump, NativeDump};
+use crate::map::{map, windows, WindowSummary};
+use crate::plan::{self, Plan, Step};
+
+/// ADBKeyBoard, the input method that types any text sent to it by
+/// broadcast (`ADB_INPUT_B64`).
+pub const ADB_KEYBOARD: &str = "com.android.adbkeyboard/.AdbIME";
+
+/// How long after an action the screen is given before it is read again.
+const SETTLE: Duration = Duration::from_millis(400);
+
+/// A dump listed by `windows` is reused by the capture that follows
+/// within this time.
+const FRESH: Duration = Duration::from_secs(3);
+
+/// One read of the device: what was asked and what it said.
+#[derive(Debug, Clone)]
+struct Read {
+    at: Instant,
+    native: NativeDump,
+    dump: Dump,
+    windows: Vec<WindowSummary>,
+}
+
+/// Which windows a capture covers.
+#[derive(Debug, Clone, PartialEq)]
+enum Scope {
+    /// The foreground app's.
+    Foreground,
+    /// Every window of the dump.
+    All,
+    /// These (indices of the dump's roots).
+    These(Vec<usize>),
+}
+
+/// The last capture: its read, the windows it covered and its tree.
+#[derive(Debug, Clone)]
+struct Last {
+    read: Read,
+    scope: Scope,
+    capture: Capture,
+    limits: CaptureLimits,
+}
+
+/// Android over adb.
+#[derive(Debug)]
+pub struct AndroidAdapter {
+    server: AdbServer,
+    serial: Option<String>,
+    phone: OnceCell<Phone>,
+    device: Mutex<Option<Device>>,
+    pending: Mutex<Option<Read>>,
+    last: Mutex<Option<Last>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn adb_error(e: AdbError) -> AdapterError {
+    match e {
+        AdbError::NoServer(m) => AdapterError::Unavailable(m),
+        AdbError::Device(m) => AdapterError::Unavailable(m),
+        other => AdapterError::Platform(other.to_string()),
+    }
+}
+
+/// A display name of a package: its last segment that is not a generic
+/// word (`com.google.android.apps.maps` → `maps`).
+pub fn app_name(package: &str) -> String {
+    package
+        .rsplit('.')
+        .find(|s| !matches!(*s, "android" | "app" | "apps" | "mobile" | "com" | "google"))
+        .unwrap_or(package)
+        .to_owned()
+}
+
+/// The handle of a window of the dump.
+fn handle(w: &WindowSummary, pid: Option<u32>) -> WindowHandle {
+    WindowHandle {
+        info: WindowInfo {
+            title: w.title.clone(),
+            pid: pid.map(i64::from),
+            foreground: w.foreground,
+            bounds: w.bounds,
+            url: None,
+            extra: serde_json::Map::new(),
+        },
+        native: format!("w{}", w.index),
+    }
+}
+
+impl AndroidAdapter {
+    /// The adapter of the device `serial` (else `ANDROID_SERIAL`, else the
+    /// only device) behind `server`. Nothing is connected until first use.
+    pub fn new(server: AdbServer, serial: Option<String>) -> Self {
+        AndroidAdapter {
+            server,
+            serial,
+            phone: OnceCell::new(),
+            device: Mutex::new(None),
+            pending: Mutex::new(None),
+            last: Mutex::new(None),
+        }
+    }
+
+    async fn phone(&self) -> Result<&Phone, AdapterError> {
+        self.phone
+            .get_or_try_init(|| Phone::open(self.server.clone(), self.serial.as_deref()))
+            .await
+            .map_err(adb_error)
+    }
+
+    async fn device(&self) -> Result<Device, AdapterError> {
+        if let Some(d) = lock(&self.device).clone() {
+            return Ok(d);
+        }
+        let d = self.phone().await?.device().await.map_err(adb_error)?;
+        *lock(&self.device) = Some(d.clone());
+        Ok(d)
+    }
+
+    /// Reads the screen: the foreground app and a UI dump.
+    async fn read(&self, deadline: Duration) -> Result<Read, AdapterError> {
+        let phone = self.phone().await?;
+        let device = self.device().await?;
+        let focus = phone.focus().await.map_err(adb_error)?;
+        let xml = phone.dump(deadline).await.map_err(adb_error)?;
+        let dump = parse(&xml).map_err(|e| AdapterError::Platform(e.to_string()))?;
+        let windows = windows(&dump, focus.as_ref());
+        Ok(Read {
+            at: Instant::now(),
+            native: NativeDump {
+                platform: "android".into(),
+                source: "recorded by cup snapshot --native-dump".into(),
+                device,
+                rotation: dump.rotation,
+                focus,
+                xml,
+            },
+            dump,
+            windows,
+        })
+    }
+
+    fn size(&self, read: &Read) -> (u32, u32) {
+        read.dump
+            .size
+            .unwrap_or_else(|| read.native.device.size_at(read.dump.rotation))
+    }
+
+    /// Maps the windows `scope` names and keeps the read as the last
+    /// capture.
+    fn keep(&self, read: Read, scope: Scope, limits: &CaptureLimits) -> Capture {
+        let chosen: Vec<WindowSummary> = read
+            .windows
+            .iter()
+            .filter(|w| match &scope {
+                Scope::Foreground => w.foreground,
+                Scope::All => true,
+                Scope::These(these) => these.contains(&w.index),
+            })
+            .cloned()
+            .collect();
+        let capture = map(&read.dump, &chosen, limits);
+        *lock(&self.last) = Some(Last {
+            read,
+            scope,
+            capture: capture.clone(),
+            limits: limits.clone(),
+        });
+        capture
+    }
+
+    /// Runs the steps of a plan. Text outside `input text`'s reach goes
+    /// through ADBKeyBoard, whose presence is checked before anything is
+    /// done, so a refusal types nothing.
+    async fn perform(&self, plan: &Plan) -> Result<(), AdapterError> {
+        let phone = self.phone().await?;
+        let unicode: Vec<&str> = plan
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Unicode(t) => Some(t.as_str()),
+                Step::Shell(_) => None,
+            })
+            .collect();
+        let mut restore = None;
+        if !unicode.is_empty() {
+            let imes = phone.run("ime list -s", QUICK).await.map_err(adb_error)?;
+            if !imes.lines().any(|l| l.trim() == ADB_KEYBOARD) {
+                let chars: String = unicode.concat().chars().take(12).collect();
+                return Err(AdapterError::Unsupported(format!(
+                    "Android's `input text` types ASCII only and this text has other characters ({chars}); install ADBKeyBoard (package com.android.adbkeyboard) on the device so cup can type them exactly; nothing was typed"
+                )));
+            }
+            let current = phone
+                .run("settings get secure default_input_method", QUICK)
+                .await
+                .map_err(adb_error)?;
+            restore = Some(current.trim().to_owned()).filter(|c| !c.is_empty() && c != "null");
+            phone
+                .run(
+                    &format!("ime enable {ADB_KEYBOARD} && ime set {ADB_KEYBOARD}"),
+                    QUICK,
+                )
+                .await
+                .map_err(adb_error)?;
+        }
+        let mut result = Ok(());
+        for step in &plan.steps {
+            let done = match step {
+                Step::Shell(cmd) => phone.run(cmd, QUICK).await.map(|_| ()),
+                Step::Unicode(text) => {
+                    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+                    phone
+                        .run(
+                            &format!("am broadcast -a ADB_INPUT_B64 --es msg {}", quote(&b64)),
+                            QUICK,
+                        )
+                        .await
+                        .map(|_| ())
+                }
+            };
+            if let Err(e) = done {
+                result = Err(adb_error(e));
+                break;
+            }
+        }
+        if let Some(ime) = restore {
+            if let Err(e) = phone.run(&format!("ime set {}", quote(&ime)), QUICK).await {
+                tracing::warn!("could not switch the keyboard back to {ime}: {e}");
+            }
+        }
+        result
+    }
+
+    /// Runs `plan`, reads the screen again and reports what changed
+    /// against the last capture (read first when there is none).
+    async fn acted(
+        &self,
+        plan: Plan,
+        refs: &HashMap<String, String>,
+        target: Option<&str>,
+    ) -> Result<ActionResult, AdapterError> {
+        let before = lock(&self.last).clone();
+        let before = match before {
+            Some(b) => b,
+            None => {
+                let read = self.read(DUMP).await?;
+                self.keep(read, Scope::Foreground, &CaptureLimits::default());
+                lock(&self.last).clone().ok_or_else(|| {
+                    AdapterError::Platform("the screen read before the action was lost".into())
+                })?
+            }
+        };
+        self.perform(&plan).await?;
+        if plan.steps.is_empty() {
+            return Ok(ActionResult::observed(
+                plan.message,
+                cup::Effect::NoChange,
+                Vec::new(),
+            ));
+        }
+        tokio::time::sleep(SETTLE).await;
+        let after = self.read(DUMP).await?;
+        // Windows come and go with actions: a capture of some windows is
+        // compared with the foreground's after.
+        let scope = match before.scope {
+            Scope::All => Scope::All,
+            Scope::Foreground | Scope::These(_) => Scope::Foreground,
+        };
+        let after = self.keep(after, scope, &before.limits);
+        let (effect, changes) = cup::tree_diff::observe(&before.capture, &after, refs, target);
+        Ok(ActionResult::observed(plan.message, effect, changes))
+    }
+
+    /// The screen size of the last read, else asked.
+    async fn screen_size(&self) -> Result<(u32, u32), AdapterError> {
+        if let Some(last) = lock(&self.last).as_ref() {
+            return Ok(self.size(&last.read));
+        }
+        let device = self.device().await?;
+        let rotation = self.phone().await?.rotation().await.map_err(adb_error)?;
+        Ok(device.size_at(rotation))
+    }
+}
+
+/// `png` cut to `r` (device pixels).
+fn crop(png: &[u8], r: Rect) -> Result<Shot, AdapterError> {
+    let (rgb, w, h) = cup::image::rgb_from_png(png)
+        .map_err(|e| AdapterError::Platform(format!("the screenshot does not decode: {e}")))?;
+    let full = Rect::new(0, 0, u64::from(w), u64::from(h));
+    let cut = r.intersect(&full);
+    if cut.is_empty() {
+        return Err(AdapterError::Invalid(format!(
+            "the region {}x{} at {},{} is outside the {w}x{h} screen",
+            r.w, r.h, r.x, r.y
+        )));
+    }
+    let (x0, y0) = (
+        usize::try_from(cut.x).unwrap_or(0),
+        usize::try_from(cut.y).unwrap_or(0),
+    );
+    let (cw, ch) = (
+        usize::try_from(cut.w).unwrap_or(0),
+        usize::try_from(cut.h).unwrap_or(0),
+    );
+    let stride = w as usize * 3;
+    let mut out = Vec::with_capacity(cw * ch * 3);
+    for row in y0..y0 + ch {
+        let start = row * stride + x0 * 3;
+        out.extend_from_slice(rgb.get(start..start + cw * 3).unwrap_or_default());
+    }
+    let (cw32, ch32) = (
+        u32::try_from(cw).unwrap_or(0),
+        u32::try_from(ch).unwrap_or(0),
+    );
+    let png = cup::image::png_from_rgb(&out, cw32, ch32).map_err(AdapterError::Platform)?;
+    Ok(Shot {
+        png,
+        width: cw32,
+        height: ch32,
+        x: cut.x,
+        y: cut.y,
+    })
+}
+
+#[async_trait]
+impl Adapter for AndroidAdapter {
+    fn platform(&self) -> PlatformId {
+        PlatformId::Android
+    }
+
+    async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
+        let (w, h) = self.screen_size().await?;
+        let scale = self.device().await?.scale();
+        let rect = Rect::new(0, 0, u64::from(w), u64::from(h));
+        Ok(ScreenInfo {
+            width: i64::from(w),
+            height: i64::from(h),
+            scale,
+            monitors: vec![Monitor {
+                name: "display 0".into(),
+                rect,
+                primary: true,
+                scale,
+            }],
+        })
+    }
+
+    async fn windows(&self) -> Result<Vec<WindowHandle>, AdapterError> {
+        let read = self.read(DUMP).await?;
+        let phone = self.phone().await?;
+        let mut out = Vec::new();
+        for w in &read.windows {
+            let pid = if w.foreground {
+                phone.pid(&w.package).await
+            } else {
+                None
+            };
+            out.push(handle(w, pid));
+        }
+        *lock(&self.pending) = Some(read);
+        Ok(out)
+    }
+
+    async fn desktop(&self) -> Result<Option<WindowHandle>, AdapterError> {
+        Ok(None)
+    }
+
+    async fn capture(
+        &self,
+        windows: &[WindowHandle],
+        limits: &CaptureLimits,
+    ) -> Result<Capture, AdapterError> {
+        let pending = lock(&self.pending)
+            .take()
+            .filter(|r| r.at.elapsed() < FRESH);
+        let read = match pending {
+            Some(r) => r,
+            // A dump cannot come back in parts: it waits for the app to
+            // be idle, up to the longer of the limit and 20 s.
+            None => self.read(limits.deadline.max(DUMP)).await?,
+        };
+        let wanted: Vec<usize> = windows
+            .iter()
+            .filter_map(|w| w.native.strip_prefix('w')?.parse().ok())
+            .collect();
+        let scope = if wanted.is_empty() {
+            Scope::Foreground
+        } else if read.windows.iter().all(|w| wanted.contains(&w.index)) {
+            Scope::All
+        } else {
+            Scope::These(wanted)
+        };
+        Ok(self.keep(read, scope, limits))
+    }
+
+    async fn act(
+        &self,
+        target: &Target<'_>,
+        action: Action,
+        params: &ActionParams,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let size = self.screen_size().await?;
+        let plan = plan::action(target.id, target.node, action, params, size)
+            .map_err(|e| AdapterError::Unsupported(e.0))?;
+        self.acted(plan, refs, Some(target.id)).await
+    }
+
+    async fn press(
+        &self,
+        combo: &Combo,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let cmd = plan::press(combo).map_err(|e| AdapterError::Invalid(e.0))?;
+        let plan = Plan {
+            steps: vec![Step::Shell(cmd)],
+            message: format!("Pressed {combo}"),
+        };
+        self.acted(plan, refs, None).await
+    }
+
+    async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
+        let png = self
+            .phone()
+            .await?
+            .screencap(None)
+            .await
+            .map_err(adb_error)?;
+        let region = match target {
+            ShotTarget::Screen | ShotTarget::FullPage | ShotTarget::Monitor(0) => None,
+            ShotTarget::Monitor(i) => {
+                return Err(AdapterError::Invalid(format!(
+                    "there is no display {i}; this phone has display 0"
+                )))
+            }
+            ShotTarget::Region(r) => Some(*r),
+            ShotTarget::Window(w) => {
+                let last = lock(&self.last).clone();
+                let found = last.and_then(|l| {
+                    l.read
+                        .windows
+                        .iter()
+                        .find(|s| format!("w{}", s.index) == *w || s.title == *w || s.package == *w)
+                        .and_then(|s| s.bounds)
+                });
+                Some(found.ok_or_else(|| {
+                    AdapterError::NotFound(format!(
+                        "no window {w} in the last snapshot; take a snapshot and use a title it lists"
+                    ))
+                })?)
+            }
+        };
+        match region {
+            Some(r) => crop(&png, r),
+            None => {
+                let (_, w, h) = cup::image::rgb_from_png(&png).map_err(|e| {
+                    AdapterError::Platform(format!("the screenshot does not decode: {e}"))
+                })?;
+                Ok(Shot {
+                    png,
+                    width: w,
+                    height: h,
+                    x: 0,
+                    y: 0,
+                })
+            }
+        }
+    }
+
+    async fn input(
+        &self,
+        gesture: &Gesture,
+        refs: &HashMap<String, String>,
+    ) -> Result<ActionResult, AdapterError> {
+        let plan = plan::gesture(gesture).map_err(|e| AdapterError::Unsupported(e.0))?;
+        self.acted(plan, refs, None).await
+    }
+
+    async fn cursor(&self) -> Result<Point, AdapterError> {
+        Err(AdapterError::Unsupported(
+            "a touch screen has no pointer position; use the elements' bounds".into(),
+        ))
+    }
+
+    async fn apps(&self) -> Result<Vec<AppEntry>, AdapterError> {
+        let phone = self.phone().await?;
+        let launchables = phone.launchables().await.map_err(adb_error)?;
+        let focus = phone.focus().await.map_err(adb_error)?;
+        let mut out = Vec::new();
+        for (package, _) in launchables {
+            let front = focus.as_ref().is_some_and(|f| f.package == package);
+            let pids = if front {
+                phone.pid(&package).await.into_iter().collect()
+            } else {
+                Vec::new()
+            };
+            out.push(AppEntry {
+                name: app_name(&package),
+                windows: if front {
+                    vec![package.clone()]
+                } else {
+                    Vec::new()
+                },
+                id: package,
+                pids,
+                installed: true,
+            });
+        }
+        Ok(out)
+    }
+
+    async fn check(&self) -> Vec<Check> {
+        let mut out = Vec::new();
+        let server = self.server.version().await;
+        out.push(Check {
+            name: "adb server".into(),
+            ok: server.is_ok(),
+            detail: match &server {
+                Ok(v) => format!("protocol version {v} on {}", self.server.addr),
+                Err(e) => e.to_string(),
+            },
+            fix: if server.is_ok() {
+                String::new()
+            } else {
+                "install adb (Debian: apt install adb) and run `adb start-server`".into()
+            },
+        });
+        if server.is_err() {
+            return out;
+        }
+        let phone = self.phone().await;
+        out.push(Check {
+            name: "device".into(),
+            ok: phone.is_ok(),
+            detail: match &phone {
+                Ok(p) => format!(
+                    "{} {}{}",
+                    p.serial,
+                    p.model,
+                    if p.v2 { " (shell v2: exit codes)" } else { " (no shell v2: output only)" }
+                ),
+                Err(e) => e.to_string(),
+            },
+            fix: if phone.is_ok() {
+                String::new()
+            } else {
+                "connect a phone with USB debugging on (or `adb connect HOST:PORT`) and accept its prompt".into()
+            },
+        });
+        let Ok(phone) = phone else {
+            return out;
+        };
+        let device = self.device().await;
+        out.push(Check {
+            name: "screen".into(),
+            ok: device.is_ok(),
+            detail: match &device {
+                Ok(d) => format!(
+                    "{}x{} at {} dpi (scale {})",
+                    d.width,
+                    d.height,
+                    d.density,
+                    d.scale()
+                ),
+                Err(e) => e.to_string(),
+            },
+            fix: if device.is_ok() {
+                String::new()
+            } else {
+                "unlock the phone and retry".into()
+            },
+        });
+        let imes = phone.run("ime list -s", QUICK).await.unwrap_or_default();
+        let keyboard = imes.lines().any(|l| l.trim() == ADB_KEYBOARD);
+        out.push(Check {
+            name: "text beyond ASCII".into(),
+            ok: true,
+            detail: if keyboard {
+                "ADBKeyBoard is installed: any text is typed exactly".into()
+            } else {
+                "ADBKeyBoard is not installed: text with characters outside ASCII is refused (ASCII is typed with `input text`)".into()
+            },
+            fix: String::new(),
+        });
+        out
+    }
+
+    fn native_dump(&self) -> Option<serde_json::Value> {
+        let last = lock(&self.last);
+        serde_json::to_value(&last.as_ref()?.read.native).ok()
+    }
+
+    async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {
+        let phone = self.phone().await?;
+        let apps: Vec<cup::apps::App> = phone
+            .launchables()
+            .await
+            .map_err(adb_error)?
+            .into_iter()
+            .map(|(package, _)| cup::apps::App {
+                name: app_name(&package),
+                target: package,
+            })
+            .collect();
+        let app = cup::apps::best(name, &apps).ok_or_else(|| {
+            AdapterError::NotFound(format!(
+                "no app on {} matches \"{name}\"; list them with the apps tool",
+                phone.serial
+            ))
+        })?;
+        let package = app.target.clone();
+        phone.launch(&package).await.map_err(adb_error)?;
+        let until = Instant::now() + Duration::from_secs(15);
+        let mut window = None;
+        while Instant::now() < until {
+            let focus = phone.focus().await.map_err(adb_error)?;
+            if focus.as_ref().is_some_and(|f| f.package == package) {
+                let pid = phone.pid(&package).await;
+                let (w, h) = self.screen_size().await?;
+                window = Some(WindowHandle {
+                    info: WindowInfo {
+                        title: package.clone(),
+                        pid: pid.map(i64::from),
+                        foreground: true,
+                        bounds: Some(Rect::new(0, 0, u64::from(w), u64::from(h))),
+                        url: None,
+                        extra: serde_json::Map::new(),
+                    },
+                    native: String::new(),
+                });
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        let pid = window
+            .as_ref()
+            .and_then(|w| w.info.pid)
+            .and_then(|p| u32::try_from(p).ok())
+            .unwrap_or(0);
+        Ok(Launched {
+            name: package,
+            pid,
+            window,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packages_get_short_names() {
+        assert_eq!(app_name("com.google.android.apps.maps"), "maps");
+        assert_eq!(app_name("com.android.settings"), "settings");
+        assert_eq!(app_name("com.whatsapp"), "whatsapp");
+    }
+}
