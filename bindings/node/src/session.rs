@@ -62,7 +62,8 @@ fn request(o: SnapshotOptions) -> napi::Result<(SnapshotRequest, bool)> {
 #[napi(object)]
 #[derive(Debug, Default)]
 pub struct Where {
-    /// `desktop` (default), this machine's OS name, or `web`.
+    /// `desktop` (default), this machine's OS name, `web`, `android` or
+    /// `ios`.
     pub platform: Option<String>,
     /// A browser's DevTools address (`http://host:port` or its `ws://`
     /// URL).
@@ -71,6 +72,12 @@ pub struct Where {
     pub cdp_host: Option<String>,
     /// DevTools port (default `$CUP_CDP_PORT`, else 9222).
     pub cdp_port: Option<u32>,
+    /// Android: the device's adb serial (default `$ANDROID_SERIAL`, else
+    /// the only device connected).
+    pub serial: Option<String>,
+    /// iOS: WebDriverAgent's URL (default `$CUP_WDA_URL`, else
+    /// `http://127.0.0.1:8100`).
+    pub wda_url: Option<String>,
 }
 
 /// What a snapshot captures and how it is written.
@@ -170,6 +177,8 @@ impl NativeSession {
             cdp_host: at.cdp_host,
             cdp_url: at.cdp_url,
             ax_source: None,
+            serial: at.serial,
+            wda_url: at.wda_url,
         };
         let adapter = target.adapter().map_err(errors::invalid)?;
         Ok(NativeSession {

@@ -14,6 +14,8 @@ export interface NativeWhere {
   cdpUrl?: string;
   cdpHost?: string;
   cdpPort?: number;
+  serial?: string;
+  wdaUrl?: string;
 }
 
 /** The native snapshot options (camelCase as the addon takes them). */

@@ -24,7 +24,8 @@ import type {
 export interface SessionOptions {
   /**
    * `desktop` (default: this machine), this machine's OS name (`linux`,
-   * `windows`, `macos`), or `web` (a Chromium over the DevTools protocol).
+   * `windows`, `macos`), `web` (a Chromium over the DevTools protocol),
+   * `android` (a phone over adb) or `ios` (an iPhone's WebDriverAgent).
    */
   platform?: string;
   /** The browser's DevTools address for `web` (`http://host:port` or its `ws://` URL). */
@@ -33,6 +34,10 @@ export interface SessionOptions {
   cdpHost?: string;
   /** DevTools port (default `$CUP_CDP_PORT`, else 9222). */
   cdpPort?: number;
+  /** Android: the device's adb serial (default `$ANDROID_SERIAL`, else the only device connected). */
+  serial?: string;
+  /** iOS: WebDriverAgent's URL (default `$CUP_WDA_URL`, else `http://127.0.0.1:8100`). */
+  wdaUrl?: string;
   /**
    * A platform written in JavaScript (the PlatformAdapter interface, plus
    * optional `action(nativeRef, action, params)`, `press(combo)`,

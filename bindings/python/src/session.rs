@@ -74,14 +74,19 @@ impl Session {
     /// A session on `platform`: `None`/`"desktop"` (this machine), this
     /// machine's OS name, or `"web"` (a Chromium over CDP at `cdp_url`, or
     /// `cdp_host`:`cdp_port`, else `$CUP_CDP_URL` / `$CUP_CDP_HOST` /
-    /// `$CUP_CDP_PORT`). Nothing is connected until the first call.
+    /// `$CUP_CDP_PORT`), `"android"` (a phone over adb: `serial`, else
+    /// `$ANDROID_SERIAL`, else the only device) or `"ios"` (WebDriverAgent
+    /// at `wda_url`, else `$CUP_WDA_URL`, else http://127.0.0.1:8100).
+    /// Nothing is connected until the first call.
     #[new]
-    #[pyo3(signature = (platform=None, cdp_url=None, cdp_host=None, cdp_port=None))]
+    #[pyo3(signature = (platform=None, cdp_url=None, cdp_host=None, cdp_port=None, serial=None, wda_url=None))]
     fn new(
         platform: Option<String>,
         cdp_url: Option<String>,
         cdp_host: Option<String>,
         cdp_port: Option<u16>,
+        serial: Option<String>,
+        wda_url: Option<String>,
     ) -> PyResult<Self> {
         let target = cup_tools::Target {
             platform,
@@ -89,6 +94,8 @@ impl Session {
             cdp_host,
             cdp_url,
             ax_source: None,
+            serial,
+            wda_url,
         };
         let adapter = target.adapter().map_err(errors::CupError::new_err)?;
         Ok(Session {

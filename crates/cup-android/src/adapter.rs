@@ -307,7 +307,7 @@ impl AndroidAdapter {
             return Ok(self.size(&last.read));
         }
         let device = self.device().await?;
-        let rotation = self.phone().await?.rotation().await.map_err(adb_error)?;
+        let rotation = self.phone().await?.rotation().await;
         Ok(device.size_at(rotation))
     }
 }
@@ -632,12 +632,7 @@ impl Adapter for AndroidAdapter {
                 target: package,
             })
             .collect();
-        let app = cup::apps::best(name, &apps).ok_or_else(|| {
-            AdapterError::NotFound(format!(
-                "no app on {} matches \"{name}\"; list them with the apps tool",
-                phone.serial
-            ))
-        })?;
+        let app = cup::installed::pick(name, &apps)?;
         let package = app.target.clone();
         phone.launch(&package).await.map_err(adb_error)?;
         let until = Instant::now() + Duration::from_secs(15);

@@ -204,9 +204,22 @@ impl Phone {
         })
     }
 
-    /// The current rotation (0 when the device does not say).
-    pub async fn rotation(&self) -> Result<u8, AdbError> {
-        Ok(parse_rotation(&self.run("dumpsys input", QUICK).await?).unwrap_or(0))
+    /// The current rotation, from `dumpsys input` (0, with a warning,
+    /// when the device does not say).
+    pub async fn rotation(&self) -> u8 {
+        match self
+            .run("dumpsys input | grep -m 1 SurfaceOrientation", QUICK)
+            .await
+        {
+            Ok(text) => parse_rotation(&text).unwrap_or(0),
+            Err(e) => {
+                tracing::warn!(
+                    "the rotation of {} is unknown ({e}); taken as 0",
+                    self.serial
+                );
+                0
+            }
+        }
     }
 
     /// The foreground app.

@@ -39,10 +39,7 @@ pub struct Plan {
     pub message: String,
 }
 
-/// Why an action cannot be planned (one line, with what to do).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PlanError(pub String);
+pub use cup::plan::PlanError;
 
 /// Android key codes (`KeyEvent.KEYCODE_*`) of CUP's named keys. `home`
 /// is the Home button (a phone's home, not the start of a line), `back`

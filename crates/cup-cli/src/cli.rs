@@ -20,9 +20,15 @@ pub struct Cli {
 /// Which UI the live commands see and act on.
 #[derive(Debug, Args, Clone, Default)]
 pub struct TargetArgs {
-    /// desktop (this machine's accessibility API; linux, windows or macos name it) or web (a Chromium over the DevTools protocol) [default: $CUP_PLATFORM, else web when a --cdp option is given, else desktop].
-    #[arg(long, global = true, value_parser = ["desktop", "linux", "windows", "macos", "web"])]
+    /// desktop (this machine's accessibility API; linux, windows or macos name it), web (a Chromium over the DevTools protocol), android (a phone over adb) or ios (an iPhone's WebDriverAgent) [default: $CUP_PLATFORM, else web when a --cdp option is given, else desktop].
+    #[arg(long, global = true, value_parser = ["desktop", "linux", "windows", "macos", "web", "android", "ios"])]
     pub platform: Option<String>,
+    /// Android: the device's adb serial (adb devices lists them) [default: $ANDROID_SERIAL, else the only device connected].
+    #[arg(long, global = true)]
+    pub serial: Option<String>,
+    /// iOS: WebDriverAgent's URL [default: $CUP_WDA_URL, else http://127.0.0.1:8100].
+    #[arg(long, global = true)]
+    pub wda_url: Option<String>,
     /// DevTools port of the browser [default: $CUP_CDP_PORT, else 9222].
     #[arg(long, global = true)]
     pub cdp_port: Option<u16>,

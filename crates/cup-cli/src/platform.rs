@@ -1,5 +1,5 @@
-//! The adapter the live commands use (this machine's desktop, or a browser
-//! over CDP), and the async runtime they run on: the command line's
+//! The adapter the live commands use (this machine's desktop, a browser
+//! over CDP, or a phone), and the async runtime they run on: the command line's
 //! options over [`cup_tools::Target`], which the bindings share.
 
 use std::sync::OnceLock;
@@ -22,6 +22,8 @@ fn target() -> cup_tools::Target {
         cdp_host: t.cdp_host,
         cdp_url: t.cdp_url,
         ax_source: t.ax_source,
+        serial: t.serial,
+        wda_url: t.wda_url,
     }
 }
 

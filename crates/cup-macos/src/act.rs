@@ -7,8 +7,9 @@
 //! windows and move neither the user's pointer nor the focus. Input
 //! fallbacks are delivered to the element's process (`CGEventPostToPid`).
 
+use cup::plan::{number, refuse_disabled};
 use cup::Change;
-use cup_protocol::{Action, Direction, Role};
+use cup_protocol::{Action, Direction};
 
 use crate::facts::{AxElement, AxValue};
 use crate::mapping::{map_element, Context, MapContext};
@@ -75,10 +76,7 @@ pub enum Plan {
     Escape,
 }
 
-/// Why an action cannot be planned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PlanError(pub String);
+pub use cup::plan::PlanError;
 
 /// The centre of `el` in global points, when it is on a display.
 fn centre(el: &AxElement, layout: &Layout, verb: &str) -> Result<(f64, f64), PlanError> {
@@ -116,19 +114,8 @@ pub fn plan(
 ) -> Result<Plan, PlanError> {
     let ax = |name: &str| el.actions.iter().any(|a| a == name);
     let first = |names: &[&'static str]| names.iter().copied().find(|n| ax(n));
-    if el.enabled == Some(false) && action != Action::Focus {
-        return Err(PlanError(
-            "the element is disabled; enable it first (it may need another field filled)".into(),
-        ));
-    }
-    let need_value = || {
-        value.map(str::to_owned).ok_or_else(|| {
-            PlanError(format!(
-                "'{}' needs a value (the text to put in)",
-                action.name()
-            ))
-        })
-    };
+    refuse_disabled(el.enabled != Some(false), action)?;
+    let need_value = || cup::plan::need_value(action, value);
     let click = |right: bool, count: u8| -> Result<Plan, PlanError> {
         let (x, y) = centre(el, layout, action.name())?;
         Ok(Plan::Click { x, y, right, count })
@@ -195,14 +182,7 @@ pub fn plan(
             let v = need_value()?;
             let settable = el.value_settable != Some(false);
             match role {
-                "AXSlider" | "AXIncrementor" if settable => {
-                    let n: f64 = v.trim().parse().map_err(|_| {
-                        PlanError(format!(
-                            "'{v}' is not a number; this element takes a number"
-                        ))
-                    })?;
-                    Ok(Plan::SetNumber(n))
-                }
+                "AXSlider" | "AXIncrementor" if settable => Ok(Plan::SetNumber(number(&v)?)),
                 "AXTextField" | "AXTextArea" | "AXComboBox" | "AXSearchField"
                     if el.value_settable == Some(true) =>
                 {
@@ -282,83 +262,30 @@ pub fn plan(
     }
 }
 
-/// What cup compares before and after an action.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Observed {
-    /// The target's facts (`None`: gone).
-    pub target: Option<AxElement>,
-    /// The app windows, front to back: `kCGWindowNumber` and title.
-    pub windows: Vec<(i64, String)>,
-    /// The focused element: role and name (`textbox "Search"`).
-    pub focus: Option<String>,
+/// What cup compares before and after an action: the target's AX facts,
+/// the app windows front to back (`kCGWindowNumber` and title), the
+/// focused element.
+pub type Observed = cup::watch::Observed<AxElement>;
+
+/// The context elements are mapped in to be compared or named.
+fn context(layout: &Layout) -> MapContext<'_> {
+    MapContext {
+        layout,
+        family: Context::default(),
+    }
 }
 
 /// How an element outside the snapshot is named in a change
 /// (`textbox "Search"`; the role alone when it has no name).
 pub fn describe(el: &AxElement, layout: &Layout) -> String {
-    let m = map_element(
-        el,
-        &MapContext {
-            layout,
-            family: Context::default(),
-        },
-    );
-    let name: String = m.name.chars().take(40).collect();
-    if name.is_empty() {
-        m.role.name().to_owned()
-    } else {
-        format!("{} \"{name}\"", m.role.name())
-    }
+    cup::watch::describe(&map_element(el, &context(layout)))
 }
 
-/// States as changes show them (`checked,focused`).
-pub fn states_text(s: &[cup_protocol::State]) -> String {
-    s.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
-}
-
-/// The changes from `before` to `after`, the target named `target`.
+/// The changes from `before` to `after`, the target named `target`
+/// ([`cup::watch::changes`]).
 pub fn changes(target: &str, before: &Observed, after: &Observed, layout: &Layout) -> Vec<Change> {
-    let mut out = Vec::new();
-    match (&before.target, &after.target) {
-        (Some(b), Some(a)) => {
-            let ctx = MapContext {
-                layout,
-                family: Context::default(),
-            };
-            let (mb, ma) = (map_element(b, &ctx), map_element(a, &ctx));
-            if mb.states != ma.states {
-                out.push(Change::new(
-                    target,
-                    "states",
-                    Some(states_text(&mb.states)),
-                    Some(states_text(&ma.states)),
-                ));
-            }
-            if mb.value != ma.value {
-                out.push(Change::new(target, "value", mb.value, ma.value));
-            }
-            if mb.name != ma.name && ma.role != Role::Window {
-                out.push(Change::new(target, "name", Some(mb.name), Some(ma.name)));
-            }
-        }
-        (Some(_), None) => out.push(Change::new(
-            target,
-            "children",
-            Some("present".into()),
-            None,
-        )),
-        _ => {}
-    }
-    if before.focus != after.focus {
-        out.push(Change::new(
-            "focus",
-            "focus",
-            before.focus.clone(),
-            after.focus.clone(),
-        ));
-    }
-    out.extend(cup::windows_change(&before.windows, &after.windows));
-    out
+    let ctx = context(layout);
+    cup::watch::changes(target, before, after, |el| map_element(el, &ctx))
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@
 //! platform-independent code.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use cup::native::NativeStore;
+use cup::refs::{parse_ref, window_ref};
 use cup::{
     ActionParams, ActionResult, Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check,
     Effect, Gesture, Launched, Point, ScreenInfo, Shot, ShotTarget, Target, WindowHandle,
@@ -46,9 +47,7 @@ const LONG_PRESS: Duration = Duration::from_millis(800);
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AdapterError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| AdapterError::Platform(format!("a macOS call panicked: {e}")))
+    cup::blocking::run("a macOS call", f).await
 }
 
 /// An action's blocking work, within [`ACT_DEADLINE`].
@@ -255,7 +254,7 @@ fn perform(el: &ax::Element, pid: i32, plan: &Plan) -> Result<String, AdapterErr
 /// The macOS adapter.
 #[derive(Debug, Default)]
 pub struct MacAdapter {
-    last: Mutex<Option<NativeDump>>,
+    last: NativeStore<NativeDump>,
 }
 
 impl MacAdapter {
@@ -266,10 +265,7 @@ impl MacAdapter {
 
     /// The native facts of the last capture (`cup snapshot --native-dump`).
     pub fn last_dump(&self) -> Option<NativeDump> {
-        self.last
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.last.last()
     }
 
     async fn layout(&self) -> Result<Layout, AdapterError> {
@@ -358,12 +354,7 @@ impl Adapter for MacAdapter {
         let start = Instant::now();
         let mut wanted = Vec::new();
         for w in windows {
-            let (number, pid) = parse_native(&w.native).ok_or_else(|| {
-                AdapterError::Invalid(format!(
-                    "'{}' is not a macOS window reference; list windows again",
-                    w.native
-                ))
-            })?;
+            let (number, pid) = window_ref(&w.native, "a macOS window reference", parse_native)?;
             wanted.push((number, pid, w.info.title.clone()));
         }
         let plan = WalkPlan {
@@ -395,7 +386,7 @@ impl Adapter for MacAdapter {
         let walked = walked.map_err(AdapterError::Unavailable)?;
         let layout = Layout::new(&screen);
         let capture = assemble(&walked.trees, &layout, walked.partial, walked.missing);
-        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some(NativeDump {
+        self.last.keep(NativeDump {
             platform: "macos".into(),
             source: "recorded by cup snapshot --native-dump".into(),
             screen,
@@ -411,10 +402,7 @@ impl Adapter for MacAdapter {
         params: &ActionParams,
         _refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
-        let r: ElementRef = target
-            .native
-            .parse()
-            .map_err(|e: crate::refs::BadRef| AdapterError::Invalid(e.to_string()))?;
+        let r: ElementRef = parse_ref(target.native)?;
         let id = target.id.to_owned();
         let (value, direction, amount) = (params.value.clone(), params.direction, params.amount);
         acting(move || {
@@ -466,25 +454,7 @@ impl Adapter for MacAdapter {
             ShotTarget::Region(r) => *r,
             ShotTarget::Window(w) => {
                 let all = self.windows().await?;
-                let needle = w.to_lowercase();
-                let found = all
-                    .iter()
-                    .find(|h| h.native == *w)
-                    .or_else(|| {
-                        all.iter()
-                            .find(|h| h.info.title.to_lowercase().contains(&needle))
-                    })
-                    .ok_or_else(|| {
-                        AdapterError::NotFound(format!(
-                            "no window '{w}'; list windows to see their titles"
-                        ))
-                    })?;
-                let bounds = found.info.bounds.ok_or_else(|| {
-                    AdapterError::Invalid(format!(
-                        "'{}' is minimized; restore it first",
-                        found.info.title
-                    ))
-                })?;
+                let (found, bounds) = cup::screenshot::window(&all, w)?;
                 let (number, _) = parse_native(&found.native).unwrap_or((0, 0));
                 let (wd, ht) = (
                     u32::try_from(bounds.w).unwrap_or(0),
@@ -583,16 +553,7 @@ impl Adapter for MacAdapter {
             )
         })
         .await?;
-        let mut out: Vec<AppEntry> = installed
-            .iter()
-            .map(|a| AppEntry {
-                name: a.name.clone(),
-                id: a.target.clone(),
-                pids: Vec::new(),
-                windows: Vec::new(),
-                installed: true,
-            })
-            .collect();
+        let mut out = cup::installed::entries(&installed);
         for w in running {
             let pid = u32::try_from(w.pid).ok();
             let entry = out.iter_mut().find(|e| {
@@ -679,7 +640,7 @@ impl Adapter for MacAdapter {
     }
 
     fn native_dump(&self) -> Option<serde_json::Value> {
-        serde_json::to_value(self.last_dump()?).ok()
+        self.last.json()
     }
 
     async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {
@@ -692,11 +653,7 @@ impl Adapter for MacAdapter {
             apps::installed(&apps::app_dirs(home.as_deref()))
         })
         .await?;
-        let app = apps::best(name, &installed).cloned().ok_or_else(|| {
-            AdapterError::NotFound(format!(
-                "no installed app matches '{name}'; list apps to see their names"
-            ))
-        })?;
+        let app = cup::installed::pick(name, &installed)?;
         let before: Vec<WindowFacts> = blocking(|| app_windows(&cg::windows())).await?;
         let mine = |w: &WindowFacts| apps::is_owner(&app, &w.owner);
         let was_running = before.iter().any(&mine);

@@ -7,9 +7,10 @@
 //! found: a notification is evidence even when the change it reports is
 //! gone again before the re-read.
 
+use cup::watch::states_text;
 use cup::Change;
 
-use crate::act::{describe, states_text};
+use crate::act::describe;
 use crate::facts::AxElement;
 use crate::mapping::{map_element, Context, MapContext};
 use crate::screen::Layout;

@@ -174,6 +174,8 @@ impl fmt::Display for Key {
 const KEY_ALIASES: &[(&str, Key)] = &[
     ("return", Key::Named(NamedKey::Enter)),
     ("esc", Key::Named(NamedKey::Escape)),
+    // A phone's Back button (Android), a browser's back elsewhere.
+    ("back", Key::Named(NamedKey::BrowserBack)),
     ("del", Key::Named(NamedKey::Delete)),
     ("bs", Key::Named(NamedKey::Backspace)),
     ("pgup", Key::Named(NamedKey::PageUp)),

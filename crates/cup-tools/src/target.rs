@@ -1,18 +1,28 @@
-//! Which UI a front end acts on: this machine's desktop or a browser over
-//! CDP, from options (command line, Python arguments) and the environment
+//! Which UI a front end acts on: this machine's desktop, a browser over
+//! CDP, or a phone (Android over adb, iOS over WebDriverAgent), from
+//! options (command line, Python arguments) and the environment
 //! (`CUP_PLATFORM`, `CUP_CDP_URL`, `CUP_CDP_HOST`, `CUP_CDP_PORT`,
-//! `CUP_AX_SOURCE`). The
+//! `CUP_AX_SOURCE`, `ANDROID_SERIAL`, `ANDROID_ADB_SERVER_PORT`,
+//! `CUP_WDA_URL`). The
 //! `cup` binary and the bindings choose their adapter here, so both say
 //! the same things about a bad choice.
 
 /// Platform names a front end accepts.
-pub const PLATFORMS: [&str; 5] = ["desktop", "linux", "windows", "macos", "web"];
+pub const PLATFORMS: [&str; 7] = [
+    "desktop", "linux", "windows", "macos", "web", "android", "ios",
+];
 
 /// The target options; all optional (the environment fills the gaps).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Target {
-    /// `desktop`, `linux`, `windows`, `macos` or `web`.
+    /// `desktop`, `linux`, `windows`, `macos`, `web`, `android` or `ios`.
     pub platform: Option<String>,
+    /// The Android device's adb serial (else `ANDROID_SERIAL`, else the
+    /// only device connected).
+    pub serial: Option<String>,
+    /// WebDriverAgent's URL for iOS (else `CUP_WDA_URL`, else
+    /// `http://127.0.0.1:8100`).
+    pub wda_url: Option<String>,
     /// DevTools port of the browser.
     pub cdp_port: Option<u16>,
     /// DevTools host of the browser.
@@ -56,14 +66,34 @@ impl Target {
         }
     }
 
+    /// The phone platform named, if any (`android`, `ios`).
+    fn phone(&self) -> Option<&'static str> {
+        match self.named_platform().as_deref() {
+            Some("android") => Some("android"),
+            Some("ios") => Some("ios"),
+            _ => None,
+        }
+    }
+
     /// The platform name of the adapter [`Target::adapter`] makes
-    /// (`web`, or this machine's OS).
+    /// (`web`, `android`, `ios`, or this machine's OS).
     pub fn platform_name(&self) -> &'static str {
-        if self.is_web() {
+        if let Some(phone) = self.phone() {
+            phone
+        } else if self.is_web() {
             "web"
         } else {
             here()
         }
+    }
+
+    /// WebDriverAgent's URL: the option, else `CUP_WDA_URL`, else
+    /// `http://127.0.0.1:8100`.
+    pub fn wda_url(&self) -> String {
+        self.wda_url
+            .clone()
+            .or_else(|| env("CUP_WDA_URL"))
+            .unwrap_or_else(|| "http://127.0.0.1:8100".to_owned())
     }
 
     /// The browser's DevTools endpoint: the options, else the environment.
@@ -91,6 +121,14 @@ impl Target {
 
     /// A key naming the UI this target sees (to keep snapshots apart).
     pub fn key(&self) -> String {
+        match self.phone() {
+            Some("android") => {
+                let serial = self.serial.clone().or_else(|| env("ANDROID_SERIAL"));
+                return format!("android|{}", serial.unwrap_or_default());
+            }
+            Some(_) => return format!("ios|{}", self.wda_url()),
+            None => {}
+        }
         if self.is_web() {
             return self
                 .endpoint()
@@ -120,11 +158,11 @@ impl Target {
         };
         if !PLATFORMS.contains(&p.as_str()) {
             return Err(format!(
-                "No adapter available for platform '{p}'; use desktop (this machine: {}) or web (a Chromium over the DevTools protocol)",
+                "No adapter available for platform '{p}'; use desktop (this machine: {}), web (a Chromium over the DevTools protocol), android (a phone over adb) or ios (WebDriverAgent)",
                 here()
             ));
         }
-        if p != "web" && p != "desktop" && p != here() {
+        if !matches!(p.as_str(), "web" | "desktop" | "android" | "ios") && p != here() {
             return Err(format!(
                 "No adapter available for platform '{p}': this cup runs on {}; use desktop (or {}) for this machine, or web for a browser",
                 here(),
@@ -138,6 +176,18 @@ impl Target {
     /// connect on first use.
     pub fn adapter(&self) -> Result<Box<dyn cup::Adapter>, String> {
         self.check()?;
+        match self.phone() {
+            Some("android") => {
+                return Ok(Box::new(cup_android::AndroidAdapter::new(
+                    cup_android::adb::AdbServer::from_env(),
+                    self.serial.clone(),
+                )))
+            }
+            Some(_) => {
+                return Err("iOS is not built into this cup yet".into());
+            }
+            None => {}
+        }
         if self.is_web() {
             return Ok(Box::new(
                 cup_web::WebAdapter::new(self.endpoint()?).with_ax_source(self.ax_source()?),
@@ -201,5 +251,14 @@ mod tests {
         assert!(t("WEB").check().is_ok());
         assert!(t("WEB").is_web());
         assert_eq!(t(here()).platform_name(), here());
+        assert_eq!(t("Android").platform_name(), "android");
+        assert_eq!(t("ios").platform_name(), "ios");
+        assert!(t("android").check().is_ok());
+        let serial = Target {
+            platform: Some("android".into()),
+            serial: Some("emulator-5554".into()),
+            ..Target::default()
+        };
+        assert_eq!(serial.key(), "android|emulator-5554");
     }
 }

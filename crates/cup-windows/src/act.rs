@@ -4,8 +4,9 @@
 //! controls); and what changed afterwards ([`changes`]), so a result is
 //! `confirmed` only with evidence.
 
+use cup::plan::{number, refuse_disabled};
 use cup::Change;
-use cup_protocol::{Action, Direction, Role, State};
+use cup_protocol::{Action, Direction};
 
 use crate::facts::Element;
 use crate::mapping::{map_element, MapContext};
@@ -66,10 +67,7 @@ pub enum Plan {
     },
 }
 
-/// Why an action cannot be planned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PlanError(pub String);
+pub use cup::plan::PlanError;
 
 fn centre(el: &Element, verb: &str) -> Result<(i64, i64), PlanError> {
     match el.bounds.filter(|b| !b.is_empty()) {
@@ -111,19 +109,8 @@ pub fn plan(
     amount: Option<u32>,
 ) -> Result<Plan, PlanError> {
     let p = &el.patterns;
-    if !el.is_enabled && action != Action::Focus {
-        return Err(PlanError(
-            "the element is disabled; enable it first (it may need another field filled)".into(),
-        ));
-    }
-    let need_value = || {
-        value.map(str::to_owned).ok_or_else(|| {
-            PlanError(format!(
-                "'{}' needs a value (the text to put in)",
-                action.name()
-            ))
-        })
-    };
+    refuse_disabled(el.is_enabled, action)?;
+    let need_value = || cup::plan::need_value(action, value);
     let click = |right: bool, count: u8| -> Result<Plan, PlanError> {
         let (x, y) = centre(el, action.name())?;
         Ok(Plan::Click { x, y, right, count })
@@ -156,13 +143,7 @@ pub fn plan(
             Ok(Plan::SetValue(need_value()?))
         }
         Action::SetValue if p.range_value.as_ref().is_some_and(|r| !r.is_read_only) => {
-            let v = need_value()?;
-            let n: f64 = v.trim().parse().map_err(|_| {
-                PlanError(format!(
-                    "'{v}' is not a number; this element takes a number"
-                ))
-            })?;
-            Ok(Plan::SetRange(n))
+            Ok(Plan::SetRange(number(&need_value()?)?))
         }
         Action::SetValue => Ok(Plan::FocusAndType {
             text: need_value()?,
@@ -227,68 +208,20 @@ pub fn plan(
     }
 }
 
-/// What cup compares before and after an action.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Observed {
-    /// The target's facts (`None`: gone).
-    pub target: Option<Element>,
-    /// Top-level app windows: handle and title.
-    pub windows: Vec<(i64, String)>,
-    /// The focused element: role and name (`textbox "Search"`).
-    pub focus: Option<String>,
-}
-
-/// States as `changes` shows them (`checked,focused`).
-pub(crate) fn states_text(s: &[State]) -> String {
-    s.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
-}
+/// What cup compares before and after an action: the target's UIA facts,
+/// the top-level app windows (handle and title), the focused element.
+pub type Observed = cup::watch::Observed<Element>;
 
 /// How a focused element is named in a change (`textbox "Search"`).
 pub fn describe(el: &Element) -> String {
-    let m = map_element(el, &MapContext::default());
-    let name: String = m.name.chars().take(40).collect();
-    if name.is_empty() {
-        m.role.name().to_owned()
-    } else {
-        format!("{} \"{name}\"", m.role.name())
-    }
+    cup::watch::describe(&map_element(el, &MapContext::default()))
 }
 
-/// The changes from `before` to `after`, the target named `target`.
+/// The changes from `before` to `after`, the target named `target`
+/// ([`cup::watch::changes`]).
 pub fn changes(target: &str, before: &Observed, after: &Observed) -> Vec<Change> {
-    let mut out = Vec::new();
-    let change = |field: &str, b, a| Change::new(target, field, b, a);
-    match (&before.target, &after.target) {
-        (Some(b), Some(a)) => {
-            let ctx = MapContext::default();
-            let (mb, ma) = (map_element(b, &ctx), map_element(a, &ctx));
-            if mb.states != ma.states {
-                out.push(change(
-                    "states",
-                    Some(states_text(&mb.states)),
-                    Some(states_text(&ma.states)),
-                ));
-            }
-            if mb.value != ma.value {
-                out.push(change("value", mb.value, ma.value));
-            }
-            if mb.name != ma.name && ma.role != Role::Window {
-                out.push(change("name", Some(mb.name), Some(ma.name)));
-            }
-        }
-        (Some(_), None) => out.push(change("children", Some("present".into()), None)),
-        _ => {}
-    }
-    if before.focus != after.focus {
-        out.push(Change {
-            target: "focus".into(),
-            field: "focus".into(),
-            before: before.focus.clone(),
-            after: after.focus.clone(),
-        });
-    }
-    out.extend(cup::windows_change(&before.windows, &after.windows));
-    out
+    let ctx = MapContext::default();
+    cup::watch::changes(target, before, after, |el| map_element(el, &ctx))
 }
 
 /// How long a pattern call (Invoke, Toggle, Expand, DoDefaultAction...)

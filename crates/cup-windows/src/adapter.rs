@@ -4,10 +4,12 @@
 //! crate's platform-independent code.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use cup::native::NativeStore;
+use cup::refs::{parse_ref, window_ref};
 use cup::{
     ActionParams, ActionResult, Adapter, AdapterError, AppEntry, Capture, CaptureLimits, Check,
     Effect, Gesture, Launched, Point, ScreenInfo, Shot, ShotTarget, Target, WindowHandle,
@@ -44,13 +46,12 @@ fn pool_error(e: PoolError) -> AdapterError {
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, AdapterError> {
-    tokio::task::spawn_blocking(move || {
+    cup::blocking::run("a Win32 call", move || {
         // Coordinates in physical pixels, whatever the host process set.
         win32::thread_dpi_aware();
         f()
     })
     .await
-    .map_err(|e| AdapterError::Platform(format!("a Win32 call panicked: {e}")))
 }
 
 /// An action's watch, started before the action ([`WindowsAdapter::arm`]).
@@ -101,7 +102,7 @@ impl Armed {
 #[derive(Debug)]
 pub struct WindowsAdapter {
     pool: Arc<Pool<Uia>>,
-    last: Mutex<Option<NativeDump>>,
+    last: NativeStore<NativeDump>,
 }
 
 impl Default for WindowsAdapter {
@@ -118,16 +119,13 @@ impl WindowsAdapter {
         }
         WindowsAdapter {
             pool: Arc::new(Pool::new("cup-uia", 8, Uia::new)),
-            last: Mutex::new(None),
+            last: NativeStore::new(),
         }
     }
 
     /// The native facts of the last capture (`cup snapshot --native-dump`).
     pub fn last_dump(&self) -> Option<NativeDump> {
-        self.last
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.last.last()
     }
 
     /// Window `hwnd` drawn by itself (`PrintWindow`, so a covered window
@@ -332,12 +330,7 @@ impl Adapter for WindowsAdapter {
         let per_window = limits.deadline.saturating_sub(start.elapsed());
         let mut tasks = tokio::task::JoinSet::new();
         for (i, w) in windows.iter().enumerate() {
-            let Some(hwnd) = hwnd_of(&w.native) else {
-                return Err(AdapterError::Invalid(format!(
-                    "'{}' is not a Windows window reference; list windows again",
-                    w.native
-                )));
-            };
+            let hwnd = window_ref(&w.native, "a Windows window reference", hwnd_of)?;
             let pool = Arc::clone(&self.pool);
             let (max_nodes, max_depth) = (limits.max_nodes, limits.max_depth);
             let title = w.info.title.clone();
@@ -413,7 +406,7 @@ impl Adapter for WindowsAdapter {
                 max_nodes: limits.max_nodes,
             },
         );
-        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some(NativeDump {
+        self.last.keep(NativeDump {
             platform: "windows".into(),
             source: "recorded by cup snapshot --native-dump".into(),
             screen,
@@ -430,10 +423,7 @@ impl Adapter for WindowsAdapter {
         params: &ActionParams,
         _refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
-        let r: ElementRef = target
-            .native
-            .parse()
-            .map_err(|e: crate::refs::BadRef| AdapterError::Invalid(e.to_string()))?;
+        let r: ElementRef = parse_ref(target.native)?;
         self.refuse_elevated(r.hwnd).await?;
         let before = self.observe(Some(r.clone())).await;
         let facts = before.target.clone().ok_or_else(|| {
@@ -658,36 +648,18 @@ impl Adapter for WindowsAdapter {
                 )
             }
             ShotTarget::Monitor(i) => {
-                screen
-                    .monitors
-                    .get(*i)
-                    .map(|m| ltrb(m.rect))
-                    .ok_or_else(|| {
-                        AdapterError::Invalid(format!(
-                            "there is no monitor {i}; this machine has {}",
-                            screen.monitors.len()
-                        ))
-                    })?
+                let m = screen.monitors.get(*i).ok_or_else(|| {
+                    AdapterError::Invalid(format!(
+                        "there is no monitor {i}; this machine has {}",
+                        screen.monitors.len()
+                    ))
+                })?;
+                ltrb(m.rect)
             }
             ShotTarget::Region(r) => *r,
             ShotTarget::Window(w) => {
                 let all = self.windows().await?;
-                let found = all
-                    .iter()
-                    .find(|h| {
-                        h.native == *w || h.info.title.to_lowercase().contains(&w.to_lowercase())
-                    })
-                    .ok_or_else(|| {
-                        AdapterError::NotFound(format!(
-                            "no window '{w}'; list windows to see their titles"
-                        ))
-                    })?;
-                let frame = found.info.bounds.ok_or_else(|| {
-                    AdapterError::Invalid(format!(
-                        "'{}' is minimized; restore it first",
-                        found.info.title
-                    ))
-                })?;
+                let (found, frame) = cup::screenshot::window(&all, w)?;
                 if let Some(hwnd) = hwnd_of(&found.native) {
                     if let Some(shot) = self.print_window(hwnd, frame).await? {
                         return Ok(shot);
@@ -786,16 +758,7 @@ impl Adapter for WindowsAdapter {
     async fn apps(&self) -> Result<Vec<AppEntry>, AdapterError> {
         let installed = self.installed().await?;
         let running = blocking(|| win32::top_level(true)).await?;
-        let mut out: Vec<AppEntry> = installed
-            .iter()
-            .map(|a| AppEntry {
-                name: a.name.clone(),
-                id: a.target.clone(),
-                pids: Vec::new(),
-                windows: Vec::new(),
-                installed: true,
-            })
-            .collect();
+        let mut out = cup::installed::entries(&installed);
         for h in app_windows(&running, 0) {
             let process = h
                 .info
@@ -911,7 +874,7 @@ impl Adapter for WindowsAdapter {
     }
 
     fn native_dump(&self) -> Option<serde_json::Value> {
-        serde_json::to_value(self.last_dump()?).ok()
+        self.last.json()
     }
 
     async fn open_app(&self, name: &str) -> Result<Launched, AdapterError> {
@@ -920,11 +883,7 @@ impl Adapter for WindowsAdapter {
 
     async fn open_app_with(&self, name: &str, args: &[String]) -> Result<Launched, AdapterError> {
         let installed = self.installed().await?;
-        let app = apps::best(name, &installed).cloned().ok_or_else(|| {
-            AdapterError::NotFound(format!(
-                "no installed app matches '{name}'; list apps to see their names"
-            ))
-        })?;
+        let app = cup::installed::pick(name, &installed)?;
         let before: Vec<i64> = self
             .windows()
             .await?

@@ -6,9 +6,10 @@
 //! target, the focus and the windows found. An event is evidence even
 //! when the change it reports is gone again before the re-read.
 
+use cup::watch::states_text;
 use cup::Change;
 
-use crate::act::{describe, states_text};
+use crate::act::describe;
 use crate::control::prop;
 use crate::facts::Element;
 use crate::mapping::{map_element, MapContext};

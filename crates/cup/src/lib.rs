@@ -8,15 +8,21 @@
 pub mod action;
 pub mod adapter;
 pub mod apps;
+pub mod blocking;
 pub mod execute;
 pub mod image;
 pub mod input;
+pub mod installed;
 pub mod marks;
 pub mod native;
 pub mod observe;
+pub mod plan;
+pub mod refs;
+pub mod screenshot;
 pub mod session;
 pub mod tree_diff;
 pub mod visual;
+pub mod watch;
 
 pub use action::{
     condense, keep_last, merge, windows_change, ActionParams, ActionResult, Change, Direction,

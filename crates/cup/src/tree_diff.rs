@@ -9,6 +9,9 @@ use std::collections::HashMap;
 
 use cup_protocol::{Node, State};
 
+pub use crate::watch::describe;
+use crate::watch::states_text;
+
 use crate::action::{condense, windows_change, Change, Effect};
 use crate::adapter::Capture;
 
@@ -23,26 +26,6 @@ fn by_native(capture: &Capture) -> HashMap<&str, &Node> {
         stack.extend(node.children.iter());
     }
     out
-}
-
-/// How a change names an element the snapshot has no id for: its role and
-/// quoted name (cut at 40 characters), the role alone when it has none.
-pub fn describe(node: &Node) -> String {
-    let name: String = node.name.chars().take(40).collect();
-    if name.is_empty() {
-        node.role.name().to_owned()
-    } else {
-        format!("{} \"{name}\"", node.role.name())
-    }
-}
-
-/// States as changes show them (`checked,focused`).
-fn states_text(states: &[State]) -> String {
-    states
-        .iter()
-        .map(|s| s.name())
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// The element that has the focus in `capture`, named.

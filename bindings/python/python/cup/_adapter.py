@@ -25,12 +25,16 @@ class PlatformAdapter:
         cdp_url: Optional[str] = None,
         cdp_host: Optional[str] = None,
         cdp_port: Optional[int] = None,
+        serial: Optional[str] = None,
+        wda_url: Optional[str] = None,
     ) -> None:
-        self._native = _native.Session(platform, cdp_url, cdp_host, cdp_port)
+        self._native = _native.Session(
+            platform, cdp_url, cdp_host, cdp_port, serial, wda_url
+        )
 
     @property
     def platform_name(self) -> str:
-        """``linux``, ``windows``, ``macos`` or ``web``."""
+        """``linux``, ``windows``, ``macos``, ``web``, ``android`` or ``ios``."""
         return self._native.platform_name
 
     def initialize(self) -> None:

@@ -13,6 +13,8 @@ class Session:
         cdp_url: Optional[str] = None,
         cdp_host: Optional[str] = None,
         cdp_port: Optional[int] = None,
+        serial: Optional[str] = None,
+        wda_url: Optional[str] = None,
     ) -> None: ...
     def close(self) -> None: ...
     @property

@@ -26,7 +26,10 @@ class Session:
     ``platform``: None or ``"desktop"`` (this machine), the OS name, or
     ``"web"`` (a Chromium over CDP at ``cdp_url``, or ``cdp_host`` /
     ``cdp_port``; default ``$CUP_CDP_URL``, ``$CUP_CDP_HOST``,
-    ``$CUP_CDP_PORT``, else 127.0.0.1:9222).
+    ``$CUP_CDP_PORT``, else 127.0.0.1:9222), ``"android"`` (a phone over
+    adb: ``serial``, else ``$ANDROID_SERIAL``, else the only device) or
+    ``"ios"`` (WebDriverAgent at ``wda_url``, else ``$CUP_WDA_URL``, else
+    http://127.0.0.1:8100).
 
     Bad arguments raise ``ValueError``; what the platform could not do
     raises :class:`cup.CupError` (a ``RuntimeError``), with cup's one-line
@@ -40,9 +43,16 @@ class Session:
         cdp_url: Optional[str] = None,
         cdp_host: Optional[str] = None,
         cdp_port: Optional[int] = None,
+        serial: Optional[str] = None,
+        wda_url: Optional[str] = None,
     ) -> None:
         self._adapter = PlatformAdapter(
-            platform, cdp_url=cdp_url, cdp_host=cdp_host, cdp_port=cdp_port
+            platform,
+            cdp_url=cdp_url,
+            cdp_host=cdp_host,
+            cdp_port=cdp_port,
+            serial=serial,
+            wda_url=wda_url,
         )
         self._native = self._adapter._native
         self._executor = ActionExecutor(self._adapter)

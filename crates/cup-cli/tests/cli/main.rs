@@ -7,6 +7,7 @@
 mod common;
 
 mod act;
+mod android;
 mod cli;
 mod gnome;
 mod kde;
