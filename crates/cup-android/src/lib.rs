@@ -25,5 +25,9 @@ pub mod facts;
 pub mod map;
 pub mod plan;
 pub mod role;
+pub mod sample;
 
 pub use adapter::AndroidAdapter;
+
+#[cfg(test)]
+mod fixture_tests;

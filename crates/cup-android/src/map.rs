@@ -174,6 +174,11 @@ fn role_of(n: &AndroidNode, within: Within) -> Role {
         Role::Img if pressable => Role::Button,
         Role::Text if n.is("checkable") => Role::Checkbox,
         Role::Text if n.is("heading") => Role::Heading,
+        // A clickable text that is not inside a clickable row is a
+        // control of its own: a launcher's app icon, a "Forgot
+        // password?" link (a text that is only long-clickable is text
+        // to copy).
+        Role::Text if n.is("clickable") && !within.clickable => Role::Button,
         other => other,
     }
 }
@@ -201,6 +206,9 @@ fn element(n: &AndroidNode, id: String, within: Within) -> Node {
         n.content_desc.trim().to_owned()
     } else if entry || matches!(role, Role::Combobox | Role::SpinButton) {
         n.hint.trim().to_owned()
+    } else if matches!(role, Role::Slider | Role::ProgressBar) {
+        // Their text is their value.
+        String::new()
     } else {
         n.text.trim().to_owned()
     };
@@ -322,8 +330,9 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn next_id(&mut self) -> String {
+        let id = format!("e{}", self.count);
         self.count += 1;
-        format!("e{}", self.count)
+        id
     }
 
     /// `n`'s children under `parent` (depth = the parent's).
@@ -392,6 +401,9 @@ pub fn map(dump: &Dump, which: &[WindowSummary], limits: &CaptureLimits) -> Capt
         node.bounds = w.bounds.or_else(|| rect(root.bounds));
         if role == Role::AlertDialog {
             node.states.push(State::Modal);
+        }
+        if root.is_not("visible-to-user") || root.is_not("displayed") {
+            node.states.push(State::Offscreen);
         }
         if w.foreground {
             node.states.push(State::Focused);
@@ -488,7 +500,7 @@ mod tests {
             (Role::Button, "Sign in")
         );
         assert_eq!(sign_in.states, [State::Disabled]);
-        assert_eq!(cap.refs["e6"], "w0/3 MaterialButton com.example.shop:id/go");
+        assert_eq!(cap.refs["e5"], "w0/3 MaterialButton com.example.shop:id/go");
         assert_eq!(cap.partial, None);
     }
 
