@@ -312,46 +312,6 @@ impl AndroidAdapter {
     }
 }
 
-/// `png` cut to `r` (device pixels).
-fn crop(png: &[u8], r: Rect) -> Result<Shot, AdapterError> {
-    let (rgb, w, h) = cup::image::rgb_from_png(png)
-        .map_err(|e| AdapterError::Platform(format!("the screenshot does not decode: {e}")))?;
-    let full = Rect::new(0, 0, u64::from(w), u64::from(h));
-    let cut = r.intersect(&full);
-    if cut.is_empty() {
-        return Err(AdapterError::Invalid(format!(
-            "the region {}x{} at {},{} is outside the {w}x{h} screen",
-            r.w, r.h, r.x, r.y
-        )));
-    }
-    let (x0, y0) = (
-        usize::try_from(cut.x).unwrap_or(0),
-        usize::try_from(cut.y).unwrap_or(0),
-    );
-    let (cw, ch) = (
-        usize::try_from(cut.w).unwrap_or(0),
-        usize::try_from(cut.h).unwrap_or(0),
-    );
-    let stride = w as usize * 3;
-    let mut out = Vec::with_capacity(cw * ch * 3);
-    for row in y0..y0 + ch {
-        let start = row * stride + x0 * 3;
-        out.extend_from_slice(rgb.get(start..start + cw * 3).unwrap_or_default());
-    }
-    let (cw32, ch32) = (
-        u32::try_from(cw).unwrap_or(0),
-        u32::try_from(ch).unwrap_or(0),
-    );
-    let png = cup::image::png_from_rgb(&out, cw32, ch32).map_err(AdapterError::Platform)?;
-    Ok(Shot {
-        png,
-        width: cw32,
-        height: ch32,
-        x: cut.x,
-        y: cut.y,
-    })
-}
-
 #[async_trait]
 impl Adapter for AndroidAdapter {
     fn platform(&self) -> PlatformId {
@@ -481,7 +441,7 @@ impl Adapter for AndroidAdapter {
             }
         };
         match region {
-            Some(r) => crop(&png, r),
+            Some(r) => cup::screenshot::crop_png(&png, r),
             None => {
                 let (_, w, h) = cup::image::rgb_from_png(&png).map_err(|e| {
                     AdapterError::Platform(format!("the screenshot does not decode: {e}"))

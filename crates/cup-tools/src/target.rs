@@ -184,7 +184,9 @@ impl Target {
                 )))
             }
             Some(_) => {
-                return Err("iOS is not built into this cup yet".into());
+                return cup_ios::IosAdapter::new(&self.wda_url())
+                    .map(|a| Box::new(a) as Box<dyn cup::Adapter>)
+                    .map_err(|e| e.to_string());
             }
             None => {}
         }

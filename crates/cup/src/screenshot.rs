@@ -61,6 +61,46 @@ pub fn window<'a>(
     Ok((found, frame))
 }
 
+/// A whole-screen PNG (`png`, its top-left at 0,0) cut to `region`,
+/// which is first clipped to the picture: what phones, whose screenshot is
+/// always the whole screen, give for a region or a window.
+///
+/// # Errors
+///
+/// - [`AdapterError::Invalid`]: the region is outside the picture;
+/// - [`AdapterError::Platform`]: the PNG does not decode or encode.
+pub fn crop_png(png: &[u8], region: Rect) -> Result<crate::Shot, AdapterError> {
+    let (rgb, w, h) = crate::image::rgb_from_png(png)
+        .map_err(|e| AdapterError::Platform(format!("the screenshot does not decode: {e}")))?;
+    let cut = region.intersect(&Rect::new(0, 0, u64::from(w), u64::from(h)));
+    if cut.is_empty() {
+        return Err(AdapterError::Invalid(format!(
+            "the region {},{} {}x{} is outside the {w}x{h} screen",
+            region.x, region.y, region.w, region.h
+        )));
+    }
+    let at = |v: i64| usize::try_from(v).unwrap_or(0);
+    let size = |v: u64| usize::try_from(v).unwrap_or(0);
+    let (x0, y0, cw, ch) = (at(cut.x), at(cut.y), size(cut.w), size(cut.h));
+    let stride = size(u64::from(w)) * 3;
+    let mut out = Vec::with_capacity(cw * ch * 3);
+    for row in y0..y0 + ch {
+        let start = row * stride + x0 * 3;
+        out.extend_from_slice(rgb.get(start..start + cw * 3).unwrap_or_default());
+    }
+    let (width, height) = (
+        u32::try_from(cw).unwrap_or(0),
+        u32::try_from(ch).unwrap_or(0),
+    );
+    Ok(crate::Shot {
+        png: crate::image::png_from_rgb(&out, width, height).map_err(AdapterError::Platform)?,
+        width,
+        height,
+        x: cut.x,
+        y: cut.y,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

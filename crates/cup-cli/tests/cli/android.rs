@@ -1,4 +1,4 @@
-//! `cup --platform android`: the binary drives a phone through Debian's
+//! `cup --platform android` (and ios): the binary drives a phone through Debian's
 //! real adb server. The phone is a device of the tests' own (the
 //! cup-android tests' support: no Android runs on this machine).
 
@@ -135,4 +135,33 @@ async fn the_cli_snapshots_and_acts_on_a_phone() {
         .asked()
         .contains(&"shell,v2,raw:input keyevent 4".to_owned()));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `cup --platform ios`: no iPhone here; what cup says without one.
+#[test]
+fn the_cli_says_what_ios_needs_in_one_line() {
+    let unused = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
+    let url = format!("http://{}", unused.local_addr().expect("addr"));
+    drop(unused);
+    let out = cup(&["--platform", "ios", "--wda-url", &url, "snapshot"], &[]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(&format!("no WebDriverAgent answers at {url}")),
+        "{err}"
+    );
+    assert!(err.contains("forward port 8100"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = cup(
+        &[
+            "--platform",
+            "ios",
+            "--wda-url",
+            "https://phone",
+            "snapshot",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "bad usage");
+    assert!(text(&out.stderr).contains("WebDriverAgent serves plain http"));
 }
