@@ -289,6 +289,18 @@ impl AdbServer {
             .map_err(|_| AdbError::Io(format!("the adb server's version {text:?} is not a number")))
     }
 
+    /// Asks the server to exit (`host:kill`, what `adb kill-server`
+    /// sends).
+    pub async fn kill(&self) -> Result<(), AdbError> {
+        self.timed(self.deadline, "host:kill", async {
+            let mut stream = TcpStream::connect(self.addr).await.map_err(|e| {
+                AdbError::NoServer(format!("no adb server listens on {} ({e})", self.addr))
+            })?;
+            Self::request(&mut stream, "host:kill").await
+        })
+        .await
+    }
+
     /// The devices the server knows (`host:devices-l`).
     pub async fn devices(&self) -> Result<Vec<DeviceEntry>, AdbError> {
         Ok(parse_devices(&self.host("host:devices-l").await?))

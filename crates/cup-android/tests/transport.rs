@@ -469,3 +469,47 @@ impl Rig {
         self.device.addr.to_string()
     }
 }
+
+/// With nothing on its port, cup starts the server itself (`adb -P <port>
+/// start-server`), then talks to it; the test stops it with `host:kill`.
+#[tokio::test]
+async fn the_server_is_started_when_nothing_listens() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let home = std::env::temp_dir().join(format!("cup-adb-start-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    // The server the client starts inherits this process's HOME (its key
+    // goes there): a private one, set by a wrapper script.
+    let wrapper = home.join("adb");
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nHOME='{}' exec adb \"$@\"\n", home.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let mut client =
+        cup_android::adb::AdbServer::new(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+    client.adb_program = Some(wrapper.display().to_string());
+    let version = client.version().await;
+    let listed = client.devices().await;
+    let killed = client.kill().await;
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(version.unwrap() >= 0x20, "a protocol version");
+    assert_eq!(listed.unwrap(), []);
+    killed.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut never = client.clone();
+    never.adb_program = None;
+    let e = never.version().await.unwrap_err();
+    assert!(
+        e.to_string().contains("start one with `adb start-server`"),
+        "{e}"
+    );
+}
