@@ -5,13 +5,13 @@
 use std::sync::{Arc, Mutex};
 
 #[path = "../../../cup-android/tests/support/mod.rs"]
-mod adb_support;
+pub(crate) mod adb_support;
 
 use adb_support::{AdbServerProcess, FakeDevice, Reply};
 
 use crate::common::{cup, line_with, text};
 
-fn dump(checked: bool) -> String {
+pub(crate) fn dump(checked: bool) -> String {
     format!(
         r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.notes" content-desc="" enabled="true" bounds="[0,0][720,1600]"><node index="0" text="Sync" resource-id="com.example.notes:id/sync" class="androidx.appcompat.widget.SwitchCompat" package="com.example.notes" content-desc="" checkable="true" checked="{checked}" clickable="true" enabled="true" bounds="[0,200][720,320]" /><node index="1" text="" resource-id="com.example.notes:id/title" class="android.widget.EditText" package="com.example.notes" content-desc="" hint="Title" clickable="true" focusable="true" enabled="true" bounds="[20,400][700,500]" /></node></hierarchy>UI hierchary dumped to: /dev/tty
 "#

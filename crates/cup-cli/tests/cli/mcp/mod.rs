@@ -258,6 +258,7 @@ fn line_of<'a>(snapshot: &'a str, id: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {id} in:\n{snapshot}"))
 }
 
+mod android;
 mod arguments;
 mod config;
 mod desktop;
