@@ -288,16 +288,37 @@ impl AndroidAdapter {
                 Vec::new(),
             ));
         }
-        tokio::time::sleep(SETTLE).await;
-        let after = self.read(DUMP).await?;
         // Windows come and go with actions: a capture of some windows is
         // compared with the foreground's after.
         let scope = match before.scope {
             Scope::All => Scope::All,
             Scope::Foreground | Scope::These(_) => Scope::Foreground,
         };
-        let after = self.keep(after, scope, &before.limits);
-        let (effect, changes) = cup::tree_diff::observe(&before.capture, &after, refs, target);
+        // A second, longer look when the first saw nothing: an app that
+        // starts an animation or a network call answers later.
+        let mut seen = (cup::Effect::NoChange, Vec::new());
+        for wait in [SETTLE, SETTLE * 2] {
+            tokio::time::sleep(wait).await;
+            let read = match self.read(DUMP).await {
+                Ok(r) => r,
+                Err(e) => {
+                    return Ok(ActionResult::observed(
+                        format!(
+                            "{}; the screen could not be read after it: {e}",
+                            plan.message
+                        ),
+                        cup::Effect::Unverified,
+                        Vec::new(),
+                    ))
+                }
+            };
+            let after = self.keep(read, scope.clone(), &before.limits);
+            seen = cup::tree_diff::observe(&before.capture, &after, refs, target);
+            if seen.0 == cup::Effect::Confirmed {
+                break;
+            }
+        }
+        let (effect, changes) = seen;
         Ok(ActionResult::observed(plan.message, effect, changes))
     }
 
