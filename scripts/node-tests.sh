@@ -21,7 +21,7 @@ fi
 echo "node-tests: building the package"
 bindings/node/build.sh --pack
 
-echo "node-tests: node --test (pure, a JavaScript adapter, desktop, web, android)"
+echo "node-tests: node --test (pure, a JavaScript adapter, desktop, web, phones)"
 # One file at a time (Node 18's runner has no --test-concurrency).
 for f in test/pure.test.cjs test/adapter.test.mjs test/desktop.test.mjs test/web.test.mjs test/android.test.mjs; do
     (cd "$NODE_DIR" && node --test "$f")

@@ -61,3 +61,11 @@ test("an android Session asks the adb server for its phone", async () => {
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("an ios Session says when no WebDriverAgent answers", async () => {
+  const port = await freePort();
+  const s = await Session.create({ platform: "ios", wdaUrl: `http://127.0.0.1:${port}` });
+  assert.equal(s.platformName, "ios");
+  await assert.rejects(s.snapshot(), (e) => e.message.startsWith(`no WebDriverAgent answers at http://127.0.0.1:${port}`) && e.message.includes("forward port 8100"));
+  await assert.rejects(async () => Session.create({ platform: "ios", wdaUrl: "https://phone.local" }), /WebDriverAgent serves plain http/);
+});

@@ -1,8 +1,9 @@
-"""platform="android": the Session talks to Debian's real adb server
-(started here on a private port and home, stopped by its pid). No phone
-is connected, so the first call gives cup's one-line error; driving a
-phone is tested in crates/cup-android and the CLI's tests, with a device
-of the tests' own."""
+"""Phones from Python. platform="android": the Session talks to Debian's
+real adb server (started here on a private port and home, stopped by its
+pid); no phone is connected, so the first call gives cup's one-line error.
+platform="ios": no WebDriverAgent listens, so the same. Driving a phone is
+tested in crates/cup-android (a device of the tests' own behind the real
+adb server) and crates/cup-ios (recorded WebDriverAgent exchanges)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,14 @@ def test_android_session_asks_the_adb_server_for_its_phone(adb_server):
     named = cup.Session(platform="android", serial="R58M123")
     with pytest.raises(cup.CupError, match="no device R58M123 is connected"):
         named.snapshot()
+
+
+def test_ios_session_says_when_no_webdriveragent_answers():
+    port = _free_port()
+    s = cup.Session(platform="ios", wda_url=f"http://127.0.0.1:{port}")
+    assert s.platform_name == "ios"
+    with pytest.raises(cup.CupError, match=f"^no WebDriverAgent answers at http://127.0.0.1:{port}") as e:
+        s.snapshot()
+    assert "forward port 8100" in str(e.value) and "\n" not in str(e.value)
+    with pytest.raises(cup.CupError, match="WebDriverAgent serves plain http"):
+        cup.Session(platform="ios", wda_url="https://phone.local")
