@@ -19,24 +19,6 @@ pub enum DumpError {
     NoTree(String),
 }
 
-/// Boolean attributes kept as flags, in the dumps' spelling.
-const FLAGS: &[&str] = &[
-    "checkable",
-    "checked",
-    "clickable",
-    "enabled",
-    "focusable",
-    "focused",
-    "scrollable",
-    "long-clickable",
-    "password",
-    "selected",
-    "visible-to-user",
-    "displayed",
-    "NAF",
-    "heading",
-];
-
 /// `[l,t][r,b]` as [`Bounds`].
 pub fn bounds(text: &str) -> Option<Bounds> {
     let numbers: Vec<i64> = text
@@ -115,40 +97,40 @@ pub fn parse(text: &str) -> Result<Dump, DumpError> {
     })
 }
 
-/// One element and its subtree.
+/// One element and its subtree, its attributes read in one pass.
 fn node(e: roxmltree::Node<'_, '_>) -> AndroidNode {
-    let attr = |name: &str| e.attribute(name).unwrap_or_default().to_owned();
-    // Appium names the element by its class; the others say it.
-    let class = e
-        .attribute("class")
-        .map(str::to_owned)
-        .unwrap_or_else(|| e.tag_name().name().to_owned());
-    let mut flags = Vec::new();
-    let mut unset = Vec::new();
-    for flag in FLAGS {
-        match e.attribute(*flag) {
-            Some("true") => flags.push((*flag).to_owned()),
-            Some("false") => unset.push((*flag).to_owned()),
-            _ => {}
+    let mut n = AndroidNode::default();
+    let mut class = None;
+    for a in e.attributes() {
+        let value = a.value();
+        match a.name() {
+            "class" => class = Some(value),
+            "package" => n.package = value.to_owned(),
+            "text" => n.text = value.to_owned(),
+            "content-desc" => n.content_desc = value.to_owned(),
+            "hint" => n.hint = value.to_owned(),
+            "resource-id" => n.resource_id = value.to_owned(),
+            "bounds" => n.bounds = bounds(value),
+            "display-id" => n.display = value.parse().ok(),
+            flag => match value {
+                "true" => {
+                    n.flags.insert(flag);
+                }
+                "false" => {
+                    n.unset.insert(flag);
+                }
+                _ => {}
+            },
         }
     }
-    AndroidNode {
-        class,
-        package: attr("package"),
-        text: attr("text"),
-        content_desc: attr("content-desc"),
-        hint: attr("hint"),
-        resource_id: attr("resource-id"),
-        bounds: e.attribute("bounds").and_then(bounds),
-        flags,
-        unset,
-        display: e.attribute("display-id").and_then(|d| d.parse().ok()),
-        children: e
-            .children()
-            .filter(roxmltree::Node::is_element)
-            .map(node)
-            .collect(),
-    }
+    // Appium names the element by its class; the others say it.
+    n.class = class.unwrap_or_else(|| e.tag_name().name()).to_owned();
+    n.children = e
+        .children()
+        .filter(roxmltree::Node::is_element)
+        .map(node)
+        .collect();
+    n
 }
 
 #[cfg(test)]

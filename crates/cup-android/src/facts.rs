@@ -33,6 +33,84 @@ impl Bounds {
     }
 }
 
+/// The boolean attributes cup keeps, in the dumps' spelling.
+pub const FLAG_NAMES: [&str; 16] = [
+    "checkable",
+    "checked",
+    "clickable",
+    "enabled",
+    "focusable",
+    "focused",
+    "scrollable",
+    "long-clickable",
+    "password",
+    "selected",
+    "visible-to-user",
+    "displayed",
+    "NAF",
+    "heading",
+    "a11y-important",
+    "showing-hint",
+];
+
+/// A set of [`FLAG_NAMES`] (a bit each; 3,000 nodes' flags without an
+/// allocation), written as the list of their names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Flags(u32);
+
+impl Flags {
+    /// The bit of `name`, if cup keeps it.
+    fn bit(name: &str) -> Option<u32> {
+        FLAG_NAMES.iter().position(|f| *f == name).map(|i| 1 << i)
+    }
+
+    /// Adds `name`; `false` when cup does not keep that attribute.
+    pub fn insert(&mut self, name: &str) -> bool {
+        Flags::bit(name).map(|b| self.0 |= b).is_some()
+    }
+
+    /// Whether `name` is in the set.
+    pub fn has(&self, name: &str) -> bool {
+        Flags::bit(name).is_some_and(|b| self.0 & b != 0)
+    }
+
+    /// No flag set.
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    /// The names in the set, in [`FLAG_NAMES`]' order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        FLAG_NAMES
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, n)| *n)
+    }
+}
+
+impl Serialize for Flags {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.names())
+    }
+}
+
+impl<'de> Deserialize<'de> for Flags {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        let mut flags = Flags::default();
+        for n in &names {
+            if !flags.insert(n) {
+                return Err(serde::de::Error::custom(format!(
+                    "unknown flag {n:?}; cup keeps {}",
+                    FLAG_NAMES.join(", ")
+                )));
+            }
+        }
+        Ok(flags)
+    }
+}
+
 /// One node of the dump.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct AndroidNode {
@@ -58,16 +136,13 @@ pub struct AndroidNode {
     /// `None` when the dump has none or it does not parse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Bounds>,
-    /// Boolean attributes the dump set to `true` (`checkable`, `checked`,
-    /// `clickable`, `enabled`, `focusable`, `focused`, `scrollable`,
-    /// `long-clickable`, `password`, `selected`, `visible-to-user`,
-    /// `displayed`, `NAF`), in the dump's spelling.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub flags: Vec<String>,
+    /// Boolean attributes the dump set to `true` ([`FLAG_NAMES`]).
+    #[serde(default, skip_serializing_if = "Flags::is_empty")]
+    pub flags: Flags,
     /// Boolean attributes the dump set to `false` (an absent attribute is
     /// neither: older dumps lack `visible-to-user`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unset: Vec<String>,
+    #[serde(default, skip_serializing_if = "Flags::is_empty")]
+    pub unset: Flags,
     /// The window's display (androidx, API 30+).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<u32>,
@@ -79,12 +154,12 @@ pub struct AndroidNode {
 impl AndroidNode {
     /// Whether the dump set `flag` to `true`.
     pub fn is(&self, flag: &str) -> bool {
-        self.flags.iter().any(|f| f == flag)
+        self.flags.has(flag)
     }
 
     /// Whether the dump set `flag` to `false`.
     pub fn is_not(&self, flag: &str) -> bool {
-        self.unset.iter().any(|f| f == flag)
+        self.unset.has(flag)
     }
 
     /// This node and every descendant, depth first.

@@ -7,7 +7,7 @@
 //!   server to the same device — a device of the bench's own on loopback
 //!   that answers at once (no Android runs here), so the figures are the
 //!   transport's alone: a shell command (`input tap`, shell protocol v2),
-//!   and a 3,000-node dump through `exec:` (≈ 1.3 MB).
+//!   and a 3,000-node dump through `exec:` (1.17 MB).
 //!
 //! ```text
 //! cargo run --release -p cup-bench --bin android-transport [-- --runs 20]
@@ -198,8 +198,8 @@ async fn run() -> anyhow::Result<bool> {
     );
     println!("{}", line("shell command: cup's adb client", cup_tap));
     println!("{}", line("shell command: adb command line", cli_tap));
-    println!("{}", line("1.3 MB dump: cup's adb client", cup_dump));
-    println!("{}", line("1.3 MB dump: adb command line", cli_dump));
+    println!("{}", line("1.2 MB dump: cup's adb client", cup_dump));
+    println!("{}", line("1.2 MB dump: adb command line", cli_dump));
     println!(
         "ratios (median): command line / cup: shell {:.1}x, dump {:.1}x",
         cli_tap.median / cup_tap.median,
