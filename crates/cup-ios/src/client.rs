@@ -201,13 +201,33 @@ fn reply_error(reply: &Value, status: u16) -> Option<(String, String)> {
     (status >= 400).then(|| (format!("HTTP {status}"), String::new()))
 }
 
-/// `error: first line of message`, cut at 300 characters.
+/// The description inside an `NSError`'s own description, which most of
+/// WDA's errors carry as their message (`FBResponseWithUnknownError` sends
+/// `error.description`, FBResponsePayload.m; its errors are built by
+/// FBErrorBuilder.m): `Error Domain=com.facebook.WebDriverAgent Code=1
+/// "The button 'x' is not supported…" UserInfo={NSLocalizedDescription=…}`
+/// gives `The button 'x' is not supported…`.
+fn ns_error_description(message: &str) -> Option<&str> {
+    let rest = message.trim_start().strip_prefix("Error Domain=")?;
+    let (_, quoted) = rest.split_once(" \"")?;
+    // The first `" UserInfo=`: an underlying error nests another after it.
+    let end = quoted.find("\" UserInfo=").or_else(|| quoted.rfind('"'))?;
+    Some(&quoted[..end])
+}
+
+/// `error: first line of message` (of an NSError's description: all of
+/// it, on one line), cut at 300 characters.
 fn one_line(error: &str, message: &str) -> String {
-    let first = message
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let described = ns_error_description(message)
+        .map(|d| cup_protocol::text::one_line(d, 300))
+        .filter(|d| !d.is_empty());
+    let first = described.as_deref().unwrap_or_else(|| {
+        message
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+    });
     let text = if first.is_empty() {
         error.to_owned()
     } else {
@@ -478,6 +498,16 @@ mod tests {
             one_line("unknown error", "first\nsecond"),
             "unknown error: first"
         );
+        // An NSError's description, as FBResponseWithUnknownError sends it
+        // (FBResponsePayload.m, FBErrorBuilder.m), gives its own text.
+        assert_eq!(
+            one_line(
+                "unknown error",
+                "Error Domain=com.facebook.WebDriverAgent Code=1 \"Only pointer type 'touch' is supported. 'mouse' is given instead for action with id 'finger1'\" UserInfo={NSLocalizedDescription=Only pointer type 'touch' is supported. 'mouse' is given instead for action with id 'finger1'}"
+            ),
+            "unknown error: Only pointer type 'touch' is supported. 'mouse' is given instead for action with id 'finger1'"
+        );
+        assert_eq!(ns_error_description("Error Domain=x"), None);
         let gone = WdaError::Refused {
             request: "POST /session/{id}/actions".into(),
             error: "invalid session id".into(),

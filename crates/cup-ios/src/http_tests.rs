@@ -235,6 +235,8 @@ impl Replay {
 
 const SESSION: &str = "8F1D2A9C-5E3B-4C1A-9B7E-2D6F0A4C3E11";
 
+/// `POST /session` with no app, answered as FBSessionCommands.m does
+/// (`sessionInformation`: the id and `currentCapabilities`).
 fn new_session(id: &str) -> Exchange {
     ex(
         "POST /session",
@@ -242,7 +244,7 @@ fn new_session(id: &str) -> Exchange {
         Reply::Json(
             200,
             json!({"value": {"sessionId": id, "capabilities": {"device": "iphone",
-                "sdkVersion": "17.4", "CFBundleIdentifier": null}}, "sessionId": id}),
+                "sdkVersion": "17.4"}}, "sessionId": id}),
         ),
     )
 }
@@ -357,12 +359,17 @@ async fn the_session_is_made_once_and_touches_are_w3c_actions_in_points() {
 async fn a_forgotten_session_is_made_again_and_wda_errors_are_one_line() {
     let server = Replay::start(vec![
         new_session("OLD"),
+        // WDA restarted: FBRoute.m raises "Session does not exist", which
+        // FBExceptionHandler.m answers as `invalid session id`, HTTP 404
+        // (FBCommandStatus.m), the call stack as the traceback.
         ex(
             "POST /session/OLD/wda/keys",
             Some(json!({"value": ["a"]})),
             Reply::Json(
                 404,
-                json!({"value": {"error": "invalid session id", "message": "Session does not exist", "traceback": ""}, "sessionId": null}),
+                json!({"value": {"error": "invalid session id", "message": "Session does not exist",
+                    "traceback": "(\n\t0   CoreFoundation                      0x0000000180491128 __exceptionPreprocess + 164\n)"},
+                    "sessionId": null}),
             ),
         ),
         new_session(SESSION),
@@ -370,14 +377,20 @@ async fn a_forgotten_session_is_made_again_and_wda_errors_are_one_line() {
             &format!("POST /session/{SESSION}/wda/keys"),
             json!({"value": ["a"]}),
         ),
+        // A simulator has no volume buttons: FBCustomCommands.m answers
+        // FBResponseWithUnknownError(error), an HTTP 500 whose message is
+        // the NSError's description (FBErrorBuilder.m: domain
+        // com.facebook.WebDriverAgent, code 1), the text from
+        // XCUIDevice+FBHelpers.m with the sorted names as an NSArray prints
+        // them; no traceback.
         ex(
             &format!("POST /session/{SESSION}/wda/pressButton"),
             Some(json!({"name": "volumeup"})),
             Reply::Json(
                 500,
                 json!({"value": {"error": "unknown error",
-                    "message": "The button 'volumeup' is not supported. The device under test only supports the following buttons: (\n    home\n)",
-                    "traceback": "0 WebDriverAgentLib ..."}, "sessionId": SESSION}),
+                    "message": "Error Domain=com.facebook.WebDriverAgent Code=1 \"The button 'volumeup' is not supported. The device under test only supports the following buttons: (\n    home\n)\" UserInfo={NSLocalizedDescription=The button 'volumeup' is not supported. The device under test only supports the following buttons: (\n    home\n)}",
+                    "traceback": ""}, "sessionId": SESSION}),
             ),
         ),
     ])
@@ -393,7 +406,7 @@ async fn a_forgotten_session_is_made_again_and_wda_errors_are_one_line() {
         .expect_err("refused");
     assert_eq!(
         err.to_string(),
-        "WebDriverAgent refused POST /session/{id}/wda/pressButton: unknown error: The button 'volumeup' is not supported. The device under test only supports the following buttons: ("
+        "WebDriverAgent refused POST /session/{id}/wda/pressButton: unknown error: The button 'volumeup' is not supported. The device under test only supports the following buttons: ( home )"
     );
     server.finish().await;
 }

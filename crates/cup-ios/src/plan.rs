@@ -13,11 +13,12 @@
 //!   clear button (a quarter of the width, at least 40 pt, in from the
 //!   right edge; a text view's also near its bottom), so the caret goes
 //!   after the text, not into its middle;
-//! - setvalue: the same, with as many backspaces (`\u{8}`) as the field
-//!   holds characters before the text. WDA's `/element/{uuid}/clear` would
-//!   need an element id the JSON source does not give, so the field is
-//!   emptied by keys from the caret at its end; a multi-line text view
-//!   longer than its frame keeps what lies after the caret;
+//! - setvalue: the same, with a backspace and a forward delete
+//!   (`\u{8}\u{7f}`) per character the field holds before the text: the
+//!   sequence WDA's own clear types (`XCUIElement+FBTyping.m`), which
+//!   empties the field wherever the caret landed. WDA's
+//!   `/element/{uuid}/clear` would need an element id the JSON source does
+//!   not give;
 //! - scroll: a swipe inside the element from 75 % to 25 % of its height
 //!   (or width), one per 3 steps of `amount` (default one);
 //! - increment, decrement: a slider's thumb dragged by a tenth of its
@@ -38,6 +39,11 @@ use cup_protocol::Action;
 use serde_json::{json, Value};
 
 use crate::facts::{ScreenFacts, WdaElement, WdaRect};
+
+/// What deletes one character wherever the caret is: a backspace (the
+/// character before it) and a forward delete (the one after), as WDA's
+/// clear types them (`XCUIElement+FBTyping.m`, `backspaceDeleteSequence`).
+pub const CLEAR_ONE: &str = "\u{8}\u{7f}";
 
 /// How long a tap holds.
 pub const TAP_MS: u64 = 100;
@@ -497,7 +503,7 @@ pub fn element(
                 0
             };
             if old > 0 {
-                steps.push(Step::Call(keys(&"\u{8}".repeat(old))));
+                steps.push(Step::Call(keys(&CLEAR_ONE.repeat(old))));
             }
             if !text.is_empty() {
                 steps.push(Step::Call(keys(&text)));
@@ -881,11 +887,19 @@ mod tests {
             },
         );
         assert_eq!(set.steps.len(), 4);
+        // "old@x.io": 8 characters, each deleted by a backspace and a
+        // forward delete, as WDA's own clear does.
         assert_eq!(
             body(&set.steps[2])["value"].as_array().map(Vec::len),
-            Some(8)
+            Some(16)
         );
-        assert_eq!(body(&set.steps[2])["value"][0], json!("\u{8}"));
+        assert_eq!(
+            (
+                &body(&set.steps[2])["value"][0],
+                &body(&set.steps[2])["value"][1]
+            ),
+            (&json!("\u{8}"), &json!("\u{7f}"))
+        );
         assert_eq!(body(&set.steps[3]), &json!({"value": ["n", "e", "w"]}));
         // An empty field (its value is the placeholder) needs no deleting.
         f.value = Some("Email".into());
