@@ -18,17 +18,16 @@ pub(crate) fn dump(checked: bool) -> String {
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_cli_snapshots_and_acts_on_a_phone() {
+/// A notes app with a "Sync" switch (a tap at its centre toggles it) and
+/// a title field, on a phone of the tests' own adopted by a real adb
+/// server: the server, the phone and its serial.
+pub(crate) async fn notes_phone() -> (AdbServerProcess, FakeDevice, String) {
     let server = AdbServerProcess::start();
-    let checked = Arc::new(Mutex::new(false));
-    let state = checked.clone();
+    let on = Arc::new(Mutex::new(false));
     let device = FakeDevice::start(
         "shell_v2,cmd",
         Arc::new(move |cmd: &str| {
-            let mut on = state
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut on = on.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             match cmd {
                 "wm size" => Reply::text("Physical size: 720x1600\n"),
                 "wm density" => Reply::text("Physical density: 320\n"),
@@ -52,6 +51,12 @@ async fn the_cli_snapshots_and_acts_on_a_phone() {
     )
     .await;
     let serial = server.adopt(device.addr).await;
+    (server, device, serial)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_snapshots_and_acts_on_a_phone() {
+    let (server, device, serial) = notes_phone().await;
     let dir = std::env::temp_dir().join(format!("cup-cli-android-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");

@@ -1,44 +1,11 @@
 //! `cup --platform android mcp` over stdio: the MCP server on a phone,
 //! through Debian's real adb server and a device of the tests' own.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use super::*;
-use crate::android::adb_support::{AdbServerProcess, FakeDevice, Reply};
-use crate::android::dump;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stdio_phone_snapshot_toggle_and_press() {
-    let server = AdbServerProcess::start();
-    let on = Arc::new(Mutex::new(false));
-    let state = on.clone();
-    let device = FakeDevice::start(
-        "shell_v2,cmd",
-        Arc::new(move |cmd: &str| {
-            let mut on = state.lock().unwrap_or_else(PoisonError::into_inner);
-            match cmd {
-                "wm size" => Reply::text("Physical size: 720x1600\n"),
-                "wm density" => Reply::text("Physical density: 320\n"),
-                "dumpsys window" => Reply::text(
-                    "mCurrentFocus=Window{1 u0 com.example.notes/com.example.notes.Main}\n",
-                ),
-                "uiautomator dump /dev/tty" => Reply::text(&dump(*on)),
-                "input tap 360 260" => {
-                    *on = !*on;
-                    Reply::text("")
-                }
-                "pidof com.example.notes" => Reply::text("777\n"),
-                c if c.starts_with("input ") || c.starts_with("dumpsys input") => Reply::text(""),
-                _ => Reply::Out {
-                    stdout: Vec::new(),
-                    stderr: b"not found\n".to_vec(),
-                    exit: 127,
-                },
-            }
-        }),
-    )
-    .await;
-    let serial = server.adopt(device.addr).await;
+    let (server, device, serial) = crate::android::notes_phone().await;
     let env = vec![(
         "ANDROID_ADB_SERVER_PORT".to_owned(),
         server.port.to_string(),
