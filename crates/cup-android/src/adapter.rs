@@ -29,8 +29,20 @@ use crate::map::{map, windows, WindowSummary};
 use crate::plan::{self, Plan, Step};
 
 /// ADBKeyBoard, the input method that types any text sent to it by
-/// broadcast (`ADB_INPUT_B64`).
+/// broadcast: package `com.android.adbkeyboard`, service `AdbIME`
+/// (senzhk/ADBKeyBoard `AndroidManifest.xml`); action `ADB_INPUT_B64`,
+/// string extra `msg`, decoded with `Base64.DEFAULT` and committed to the
+/// focused field (`AdbIME.java`).
 pub const ADB_KEYBOARD: &str = "com.android.adbkeyboard/.AdbIME";
+
+/// How long ADBKeyBoard is given to be bound after `ime set`.
+const IME_BIND: Duration = Duration::from_secs(3);
+
+/// Whether `ime list -a -s` (every installed input method, one id a line;
+/// without `-a` only the enabled ones) lists ADBKeyBoard.
+fn lists_adb_keyboard(imes: &str) -> bool {
+    imes.lines().any(|l| l.trim() == ADB_KEYBOARD)
+}
 
 /// How long after an action the screen is given before it is read again.
 const SETTLE: Duration = Duration::from_millis(400);
@@ -200,11 +212,21 @@ impl AndroidAdapter {
 
     /// Runs the steps of a plan. Text outside `input text`'s reach goes
     /// through ADBKeyBoard, whose presence is checked before anything is
-    /// done, so a refusal types nothing.
+    /// done, so a refusal types nothing. Each shell step is first fitted to
+    /// the phone's Android version ([`plan::for_sdk`]), all before the
+    /// first runs.
     async fn perform(&self, plan: &Plan) -> Result<(), AdapterError> {
         let phone = self.phone().await?;
-        let unicode: Vec<&str> = plan
-            .steps
+        let mut steps = Vec::with_capacity(plan.steps.len());
+        for step in &plan.steps {
+            steps.push(match step {
+                Step::Shell(cmd) => Step::Shell(
+                    plan::for_sdk(cmd, phone.sdk).map_err(|e| AdapterError::Unsupported(e.0))?,
+                ),
+                Step::Unicode(t) => Step::Unicode(t.clone()),
+            });
+        }
+        let unicode: Vec<&str> = steps
             .iter()
             .filter_map(|s| match s {
                 Step::Unicode(t) => Some(t.as_str()),
@@ -213,44 +235,62 @@ impl AndroidAdapter {
             .collect();
         let mut restore = None;
         if !unicode.is_empty() {
-            let imes = phone.run("ime list -s", QUICK).await.map_err(adb_error)?;
-            if !imes.lines().any(|l| l.trim() == ADB_KEYBOARD) {
+            let imes = phone
+                .read("ime list -a -s", QUICK)
+                .await
+                .map_err(adb_error)?;
+            if !lists_adb_keyboard(&imes) {
                 let chars: String = unicode.concat().chars().take(12).collect();
                 return Err(AdapterError::Unsupported(format!(
                     "Android's `input text` types ASCII only and this text has other characters ({chars}); install ADBKeyBoard (package com.android.adbkeyboard) on the device so cup can type them exactly; nothing was typed"
                 )));
             }
             let current = phone
-                .run("settings get secure default_input_method", QUICK)
+                .read("settings get secure default_input_method", QUICK)
                 .await
                 .map_err(adb_error)?;
-            restore = Some(current.trim().to_owned()).filter(|c| !c.is_empty() && c != "null");
-            phone
-                .run(
-                    &format!("ime enable {ADB_KEYBOARD} && ime set {ADB_KEYBOARD}"),
-                    QUICK,
-                )
-                .await
-                .map_err(adb_error)?;
+            let current = current.trim().to_owned();
+            if current != ADB_KEYBOARD {
+                // `ime enable` answers `Input method …: now enabled` or
+                // `…: already enabled for user #0`; an IME the system does
+                // not know gives `Unknown input method … cannot be
+                // enabled` (exit 255 on recent Androids, 0 before), which
+                // `run` turns into an error.
+                phone
+                    .run(&format!("ime enable {ADB_KEYBOARD}"), QUICK)
+                    .await
+                    .map_err(adb_error)?;
+                phone
+                    .run(&format!("ime set {ADB_KEYBOARD}"), QUICK)
+                    .await
+                    .map_err(adb_error)?;
+                restore = Some(current).filter(|c| !c.is_empty() && c != "null");
+            }
         }
-        let mut result = Ok(());
-        for step in &plan.steps {
-            let done = match step {
-                Step::Shell(cmd) => phone.run(cmd, QUICK).await.map(|_| ()),
-                Step::Unicode(text) => {
-                    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
-                    phone
-                        .run(
-                            &format!("am broadcast -a ADB_INPUT_B64 --es msg {}", quote(&b64)),
-                            QUICK,
-                        )
-                        .await
-                        .map(|_| ())
+        let mut result = if unicode.is_empty() {
+            Ok(())
+        } else {
+            self.ime_ready(phone).await
+        };
+        if result.is_ok() {
+            for step in &steps {
+                let done = match step {
+                    Step::Shell(cmd) => phone.run(cmd, QUICK).await.map(|_| ()),
+                    Step::Unicode(text) => {
+                        let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+                        phone
+                            .run(
+                                &format!("am broadcast -a ADB_INPUT_B64 --es msg {}", quote(&b64)),
+                                QUICK,
+                            )
+                            .await
+                            .map(|_| ())
+                    }
+                };
+                if let Err(e) = done {
+                    result = Err(adb_error(e));
+                    break;
                 }
-            };
-            if let Err(e) = done {
-                result = Err(adb_error(e));
-                break;
             }
         }
         if let Some(ime) = restore {
@@ -259,6 +299,30 @@ impl AndroidAdapter {
             }
         }
         result
+    }
+
+    /// Waits until ADBKeyBoard is bound: `ime set` returns before the
+    /// system binds the method, and a broadcast sent before then is lost
+    /// without a word (`Broadcast completed: result=0` either way).
+    async fn ime_ready(&self, phone: &Phone) -> Result<(), AdapterError> {
+        let until = Instant::now() + IME_BIND;
+        loop {
+            match phone.ime_bound(ADB_KEYBOARD).await.map_err(adb_error)? {
+                Some(true) => return Ok(()),
+                // A dump that does not say: give it a moment and go on.
+                None => {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    return Ok(());
+                }
+                Some(false) if Instant::now() >= until => {
+                    return Err(AdapterError::Platform(format!(
+                        "ADBKeyBoard was selected but the system had not bound it after {} s (dumpsys input_method: mBoundToMethod=false); nothing was typed; retry, or check the keyboard in the phone's settings",
+                        IME_BIND.as_secs()
+                    )))
+                }
+                Some(false) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
     }
 
     /// Runs `plan`, reads the screen again and reports what changed
@@ -545,9 +609,10 @@ impl Adapter for AndroidAdapter {
             ok: phone.is_ok(),
             detail: match &phone {
                 Ok(p) => format!(
-                    "{} {}{}",
+                    "{} {}{}{}",
                     p.serial,
                     p.model,
+                    p.sdk.map(|s| format!(" API {s}")).unwrap_or_default(),
                     if p.v2 { " (shell v2: exit codes)" } else { " (no shell v2: output only)" }
                 ),
                 Err(e) => e.to_string(),
@@ -581,8 +646,11 @@ impl Adapter for AndroidAdapter {
                 "unlock the phone and retry".into()
             },
         });
-        let imes = phone.run("ime list -s", QUICK).await.unwrap_or_default();
-        let keyboard = imes.lines().any(|l| l.trim() == ADB_KEYBOARD);
+        let imes = phone
+            .read("ime list -a -s", QUICK)
+            .await
+            .unwrap_or_default();
+        let keyboard = lists_adb_keyboard(&imes);
         out.push(Check {
             name: "text beyond ASCII".into(),
             ok: true,

@@ -72,18 +72,33 @@ pub struct DeviceEntry {
     pub model: String,
 }
 
-/// Parses `host:devices-l`'s answer.
+/// What the server names a device without a serial (`append_transport`
+/// in adb's `transport.cpp`): the only serial with spaces.
+const NO_SERIAL: &str = "(no serial number)";
+
+/// Parses `host:devices-l`'s answer: `%-22s %s` (serial, state), then
+/// ` usb:…`, ` product:…`, ` model:…`, ` device:…`, ` transport_id:N`
+/// (`append_transport` in adb's `transport.cpp`). The state is one word
+/// (`device`, `offline`, `unauthorized`, `authorizing`, `connecting`,
+/// `recovery`, `sideload`, `bootloader`, …) except `no permissions (…);
+/// see […]` (`UsbNoPermissionsShortHelpText`).
 pub fn parse_devices(text: &str) -> Vec<DeviceEntry> {
     text.lines()
         .filter_map(|line| {
-            let mut words = line.split_whitespace();
-            let serial = words.next()?.to_owned();
-            let mut state = words.next()?.to_owned();
+            let (serial, rest) = match line.strip_prefix(NO_SERIAL) {
+                Some(rest) => (NO_SERIAL.to_owned(), rest),
+                None => {
+                    let line = line.trim_start();
+                    let end = line.find(char::is_whitespace)?;
+                    (line[..end].to_owned(), &line[end..])
+                }
+            };
+            let mut state = rest.split_whitespace().next()?.to_owned();
             // `no permissions (…)` is two words and more.
             if state == "no" {
                 state = "no permissions".into();
             }
-            let model = line
+            let model = rest
                 .split_whitespace()
                 .find_map(|w| w.strip_prefix("model:"))
                 .unwrap_or_default()
@@ -151,7 +166,7 @@ async fn read_hex_string(stream: &mut TcpStream) -> Result<Vec<u8>, AdbError> {
 }
 
 impl AdbServer {
-    /// A client of the server at `addr` (2 s deadline for host requests;
+    /// A client of the server at `addr` (10 s deadline for host requests;
     /// device commands set their own).
     pub fn new(addr: SocketAddr) -> Self {
         AdbServer {
@@ -260,9 +275,16 @@ impl AdbServer {
             b"OKAY" => Ok(()),
             b"FAIL" => {
                 let message = read_hex_string(stream).await?;
-                Err(AdbError::Refused(
-                    String::from_utf8_lossy(&message).into_owned(),
-                ))
+                // Some answers span lines (`device unauthorized.\nThis adb
+                // server's $ADB_VENDOR_KEYS is not set\n…`, adb's
+                // `acquire_one_transport`): one line here.
+                let message = String::from_utf8_lossy(&message)
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Err(AdbError::Refused(message))
             }
             other => Err(AdbError::Io(format!(
                 "the adb server answered {:?} to {text}",
@@ -307,9 +329,16 @@ impl AdbServer {
     }
 
     /// Asks the server to connect to a device over TCP (`adb connect`).
+    /// The server answers OKAY and then a text either way (`connect_device`
+    /// in adb's `client/transport_local.cpp`): `connected to H:P` or
+    /// `already connected to H:P` on success; anything else (`failed to
+    /// connect to …`, `failed to authenticate to …`, `failed to resolve
+    /// host: …`, `bad port number …`, `empty address`, older servers'
+    /// `unable to connect to …`) is a failure.
     pub async fn connect_device(&self, addr: &str) -> Result<String, AdbError> {
         let answer = self.host(&format!("host:connect:{addr}")).await?;
-        if answer.contains("failed") || answer.contains("cannot") || answer.contains("unable") {
+        let answer = answer.trim().to_owned();
+        if !(answer.starts_with("connected to") || answer.starts_with("already connected to")) {
             return Err(AdbError::Device(format!("adb connect {addr}: {answer}")));
         }
         Ok(answer)
@@ -452,6 +481,15 @@ fn ready(d: &DeviceEntry) -> Result<DeviceEntry, AdbError> {
             "device {} is offline; reconnect it (adb reconnect) or restart adbd on it",
             d.serial
         ))),
+        // Passing states of a device being attached (adb's `transport.cpp`).
+        "authorizing" | "connecting" => Err(AdbError::Device(format!(
+            "device {} is still {}; retry in a few seconds (accept the USB debugging prompt if the phone shows one)",
+            d.serial, d.state
+        ))),
+        "no permissions" => Err(AdbError::Device(format!(
+            "this computer may not open device {} over USB (no permissions); add a udev rule for it (see `adb devices`) and reconnect it",
+            d.serial
+        ))),
         other => Err(AdbError::Device(format!(
             "device {} is {other}; see `adb devices` for what it needs",
             d.serial
@@ -460,7 +498,10 @@ fn ready(d: &DeviceEntry) -> Result<DeviceEntry, AdbError> {
 }
 
 /// Reads shell protocol v2 packets (`id u8, len u32le, payload`: 1
-/// stdout, 2 stderr, 3 exit code) until the exit packet.
+/// stdout, 2 stderr, 3 exit code; adb's `shell_protocol.h`) until the
+/// exit packet, whose one-byte payload is the exit status (`0x80 | signal`
+/// for a killed command; `Subprocess::WaitForExit` in adbd's
+/// `shell_service.cpp`).
 async fn read_v2(stream: &mut TcpStream, serial: &str) -> Result<ShellOutput, AdbError> {
     let mut out = ShellOutput::default();
     loop {
@@ -534,6 +575,22 @@ mod tests {
             e.to_string().starts_with("no Android device is connected"),
             "{e}"
         );
+        // A device the user may not open, listed by serial-less USB
+        // (adb's `transport.cpp` and `UsbNoPermissionsShortHelpText`).
+        let noperm = parse_devices(
+            "(no serial number)     no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html] usb:1-4 transport_id:3\n",
+        );
+        assert_eq!(noperm[0].serial, "(no serial number)");
+        assert_eq!(noperm[0].state, "no permissions");
+        assert!(choose(&noperm, None)
+            .expect_err("no permissions")
+            .to_string()
+            .contains("udev"));
+        let waiting = parse_devices("R58M   authorizing usb:1-1 transport_id:4\n");
+        assert!(choose(&waiting, None)
+            .expect_err("authorizing")
+            .to_string()
+            .contains("still authorizing"));
         let two = parse_devices("a device\nb device\n");
         let e = choose(&two, None).expect_err("two");
         assert!(e.to_string().contains("--serial or ANDROID_SERIAL"), "{e}");

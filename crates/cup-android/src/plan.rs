@@ -15,7 +15,11 @@ use cup_protocol::{Action, Direction, Node, Rect, Role, State};
 
 use crate::adb::quote;
 
-/// A long press's hold, in milliseconds.
+/// A long press's hold, in milliseconds: `input swipe x y x y 800` puts
+/// the finger down, moves it nowhere for 800 ms and lifts it
+/// (`sendSwipe`: DOWN, MOVEs until the duration, UP), longer than the
+/// 400–500 ms `ViewConfiguration.getLongPressTimeout()`. The duration
+/// argument exists since Android 4.4's Input.java.
 pub const LONG_PRESS_MS: u32 = 800;
 /// A scroll swipe's duration, in milliseconds (slow enough not to fling).
 pub const SWIPE_MS: u32 = 500;
@@ -117,8 +121,9 @@ pub fn keycode(key: &Key) -> Option<u32> {
     Some(code)
 }
 
-/// The key codes of the modifiers (`input keycombination`, Android 13+,
-/// holds them while it presses the key).
+/// The key codes of the modifiers: the left ones, which
+/// `InputShellCommand`'s `MODIFIER` table turns into the meta state of
+/// the keys after them (`KEYCODE_CTRL_LEFT` 113 → `META_CTRL_ON`, …).
 fn modifier_code(m: Modifier) -> u32 {
     match m {
         Modifier::Ctrl => 113,
@@ -128,8 +133,28 @@ fn modifier_code(m: Modifier) -> u32 {
     }
 }
 
+/// The API level from which `input keycombination` holds modifiers.
+/// `input keycombination` first came (Android 12's `InputShellCommand`)
+/// with every key's meta state 0, so an app saw ctrl+a as a plain `a`;
+/// the `MODIFIER` table that sets `META_CTRL_ON` etc. on the keys after a
+/// modifier, and the `-t` option, came with Android 13 (the Android 13
+/// copy in fairphone-mirror/platform_frameworks_base has both). Before
+/// Android 12 the command does not exist: `input` prints `Error: Unknown
+/// command: keycombination` (Input.java) and Android 12 prints `Unknown
+/// command: keycombination` and exits 0 (`handleDefaultCommands`).
+pub const KEYCOMBINATION_SDK: u32 = 33;
+
+/// The API level from which `input keyevent` takes several key codes in
+/// one call and `input swipe` a duration (`keyevent [--longpress] <key
+/// code number or name> ...` and `swipe <x1> <y1> <x2> <y2>
+/// [duration(ms)]` in Input.java's usage since Android 4.4; the Jelly
+/// Bean copies print `input keyevent <key code number or name>` and
+/// `input swipe <x1> <y1> <x2> <y2>`).
+pub const MULTI_KEYEVENT_SDK: u32 = 19;
+
 /// The shell command that presses `combo`: `input keyevent K…` for plain
-/// keys, `input keycombination M… K` (Android 13+) with modifiers.
+/// keys, `input keycombination M… K` (Android 13+, see
+/// [`KEYCOMBINATION_SDK`]) with modifiers.
 pub fn press(combo: &Combo) -> Result<String, PlanError> {
     if combo.keys.is_empty() {
         return Err(PlanError(format!(
@@ -158,16 +183,72 @@ pub fn press(combo: &Combo) -> Result<String, PlanError> {
     Ok(format!("input keycombination {}", codes(&mods)))
 }
 
+/// `cmd` (a shell step, `a && b && …`) made fit for a device of API level
+/// `sdk` (unknown: taken as recent): before Android 4.4 an `input
+/// keyevent` with several codes becomes one call per code, and `input
+/// swipe` loses its duration (the Jelly Bean copies of Input.java take
+/// `swipe <x1> <y1> <x2> <y2>` only and refuse a fifth argument with
+/// `Error: Invalid arguments`), so a long press, a swipe that stays put,
+/// is refused there; before Android 13 an `input keycombination` is
+/// refused, since no `input` there holds a modifier (see
+/// [`KEYCOMBINATION_SDK`]).
+pub fn for_sdk(cmd: &str, sdk: Option<u32>) -> Result<String, PlanError> {
+    let Some(sdk) = sdk else {
+        return Ok(cmd.to_owned());
+    };
+    let mut parts = Vec::new();
+    // Text steps carry no spaces (`%s`), so ` && ` only joins commands.
+    for part in cmd.split(" && ") {
+        if part.starts_with("input keycombination ") && sdk < KEYCOMBINATION_SDK {
+            return Err(PlanError(format!(
+                "this phone runs Android API {sdk}; keys held with a modifier (ctrl, shift, alt, meta) need Android 13 (API {KEYCOMBINATION_SDK}) or later, whose `input keycombination` sets their meta state; nothing was pressed"
+            )));
+        }
+        if sdk >= MULTI_KEYEVENT_SDK {
+            parts.push(part.to_owned());
+        } else if let Some(codes) = part.strip_prefix("input keyevent ") {
+            parts.extend(
+                codes
+                    .split_whitespace()
+                    .map(|c| format!("input keyevent {c}")),
+            );
+        } else if let Some(args) = part.strip_prefix("input swipe ") {
+            match args.split_whitespace().collect::<Vec<_>>()[..] {
+                [x0, y0, x1, y1, _] if x0 == x1 && y0 == y1 => {
+                    return Err(PlanError(format!(
+                        "this phone runs Android API {sdk}; a long press needs `input swipe` with a duration, which came with Android 4.4 (API {MULTI_KEYEVENT_SDK}); nothing was pressed"
+                    )))
+                }
+                [x0, y0, x1, y1, _] => parts.push(format!("input swipe {x0} {y0} {x1} {y1}")),
+                _ => parts.push(part.to_owned()),
+            }
+        } else {
+            parts.push(part.to_owned());
+        }
+    }
+    Ok(parts.join(" && "))
+}
+
 /// Whether `input text` can type `c`: printable ASCII.
 fn plain(c: char) -> bool {
     (' '..='~').contains(&c)
 }
 
 /// The steps that type `text` exactly: runs of printable ASCII through
-/// `input text` (spaces as `%s`, which is why a literal `%s` is split
-/// between two calls), newlines and tabs as their keys, anything else as a
+/// `input text`, newlines and tabs as their keys, anything else as a
 /// [`Step::Unicode`] run. Consecutive shell steps are joined with `&&`
 /// (one round trip; the first failure stops the rest).
+///
+/// What reaches `input text` (`InputShellCommand.sendText`, Input.java
+/// before Android 12): its one argument (`getNextArgRequired`; Input.java
+/// wants exactly one), whose `%s` becomes a space, every other character
+/// typed through the virtual keyboard's key map, which has all printable
+/// ASCII and nothing else (anything else: `NullPointerException`). So the
+/// argument is single-quoted for the device's `sh -c` (the only layer that
+/// reads quotes, `$`, `` ` ``, `\`, `&`, `;`, `(`, …; the `input` wrapper
+/// passes `"$@"` on), spaces are sent as `%s` (one word even where a
+/// wrapper re-splits), and a literal `%s` is split between two calls.
+/// `%` followed by anything else, or `%%s` (`% ` typed), is kept.
 pub fn type_text(text: &str) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
     let mut shell: Vec<String> = Vec::new();
@@ -505,6 +586,14 @@ mod tests {
                 "input text 100 && input text % && input text sure".into()
             )]
         );
+        // Shell metacharacters stay literal inside single quotes; `%`
+        // before a space is typed (`%%s` → `% `).
+        assert_eq!(
+            type_text(r#"a\b"c;(d)|`e`* 5% off"#),
+            [Step::Shell(
+                r#"input text 'a\b"c;(d)|`e`*%s5%%soff'"#.into()
+            )]
+        );
         assert_eq!(
             type_text("naïve 日本"),
             [
@@ -529,6 +618,36 @@ mod tests {
             .to_string()
             .contains("no key for `f20`"));
         assert!(p("ctrl").is_err());
+    }
+
+    #[test]
+    fn commands_fit_the_android_version() {
+        let dels = "input tap 50 50 && input keyevent 123 67 67";
+        // Android 4.4+ takes several codes at once; unknown: as recent.
+        assert_eq!(for_sdk(dels, Some(19)).expect("kitkat"), dels);
+        assert_eq!(for_sdk(dels, None).expect("unknown"), dels);
+        assert_eq!(
+            for_sdk(dels, Some(18)).expect("jelly bean"),
+            "input tap 50 50 && input keyevent 123 && input keyevent 67 && input keyevent 67"
+        );
+        // Jelly Bean's swipe takes no duration: scrolls lose it, a long
+        // press (a swipe that stays put) cannot be done.
+        assert_eq!(
+            for_sdk("input swipe 540 1600 540 800 500", Some(18)).expect("scroll"),
+            "input swipe 540 1600 540 800"
+        );
+        assert!(for_sdk("input swipe 250 250 250 250 800", Some(18))
+            .expect_err("long press")
+            .to_string()
+            .contains("Android 4.4"));
+        // Modifiers are held from Android 13 on; before, refused.
+        let ctrl_a = "input keycombination 113 29";
+        assert_eq!(for_sdk(ctrl_a, Some(33)).expect("13"), ctrl_a);
+        let e = for_sdk(ctrl_a, Some(31)).expect_err("12");
+        assert!(e.to_string().contains("Android 13"), "{e}");
+        // Text is never split: its spaces are %s.
+        let text = type_text("a && b");
+        assert_eq!(text, [Step::Shell("input text 'a%s&&%sb'".into())]);
     }
 
     fn button(bounds: Rect) -> Node {

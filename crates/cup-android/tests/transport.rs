@@ -24,6 +24,16 @@ struct Phone {
     front: String,
     keyboard: bool,
     ime: String,
+    /// Whether the selected input method is bound yet, and how many
+    /// `dumpsys input_method` reads until it is.
+    ime_bound: bool,
+    bind_after: u32,
+    /// `ro.build.version.sdk`.
+    sdk: u32,
+    /// The display's rotation.
+    rotation: u8,
+    /// An adbd from before Android 7: `exec:` has no terminal.
+    old_adbd: bool,
 }
 
 fn bool_attr(b: bool) -> &'static str {
@@ -87,28 +97,53 @@ fn png() -> Vec<u8> {
     cup::image::png_from_rgb(&rgb, 4, 6).unwrap()
 }
 
-/// The phone's answers to what cup asks.
+/// The phone's answers to what cup asks: what the real tools print, cited
+/// by their source.
 fn script(phone: Arc<Mutex<Phone>>, dump: Option<Reply>) -> Script {
     Arc::new(move |cmd: &str| {
         let mut p = phone.lock().unwrap();
         let ok = || Reply::text("");
+        if cmd == "getprop ro.build.version.sdk" {
+            return Reply::text(&format!("{}\n", p.sdk));
+        }
+        // WindowManagerShellCommand.printInitialDisplaySize / density.
         if cmd == "wm size" {
             return Reply::text("Physical size: 1080x2400\n");
         }
         if cmd == "wm density" {
             return Reply::text("Physical density: 420\n");
         }
+        // DisplayContent.dump: `mCurrentFocus=` a WindowState
+        // (`Window{hash u0 title}`), `mFocusedApp=` an ActivityRecord.
         if cmd == "dumpsys window" {
-            return Reply::text(&format!("  mCurrentFocus=Window{{4f1c u0 {}}}\n", p.front));
+            let (package, _) = p.front.split_once('/').unwrap();
+            return Reply::text(&format!(
+                "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0 rootTasks=2\n  mCurrentFocus=Window{{4f1c2e1 u0 {}}}\n  mFocusedApp=ActivityRecord{{7d3e1b4 u0 {package}/.Main t12}}\n",
+                p.front
+            ));
         }
-        if cmd == "dumpsys input | grep -m 1 SurfaceOrientation" {
-            return Reply::text("    SurfaceOrientation: 0\n");
+        // TouchInputMapper::dump on Android 14: the viewport line
+        // (DisplayViewport::toString), no `SurfaceOrientation` any more.
+        if cmd == "dumpsys input" {
+            return Reply::text(&format!(
+                "INPUT MANAGER (dumpsys input)\n\nInput Reader State (Nums of device: 1):\n  Device 3: sec_touchscreen\n    Touch Input Mapper (mode - DIRECT):\n      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation={}, logicalFrame=[0, 0, 1080, 2400], physicalFrame=[0, 0, 1080, 2400], deviceSize=[1080, 2400], isActive=[1]\n      DisplayBounds: 1080x2400\n      InputDeviceOrientation: Rotation{}\n",
+                p.rotation,
+                u32::from(p.rotation) * 90
+            ));
         }
-        if cmd.starts_with("uiautomator dump") {
+        // DumpCommand: the XML on the terminal, then the trailer (sic).
+        // Through an old adbd's `exec:` (no terminal) only the trailer.
+        if cmd == "uiautomator dump /dev/tty" {
             if let Some(d) = &dump {
                 return d.clone();
             }
+            if p.old_adbd {
+                return Reply::text("UI hierchary dumped to: /dev/tty\n");
+            }
             return Reply::text(&format!("{}UI hierchary dumped to: /dev/tty\n", xml(&p)));
+        }
+        if cmd == "rm -f /data/local/tmp/cup-window-dump.xml; uiautomator dump /data/local/tmp/cup-window-dump.xml >/dev/null && cat /data/local/tmp/cup-window-dump.xml; rm -f /data/local/tmp/cup-window-dump.xml" {
+            return Reply::text(&xml(&p));
         }
         if cmd == "screencap -p" {
             return Reply::Out {
@@ -129,7 +164,9 @@ fn script(phone: Arc<Mutex<Phone>>, dump: Option<Reply>) -> Script {
         if cmd.starts_with("input ") {
             return ok();
         }
-        if cmd == "ime list -s" {
+        // InputMethodManagerService's shell command: `ime list -a -s` lists
+        // every installed method's id (without `-a`, the enabled ones).
+        if cmd == "ime list -a -s" {
             let mut s = String::from(
                 "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n",
             );
@@ -141,35 +178,52 @@ fn script(phone: Arc<Mutex<Phone>>, dump: Option<Reply>) -> Script {
         if cmd == "settings get secure default_input_method" {
             return Reply::text(&format!("{}\n", p.ime));
         }
+        if let Some(ime) = cmd.strip_prefix("ime enable ") {
+            return Reply::text(&format!("Input method {ime}: now enabled for user #0\n"));
+        }
+        // `ime set` returns before the method is bound.
         if let Some(rest) = cmd.strip_prefix("ime set ") {
-            p.ime = rest.rsplit(' ').next().unwrap_or_default().to_owned();
+            p.ime = rest.trim_matches('\'').to_owned();
+            p.ime_bound = false;
+            p.bind_after = 2;
             return Reply::text(&format!("Input method {} selected for user #0\n", p.ime));
         }
-        if cmd.starts_with("ime enable") {
-            p.ime = "com.android.adbkeyboard/.AdbIME".into();
-            return Reply::text(
-                "Input method com.android.adbkeyboard/.AdbIME selected for user #0\n",
-            );
+        // InputMethodManagerService.dump's binding line.
+        if cmd == "dumpsys input_method" {
+            if p.bind_after > 0 {
+                p.bind_after -= 1;
+            } else {
+                p.ime_bound = true;
+            }
+            return Reply::text(&format!(
+                "Current Input Method Manager state:\n  mCurMethodId={}\n  mCurId={} mHaveConnection={} mBoundToMethod={} mVisibleBound=false\n",
+                p.ime, p.ime, p.ime_bound, p.ime_bound
+            ));
         }
+        // `am broadcast` waits for the receivers and prints the same either
+        // way; AdbIME.java commits the text only once it is the bound
+        // method with a receiver, else it is lost.
         if let Some(b64) = cmd.strip_prefix("am broadcast -a ADB_INPUT_B64 --es msg ") {
             use base64::Engine as _;
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(b64.trim_matches('\''))
                 .unwrap();
-            assert_eq!(
-                p.ime, "com.android.adbkeyboard/.AdbIME",
-                "the text went to another keyboard"
-            );
-            p.search.push_str(&String::from_utf8(bytes).unwrap());
+            if p.ime == "com.android.adbkeyboard/.AdbIME" && p.ime_bound {
+                p.search.push_str(&String::from_utf8(bytes).unwrap());
+            }
             return Reply::text("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\nBroadcast completed: result=0\n");
         }
-        if cmd.starts_with("cmd package query-activities") {
-            return Reply::text("com.android.settings/.Settings\ncom.android.chrome/com.google.android.apps.chrome.Main\n");
+        // PackageManagerShellCommand.runQueryIntentActivities with --brief
+        // (printResolveInfo: the match line, then the short component).
+        if cmd.starts_with("cmd package query-activities --brief") {
+            return Reply::text("2 activities found:\n  Activity #0:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    com.android.settings/.Settings\n  Activity #1:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    com.android.chrome/com.google.android.apps.chrome.Main\n");
         }
+        // The `monkey` script echoes its arguments; Monkey.java with
+        // verbosity 0 then prints the events count and network stats.
         if let Some(rest) = cmd.strip_prefix("monkey -p ") {
             let package = rest.split(' ').next().unwrap_or_default();
             p.front = format!("{package}/{package}.Main");
-            return Reply::text("  bash arg: -p\nEvents injected: 1\n");
+            return Reply::text(&format!("  bash arg: -p\n  bash arg: {package}\n  bash arg: -c\n  bash arg: android.intent.category.LAUNCHER\n  bash arg: 1\nEvents injected: 1\n## Network stats: elapsed time=31ms (0ms mobile, 0ms wifi, 31ms not connected)\n"));
         }
         if cmd.starts_with("pidof ") {
             return Reply::text("4242\n");
@@ -190,12 +244,20 @@ struct Rig {
 }
 
 async fn rig(features: &str, dump: Option<Reply>) -> Rig {
+    rig_with(features, dump, |_| {}).await
+}
+
+async fn rig_with(features: &str, dump: Option<Reply>, set: impl FnOnce(&mut Phone)) -> Rig {
     let server = AdbServerProcess::start();
-    let phone = Arc::new(Mutex::new(Phone {
+    let mut p = Phone {
         front: "com.android.settings/com.android.settings.Settings".into(),
         ime: "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME".into(),
+        ime_bound: true,
+        sdk: 34,
         ..Phone::default()
-    }));
+    };
+    set(&mut p);
+    let phone = Arc::new(Mutex::new(p));
     let device = FakeDevice::start(features, script(phone.clone(), dump)).await;
     let serial = server.adopt(device.addr).await;
     let adapter = AndroidAdapter::new(server.client(), Some(serial));
@@ -343,7 +405,8 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
         .all(|s| !s.contains("input text")));
     assert_eq!(rig.phone.lock().unwrap().search, "wi fi");
 
-    // With ADBKeyBoard: exact, through its broadcast, keyboard restored.
+    // With ADBKeyBoard: exact, through its broadcast once it is bound,
+    // keyboard restored.
     rig.phone.lock().unwrap().keyboard = true;
     a.act(&t, Action::Type, &typed(" café 日本"), &refs)
         .await
@@ -353,6 +416,12 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
         assert_eq!(p.search, "wi fi café 日本");
         assert!(p.ime.ends_with("LatinIME"), "{}", p.ime);
     }
+    let asked = rig.device.asked();
+    let at = |s: &str| asked.iter().position(|a| a == s).expect(s);
+    assert!(
+        at("shell,v2,raw:ime set com.android.adbkeyboard/.AdbIME")
+            < at("shell,v2,raw:dumpsys input_method")
+    );
 
     // Keys are key events.
     a.press(&cup_protocol::parse_combo("enter").unwrap(), &refs)
@@ -361,9 +430,13 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
     a.press(&cup_protocol::parse_combo("home").unwrap(), &refs)
         .await
         .unwrap();
+    a.press(&cup_protocol::parse_combo("ctrl+a").unwrap(), &refs)
+        .await
+        .unwrap();
     let asked = rig.device.asked();
     assert!(asked.contains(&"shell,v2,raw:input keyevent 66".to_owned()));
     assert!(asked.contains(&"shell,v2,raw:input keyevent 3".to_owned()));
+    assert!(asked.contains(&"shell,v2,raw:input keycombination 113 29".to_owned()));
 
     // Screenshots are screencap's bytes, binary-safe through exec:.
     let shot = a.screenshot(&ShotTarget::Screen).await.unwrap();
@@ -457,6 +530,80 @@ async fn a_phone_that_hangs_times_out_at_the_deadline() {
     assert!(
         e.to_string().contains("did not finish within 1500 ms"),
         "{e}"
+    );
+}
+
+/// Android 12 (API 31): `input keycombination` holds no modifier there, so
+/// ctrl+a is refused before anything is sent; plain keys still go.
+#[tokio::test]
+async fn modifiers_are_refused_before_android_13() {
+    let rig = rig_with("shell_v2,cmd", None, |p| p.sdk = 31).await;
+    let refs = Default::default();
+    let e = rig
+        .adapter
+        .press(&cup_protocol::parse_combo("ctrl+a").unwrap(), &refs)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("Android 13"), "{e}");
+    assert!(rig
+        .device
+        .asked()
+        .iter()
+        .all(|s| !s.contains("keycombination")));
+    rig.adapter
+        .press(&cup_protocol::parse_combo("enter").unwrap(), &refs)
+        .await
+        .unwrap();
+    assert!(rig
+        .device
+        .asked()
+        .contains(&"shell,v2,raw:input keyevent 66".to_owned()));
+}
+
+/// Before the first dump, the rotation comes from `dumpsys input`'s
+/// viewport (Android 13+ has no `SurfaceOrientation`).
+#[tokio::test]
+async fn the_rotation_before_a_dump_comes_from_the_input_viewport() {
+    let rig = rig_with("shell_v2,cmd", None, |p| p.rotation = 1).await;
+    let screen = rig.adapter.screen().await.unwrap();
+    assert_eq!((screen.width, screen.height), (2400, 1080));
+    assert!(rig
+        .device
+        .asked()
+        .contains(&"shell,v2,raw:dumpsys input".to_owned()));
+}
+
+/// An adbd from before Android 7 runs `exec:` without a terminal, so
+/// `/dev/tty` takes no dump: cup dumps to a file instead, from then on.
+#[tokio::test]
+async fn an_old_adbd_gets_its_dump_through_a_file() {
+    let rig = rig_with("", None, |p| {
+        p.old_adbd = true;
+        p.sdk = 23;
+    })
+    .await;
+    for _ in 0..2 {
+        let windows = rig.adapter.windows().await.unwrap();
+        let cap = rig
+            .adapter
+            .capture(&windows, &CaptureLimits::default())
+            .await
+            .unwrap();
+        assert_eq!(cap.tree.len(), 1);
+    }
+    let asked = rig.device.asked();
+    let tty = asked
+        .iter()
+        .filter(|s| *s == "exec:uiautomator dump /dev/tty")
+        .count();
+    assert_eq!(tty, 1, "{asked:?}");
+    assert_eq!(
+        asked
+            .iter()
+            .filter(|s| s.starts_with("exec:rm -f /data/local/tmp/cup-window-dump.xml;"))
+            .count(),
+        2,
+        "{asked:?}"
     );
 }
 
