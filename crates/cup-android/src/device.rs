@@ -37,15 +37,16 @@ pub fn parse_wm_density(text: &str) -> Option<u32> {
 
 /// The focused window of `dumpsys window`, else the focused app.
 ///
-/// `mCurrentFocus=` prints a `WindowState`: `Window{<hash> u<user>
-/// <title>[ EXITING]}` (`WindowState.toString`, Android 4.2 to 16), where
-/// an app window's title is its component (`com.android.settings/
-/// com.android.settings.Settings`), a system window's a name
-/// (`NotificationShade`, `StatusBar`, `PopupWindow:1a2b`) and a starting
-/// window's `Splash Screen <package>`; `null` when nothing has the focus.
-/// `mFocusedApp=` prints an `ActivityRecord{<hash> u0 com.x/.Main t12}`
-/// (Android 11+) or an `AppWindowToken{… token=Token{… ActivityRecord{…
-/// u0 com.x/.Main t12}}}` (Android 10 and before). Since Android 10 each
+/// `mCurrentFocus=` prints a `WindowState` (`WindowState.toString`,
+/// Android 4.2 to 16):
+/// `Window{HASH uUSER TITLE[ EXITING]}`, where an app window's title is
+/// its component (`com.android.settings/com.android.settings.Settings`),
+/// a system window's a name (`NotificationShade`, `StatusBar`,
+/// `PopupWindow:1a2b`) and a starting window's `Splash Screen PACKAGE`;
+/// `null` when nothing has the focus. `mFocusedApp=` prints an
+/// `ActivityRecord{HASH u0 com.x/.Main t12}` (Android 11+) or an
+/// `AppWindowToken{… token=Token{… ActivityRecord{… u0 com.x/.Main t12}}}`
+/// (Android 10 and before). Since Android 10 each
 /// display's dump has its own pair (`DisplayContent.dump`); the first
 /// focused one is taken.
 pub fn parse_focus(text: &str) -> Option<Focus> {
@@ -229,7 +230,7 @@ fn failure_line(text: &str) -> Option<&str> {
 }
 
 /// Whether an `input`/`am`/`monkey`/`ime` run failed (see
-/// [`failure_line`]), in one line.
+/// `failure_line`), in one line.
 pub fn failure(out: &ShellOutput) -> Option<String> {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     let all = format!("{}\n{err}", out.text());
