@@ -162,8 +162,10 @@ impl AndroidAdapter {
     async fn read(&self, deadline: Duration) -> Result<Read, AdapterError> {
         let phone = self.phone().await?;
         let device = self.device().await?;
-        let focus = phone.focus().await.map_err(adb_error)?;
-        let xml = phone.dump(deadline).await.map_err(adb_error)?;
+        // Two streams at once through the server: the dump takes its
+        // seconds on a phone, the focus query need not wait for it.
+        let (focus, xml) = tokio::join!(phone.focus(), phone.dump(deadline));
+        let (focus, xml) = (focus.map_err(adb_error)?, xml.map_err(adb_error)?);
         let dump = parse(&xml).map_err(|e| AdapterError::Platform(e.to_string()))?;
         let windows = windows(&dump, focus.as_ref());
         Ok(Read {

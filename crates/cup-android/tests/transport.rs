@@ -309,93 +309,56 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
     let list = find(&cap.tree, Role::List, "").clone();
     let ok = find(&cap.tree, Role::Button, "OK").clone();
     let refs = cap.refs.clone();
-    let id_of = |n: &Node| n.id.clone();
-    let target = |n: &Node| (id_of(n), refs[&n.id].clone());
-
-    // A tap at the switch's centre, in device pixels; the dump after it
-    // shows the switch checked.
-    let (id, native) = target(&wifi);
-    let t = Target {
-        id: &id,
-        native: &native,
-        node: &wifi,
-        window: root,
+    let act = |n: &Node, action: Action, params: ActionParams| {
+        let (a, refs) = (&rig.adapter, &refs);
+        let (id, native) = (n.id.clone(), refs[&n.id].clone());
+        let node = n.clone();
+        async move {
+            let t = Target {
+                id: &id,
+                native: &native,
+                node: &node,
+                window: root,
+            };
+            a.act(&t, action, &params, refs).await
+        }
     };
-    let r = a
-        .act(&t, Action::Toggle, &ActionParams::default(), &refs)
-        .await
-        .unwrap();
-    assert!(r.success);
-    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
-    assert_eq!(r.changes[0].target, id);
-    assert_eq!(r.changes[0].after.as_deref(), Some("checked"));
-    assert!(rig
-        .device
-        .asked()
-        .contains(&"shell,v2,raw:input tap 540 375".to_owned()));
-
-    // A long press: held 800 ms at the centre; nothing changes.
-    let (id, native) = target(&ok);
-    let t = Target {
-        id: &id,
-        native: &native,
-        node: &ok,
-        window: root,
-    };
-    let r = a
-        .act(&t, Action::LongPress, &ActionParams::default(), &refs)
-        .await
-        .unwrap();
-    assert_eq!(r.effect, Effect::NoChange);
-    assert!(rig
-        .device
-        .asked()
-        .contains(&"shell,v2,raw:input swipe 540 2300 540 2300 800".to_owned()));
-
-    // A scroll: a swipe inside the list, from 75 % to 25 % of it.
-    let (id, native) = target(&list);
-    let t = Target {
-        id: &id,
-        native: &native,
-        node: &list,
-        window: root,
-    };
-    let down = ActionParams {
-        direction: Some(Direction::Down),
-        ..ActionParams::default()
-    };
-    a.act(&t, Action::Scroll, &down, &refs).await.unwrap();
-    assert!(rig
-        .device
-        .asked()
-        .contains(&"shell,v2,raw:input swipe 540 1762 540 887 500".to_owned()));
-
-    // ASCII through `input text`, spaces as %s; the field shows it.
-    let (id, native) = target(&search);
-    let t = Target {
-        id: &id,
-        native: &native,
-        node: &search,
-        window: root,
-    };
+    let none = ActionParams::default;
     let typed = |v: &str| ActionParams {
         value: Some(v.into()),
         ..ActionParams::default()
     };
-    let r = a
-        .act(&t, Action::Type, &typed("wi fi"), &refs)
-        .await
-        .unwrap();
-    assert!(rig
-        .device
-        .asked()
-        .contains(&"shell,v2,raw:input text wi%sfi".to_owned()));
+
+    // A tap at the switch's centre, in device pixels; the dump after it
+    // shows the switch checked.
+    let r = act(&wifi, Action::Toggle, none()).await.unwrap();
+    assert!(r.success);
+    assert_eq!(r.effect, Effect::Confirmed, "{r:?}");
+    assert_eq!(r.changes[0].target, wifi.id);
+    assert_eq!(r.changes[0].after.as_deref(), Some("checked"));
+    assert!(rig.was_asked("shell,v2,raw:input tap 540 375"));
+
+    // A long press: held 800 ms at the centre; nothing changes.
+    let r = act(&ok, Action::LongPress, none()).await.unwrap();
+    assert_eq!(r.effect, Effect::NoChange);
+    assert!(rig.was_asked("shell,v2,raw:input swipe 540 2300 540 2300 800"));
+
+    // A scroll: a swipe inside the list, from 75 % to 25 % of it.
+    let down = ActionParams {
+        direction: Some(Direction::Down),
+        ..ActionParams::default()
+    };
+    act(&list, Action::Scroll, down).await.unwrap();
+    assert!(rig.was_asked("shell,v2,raw:input swipe 540 1762 540 887 500"));
+
+    // ASCII through `input text`, spaces as %s; the field shows it.
+    let r = act(&search, Action::Type, typed("wi fi")).await.unwrap();
+    assert!(rig.was_asked("shell,v2,raw:input text wi%sfi"));
     assert_eq!(r.changes[0].after.as_deref(), Some("wi fi"), "{r:?}");
 
     // Other characters without ADBKeyBoard: refused, nothing typed.
     let before = rig.device.asked().len();
-    let e = a
-        .act(&t, Action::Type, &typed(" café 日本"), &refs)
+    let e = act(&search, Action::Type, typed(" café 日本"))
         .await
         .unwrap_err();
     assert!(e.to_string().contains("install ADBKeyBoard"), "{e}");
@@ -408,7 +371,7 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
     // With ADBKeyBoard: exact, through its broadcast once it is bound,
     // keyboard restored.
     rig.phone.lock().unwrap().keyboard = true;
-    a.act(&t, Action::Type, &typed(" café 日本"), &refs)
+    act(&search, Action::Type, typed(" café 日本"))
         .await
         .unwrap();
     {
@@ -447,7 +410,7 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
         .await
         .unwrap();
     assert_eq!((cut.width, cut.height, cut.x, cut.y), (2, 3, 1, 2));
-    assert!(rig.device.asked().contains(&"exec:screencap -p".to_owned()));
+    assert!(rig.was_asked("exec:screencap -p"));
 
     // Apps by fuzzy name; the launch waits for the app to be in front.
     let apps = a.apps().await.unwrap();
@@ -554,10 +517,7 @@ async fn modifiers_are_refused_before_android_13() {
         .press(&cup_protocol::parse_combo("enter").unwrap(), &refs)
         .await
         .unwrap();
-    assert!(rig
-        .device
-        .asked()
-        .contains(&"shell,v2,raw:input keyevent 66".to_owned()));
+    assert!(rig.was_asked("shell,v2,raw:input keyevent 66"));
 }
 
 /// Before the first dump, the rotation comes from `dumpsys input`'s
@@ -567,10 +527,7 @@ async fn the_rotation_before_a_dump_comes_from_the_input_viewport() {
     let rig = rig_with("shell_v2,cmd", None, |p| p.rotation = 1).await;
     let screen = rig.adapter.screen().await.unwrap();
     assert_eq!((screen.width, screen.height), (2400, 1080));
-    assert!(rig
-        .device
-        .asked()
-        .contains(&"shell,v2,raw:dumpsys input".to_owned()));
+    assert!(rig.was_asked("shell,v2,raw:dumpsys input"));
 }
 
 /// An adbd from before Android 7 runs `exec:` without a terminal, so
@@ -608,6 +565,11 @@ async fn an_old_adbd_gets_its_dump_through_a_file() {
 }
 
 impl Rig {
+    /// Whether the phone was asked for `service`.
+    fn was_asked(&self, service: &str) -> bool {
+        self.device.asked().iter().any(|s| s == service)
+    }
+
     fn adapter_server(&self) -> cup_android::adb::AdbServer {
         self._server.client()
     }
