@@ -415,9 +415,7 @@ pub fn action(
             )
         }
         Action::Type | Action::SetValue => {
-            let text = params.value.clone().ok_or_else(|| {
-                PlanError(format!("{} needs a value: the text to type", action.name()))
-            })?;
+            let text = cup::plan::need_value(action, params.value.as_deref())?;
             let mut steps = Vec::new();
             if !node.states.contains(&State::Focused) {
                 steps.push(Step::Shell(tap.clone()));

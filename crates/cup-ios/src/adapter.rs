@@ -23,7 +23,7 @@ use crate::client::{WdaClient, WdaError};
 use crate::facts::{self, AppFacts, NativeDump, ScreenFacts};
 use crate::map::{self, Limits};
 use crate::plan::{self, Plan, PlanError, Step};
-use crate::refs::{locate, BadRef, ElementRef};
+use crate::refs::{locate, ElementRef};
 
 /// How long WDA's source may take at least (a device often needs seconds
 /// for a big screen; its one reply cannot be cut at a deadline).
@@ -330,10 +330,7 @@ impl Adapter for IosAdapter {
         params: &ActionParams,
         refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
-        let r: ElementRef = target
-            .native
-            .parse()
-            .map_err(|e: BadRef| AdapterError::Invalid(e.to_string()))?;
+        let r: ElementRef = cup::refs::parse_ref(target.native)?;
         let (dump, before) = self.capture_now(&CaptureLimits::default()).await?;
         let el = locate(&dump.tree, &r, &target.node.name).ok_or_else(|| {
             AdapterError::NotFound(format!(
