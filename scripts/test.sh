@@ -15,8 +15,20 @@ for component in rustfmt clippy; do
     fi
 done
 
-# Each phase says how long it took (the CI log shows where the time goes).
-phase() { echo "== [${SECONDS}s] $*"; }
+# Each phase says when it started and how much disk is free where the
+# build goes (the CI log shows where the time and the space go).
+free_gb() { df -BG --output=avail . 2>/dev/null | tail -1 | tr -dc '0-9'; }
+phase() { echo "== [${SECONDS}s] $* ($(free_gb) GB free)"; }
+
+# A clean run takes about 12 GB: build outputs in target/ (~9 GB: the
+# workspace for Linux, Windows and macOS, the wheels, the Node package, the
+# venvs, the release binary) and, made once, the Wine and image roots in
+# /var/lib/cup (~4 GB). A full disk fails some later step with "No space
+# left on device"; say so first.
+free_now="$(free_gb)"
+if [ ! -d target/debug ] && [ -n "$free_now" ] && [ "$free_now" -lt 12 ]; then
+    echo "scripts/test.sh: warning: only ${free_now} GB free here and a clean run needs about 12 GB; free some space if a step fails with 'No space left on device'" >&2
+fi
 
 phase "system packages (Xvfb, D-Bus, AT-SPI, GTK/Qt apps, Chromium)"
 if [ "$(id -u)" -eq 0 ]; then

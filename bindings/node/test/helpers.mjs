@@ -5,7 +5,7 @@
 // component fails the test with what to install; nothing is skipped.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,6 +42,7 @@ export function startDesktop() {
     cup("sandbox", "run", "--state", state, "--", "gtk3-widget-factory");
   } catch (e) {
     spawnSync(cupExecutable(), ["sandbox", "stop", "--state", state]);
+    rmSync(dir, { recursive: true, force: true });
     throw e;
   }
   Object.assign(process.env, env);
@@ -49,6 +50,7 @@ export function startDesktop() {
     env,
     stop() {
       spawnSync(cupExecutable(), ["sandbox", "stop", "--state", state]);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -82,6 +84,7 @@ export function startBrowser() {
     url,
     stop() {
       spawnSync(cupExecutable(), ["browser", "stop", "--state", state]);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

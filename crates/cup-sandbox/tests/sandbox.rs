@@ -453,3 +453,99 @@ fn running_as_root() -> bool {
             == Some("0")
     })
 }
+
+/// Mount points under `dir` in this process's mount namespace.
+fn mounts_under(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string("/proc/self/mountinfo")
+        .expect("read /proc/self/mountinfo")
+        .lines()
+        .filter_map(|line| line.split(' ').nth(4).map(str::to_owned))
+        .filter(|point| Path::new(point).starts_with(dir))
+        .collect()
+}
+
+/// A session service that mounts FUSE in the sandbox's runtime directory
+/// (the document portal, activated on the sandbox's own bus as a GTK app's
+/// portal calls would) and is then killed leaves a mount nobody serves;
+/// stop must still remove everything.
+#[test]
+fn a_mount_left_by_a_killed_document_portal_is_detached_on_stop() {
+    let sandbox = start();
+    let dir = sandbox.state_dir().to_owned();
+    let id = sandbox.id().to_owned();
+    let reply = sandbox
+        .command("dbus-send")
+        .args([
+            "--session",
+            "--print-reply",
+            "--reply-timeout=10000",
+            "--dest=org.freedesktop.portal.Documents",
+            "/org/freedesktop/portal/documents",
+            "org.freedesktop.portal.Documents.GetMountPoint",
+        ])
+        .output()
+        .expect("dbus-send runs (apt-get install dbus-bin)");
+    assert!(
+        reply.status.success(),
+        "the document portal did not answer on the sandbox's bus (apt-get install xdg-desktop-portal fuse3; /dev/fuse must exist): {}",
+        String::from_utf8_lossy(&reply.stderr).trim()
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while mounts_under(&dir).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the document portal mounted nothing under {}",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // What stop's SIGTERM to every marked process can do when the
+    // auto-unmount helper (fusermount3, started by the portal) goes first:
+    // the helper, then the portal, are killed, and the mount stays with
+    // nobody serving it.
+    let named = |name: &str| -> Vec<u32> {
+        marked_processes(&id)
+            .into_iter()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == name)
+            })
+            .collect()
+    };
+    for name in ["fusermount3", "xdg-document-po"] {
+        let pids = named(name);
+        if pids.is_empty() {
+            assert_ne!(
+                name, "xdg-document-po",
+                "no xdg-document-portal process carries the sandbox marker"
+            );
+            continue;
+        }
+        let status = std::process::Command::new("kill")
+            .arg("-KILL")
+            .args(pids.iter().map(u32::to_string))
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        // Gone or a zombie (the portal does not reap its helper).
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !named(name).is_empty() {
+            assert!(Instant::now() < deadline, "{name} outlived SIGKILL");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    assert!(
+        !mounts_under(&dir).is_empty(),
+        "the mount went with the portal; nothing left to test"
+    );
+
+    if let Err(e) = sandbox.stop() {
+        panic!("stop failed with a dead mount in the state directory: {e}");
+    }
+    assert!(
+        mounts_under(&dir).is_empty(),
+        "mounts left: {:?}",
+        mounts_under(&dir)
+    );
+    assert!(!dir.exists(), "{} still exists", dir.display());
+    assert!(marked_processes(&id).is_empty());
+}

@@ -35,12 +35,32 @@ fn text(b: &[u8]) -> String {
     String::from_utf8(b.to_vec()).expect("utf-8")
 }
 
-fn temp_json(name: &str, content: &str) -> std::path::PathBuf {
+/// A JSON file in a per-process folder of the temp dir, removed (with the
+/// folder, once empty) when dropped.
+struct TempJson(std::path::PathBuf);
+
+impl std::ops::Deref for TempJson {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempJson {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+fn temp_json(name: &str, content: &str) -> TempJson {
     let dir = std::env::temp_dir().join(format!("cup-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::write(&path, content).expect("write temp file");
-    path
+    TempJson(path)
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod gnome;
 mod health;
 mod kwin;
 mod launch;
+mod mounts;
 mod services;
 mod shutdown;
 mod state;

@@ -41,7 +41,8 @@ impl Drop for StateFile {
             .args(["sandbox", "stop", "--state"])
             .arg(&self.0)
             .output();
-        if let Some(dir) = self.0.parent() {
+        // The test's own folder: the state file sits in `<dir>/nested/`.
+        if let Some(dir) = self.0.parent().and_then(Path::parent) {
             let _ = std::fs::remove_dir_all(dir);
         }
     }
