@@ -6,6 +6,7 @@
 //! hang.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use cup::{AdapterError, Monitor};
@@ -25,6 +26,10 @@ const DISPLAY_CONFIG: &str = "org.gnome.Mutter.DisplayConfig";
 #[derive(Debug, Clone)]
 pub struct GnomeShell {
     conn: Connection,
+    /// The extension's version once read, with the unique bus name that
+    /// answered: asked again only when another process owns
+    /// `org.cup.Shell` (the shell restarted).
+    checked: Arc<Mutex<Option<(String, ExtensionVersion)>>>,
 }
 
 fn unavailable(what: &str, e: impl std::fmt::Display) -> AdapterError {
@@ -69,7 +74,10 @@ impl GnomeShell {
             .await
             .map_err(|_| unavailable("connecting to the session bus", "no answer within 2 s"))?
             .map_err(|e| unavailable("connecting to the session bus", e))?;
-        Ok(GnomeShell { conn })
+        Ok(GnomeShell {
+            conn,
+            checked: Arc::default(),
+        })
     }
 
     /// The session-bus connection (mutter's input).
@@ -121,12 +129,23 @@ impl GnomeShell {
     }
 
     /// The extension's version, or the one-line reason it cannot be used
-    /// (not running, or older than this cup).
+    /// (not running, or older than this cup). One round trip while the
+    /// same shell runs; the version is read again after a restart.
     pub async fn extension(&self) -> Result<ExtensionVersion, String> {
-        if !self.has_owner(BUS_NAME).await {
+        let Some(owner) = crate::bus::name_owner(&self.conn, BUS_NAME).await else {
             return Err(gnome::missing_extension(
                 "nothing owns org.cup.Shell on the session bus",
             ));
+        };
+        let remembered = self
+            .checked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .filter(|(seen, _)| *seen == owner)
+            .map(|(_, version)| version.clone());
+        if let Some(version) = remembered {
+            return Ok(version);
         }
         let json: String = self
             .call("Version", &(), "asking cup's extension its version")
@@ -142,6 +161,8 @@ impl GnomeShell {
                 gnome::SETUP_LINE
             ));
         }
+        *self.checked.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((owner, version.clone()));
         Ok(version)
     }
 
