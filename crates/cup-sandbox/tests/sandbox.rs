@@ -464,32 +464,115 @@ fn mounts_under(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `dbus-send` a call to `name` on the sandbox's session bus: the exit
+/// status and what it printed on stderr.
+fn call_on_session_bus(sandbox: &Sandbox, name: &str, path: &str, method: &str) -> (bool, String) {
+    let reply = sandbox
+        .command("dbus-send")
+        .args(["--session", "--print-reply", "--reply-timeout=10000"])
+        .arg(format!("--dest={name}"))
+        .args([path, method])
+        .output()
+        .expect("dbus-send runs (apt-get install dbus-bin)");
+    (
+        reply.status.success(),
+        String::from_utf8_lossy(&reply.stderr).trim().to_owned(),
+    )
+}
+
+/// The programs of xdg-desktop-portal's package.
+fn portal_program(name: &str) -> PathBuf {
+    let path = Path::new("/usr/libexec").join(name);
+    assert!(
+        path.is_file(),
+        "{} missing (apt-get install xdg-desktop-portal)",
+        path.display()
+    );
+    path
+}
+
+/// Outside GNOME and KDE the desktop portal is not activated: a GTK 3 app
+/// asks for it at start, and would bring six processes with it.
+#[test]
+fn an_x11_sandbox_does_not_start_the_desktop_portal() {
+    portal_program("xdg-desktop-portal");
+    let sandbox = start();
+    let id = sandbox.id().to_owned();
+    let app = launch(&sandbox, "gtk3-widget-factory", &[]);
+    let started = Instant::now();
+    let (ok, error) = call_on_session_bus(
+        &sandbox,
+        "org.freedesktop.portal.Desktop",
+        "/org/freedesktop/portal/desktop",
+        "org.freedesktop.DBus.Peer.Ping",
+    );
+    let refused_in = started.elapsed();
+    assert!(!ok, "the portal answered on an X11 sandbox's bus");
+    assert!(
+        error.contains("org.freedesktop.portal.Desktop"),
+        "not an activation failure: {error}"
+    );
+    assert!(
+        refused_in < Duration::from_secs(2),
+        "refused only after {refused_in:?}"
+    );
+    let names: Vec<String> = marked_processes(&id)
+        .iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).ok())
+        .map(|c| c.trim().to_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("gtk3-widget")),
+        "{names:?}"
+    );
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("xdg-") || n == "fusermount3"),
+        "portal processes in the sandbox: {names:?}"
+    );
+    let pids = sandbox.pids();
+    assert!(pids.contains(&app.pid));
+    sandbox.stop().expect("stop");
+    assert_all_gone(&pids, "after stop");
+}
+
 /// A session service that mounts FUSE in the sandbox's runtime directory
-/// (the document portal, activated on the sandbox's own bus as a GTK app's
-/// portal calls would) and is then killed leaves a mount nobody serves;
-/// stop must still remove everything.
+/// (the document portal, as it runs in a GNOME or KDE sandbox) and is then
+/// killed leaves a mount nobody serves; stop must still remove everything.
 #[test]
 fn a_mount_left_by_a_killed_document_portal_is_detached_on_stop() {
     let sandbox = start();
     let dir = sandbox.state_dir().to_owned();
     let id = sandbox.id().to_owned();
-    let reply = sandbox
-        .command("dbus-send")
-        .args([
-            "--session",
-            "--print-reply",
-            "--reply-timeout=10000",
-            "--dest=org.freedesktop.portal.Documents",
+    // Started by hand: this sandbox's bus does not activate portals.
+    let mut services = Vec::new();
+    for name in ["xdg-permission-store", "xdg-document-portal"] {
+        let child = sandbox
+            .command(portal_program(name))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {name}: {e}"));
+        services.push(child);
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (ok, error) = call_on_session_bus(
+            &sandbox,
+            "org.freedesktop.portal.Documents",
             "/org/freedesktop/portal/documents",
             "org.freedesktop.portal.Documents.GetMountPoint",
-        ])
-        .output()
-        .expect("dbus-send runs (apt-get install dbus-bin)");
-    assert!(
-        reply.status.success(),
-        "the document portal did not answer on the sandbox's bus (apt-get install xdg-desktop-portal fuse3; /dev/fuse must exist): {}",
-        String::from_utf8_lossy(&reply.stderr).trim()
-    );
+        );
+        if ok {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the document portal did not answer on the sandbox's bus (apt-get install xdg-desktop-portal fuse3; /dev/fuse must exist): {error}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let deadline = Instant::now() + Duration::from_secs(10);
     while mounts_under(&dir).is_empty() {
         assert!(
@@ -540,6 +623,9 @@ fn a_mount_left_by_a_killed_document_portal_is_detached_on_stop() {
 
     if let Err(e) = sandbox.stop() {
         panic!("stop failed with a dead mount in the state directory: {e}");
+    }
+    for mut child in services {
+        let _ = child.wait();
     }
     assert!(
         mounts_under(&dir).is_empty(),

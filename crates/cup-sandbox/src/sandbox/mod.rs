@@ -19,6 +19,7 @@ use crate::bus;
 use crate::error::SandboxError;
 use crate::procfs;
 
+mod bus_config;
 mod gnome;
 mod health;
 mod kwin;
@@ -302,6 +303,10 @@ pub struct Sandbox {
     /// The user the sandbox's processes run as (uid, gid), when not the
     /// caller's.
     user: Option<(u32, u32)>,
+    /// Whether the desktop portal may run (GNOME and KDE sessions, whose
+    /// input and screen-cast routes go through it); elsewhere its
+    /// activation is refused ([`bus_config`]).
+    portals: bool,
     detached: bool,
     stopped: bool,
 }
@@ -470,6 +475,7 @@ impl Sandbox {
             pipes: Vec::new(),
             wayland: None,
             user,
+            portals: options.wayland && options.compositor != Compositor::Sway,
             detached: false,
             stopped: false,
         };

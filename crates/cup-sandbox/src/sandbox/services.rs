@@ -114,11 +114,8 @@ impl Sandbox {
         let address = format!("unix:path={}", self.state_dir.join(socket).display());
         let config = self.session_bus_config_file()?;
         let mut command = self.base_command(dbus_daemon.as_os_str());
-        match &config {
-            Some(file) => command.arg(format!("--config-file={}", file.display())),
-            None => command.arg("--session"),
-        };
         command
+            .arg(format!("--config-file={}", config.display()))
             .args(["--nofork", "--nosyslog", "--print-address=1"])
             .arg(format!("--address={address}"))
             .stdout(Stdio::piped())

@@ -208,6 +208,8 @@ impl Sandbox {
             pipes: Vec::new(),
             wayland: state.wayland,
             user: state.user,
+            // Read only when the session bus starts, long done here.
+            portals: false,
             detached: true,
             stopped: false,
         })

@@ -45,21 +45,6 @@ pub(super) fn caller_is_root() -> bool {
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
 
-/// The session bus's configuration for a sandbox of another user: the
-/// system's session configuration, and root may connect.
-fn session_bus_config() -> String {
-    r#"<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <include>/usr/share/dbus-1/session.conf</include>
-  <policy context="default">
-    <allow user="root"/>
-  </policy>
-</busconfig>
-"#
-    .to_owned()
-}
-
 /// sway's configuration: one headless output of the sandbox's size at
 /// (0, 0), no XWayland.
 fn sway_config(width: u32, height: u32) -> String {
@@ -110,18 +95,6 @@ impl Sandbox {
             Some(session) => format!("Wayland socket {}", session.socket.display()),
             None => format!("display {}", self.display),
         }
-    }
-
-    /// The session bus's `--config-file`, when the sandbox runs as
-    /// another user (written into the state directory).
-    pub(super) fn session_bus_config_file(&self) -> Result<Option<PathBuf>, SandboxError> {
-        if self.user.is_none() {
-            return Ok(None);
-        }
-        let path = self.state_dir.join("session-bus.conf");
-        std::fs::write(&path, session_bus_config())
-            .map_err(SandboxError::io(format!("writing {}", path.display())))?;
-        Ok(Some(path))
     }
 
     /// Starts sway headless and waits until its IPC answers and its
@@ -198,12 +171,5 @@ mod tests {
         let config = sway_config(1280, 800);
         assert!(config.contains("output HEADLESS-1 resolution 1280x800 position 0 0"));
         assert!(config.contains("xwayland disable"));
-    }
-
-    #[test]
-    fn the_session_bus_admits_root_on_top_of_the_system_config() {
-        let config = session_bus_config();
-        assert!(config.contains("<include>/usr/share/dbus-1/session.conf</include>"));
-        assert!(config.contains(r#"<allow user="root"/>"#));
     }
 }
