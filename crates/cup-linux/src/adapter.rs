@@ -352,6 +352,7 @@ impl LinuxAdapter {
             return gnome_pixels(shell, region).await;
         }
         if let Some(scripts) = self.kwin().await {
+            tracing::debug!(?region, "KWin screenshot area");
             let area = (
                 i32::try_from(region.x).unwrap_or(i32::MAX),
                 i32::try_from(region.y).unwrap_or(i32::MAX),
@@ -996,8 +997,9 @@ impl LinuxAdapter {
         let toplevels = match self.desktop.is_native_wayland() && self.sway().is_none() {
             // GNOME's monitors come from mutter's DisplayConfig.
             true if gnome.is_some() => None,
-            // KWin's outputs come from it too (it lists no toplevels).
-            true if kwin.is_some() => self.wayland_toplevels().await.ok().cloned(),
+            // KWin's outputs come from it too (it lists no toplevels), and
+            // the screen's size from them: a compositor that does not
+            // answer is an error, not a screen of no size.
             true => Some(self.wayland_toplevels().await?.clone()),
             false => None,
         };
@@ -1465,7 +1467,9 @@ async fn kwin_state(
     tracing::debug!(%json, "kwin windows");
     let windows = reported::windows_of(&json, KWIN)?;
     let outputs = match toplevels {
-        Some(t) => t.read().await.map(|(_, o)| o).unwrap_or_default(),
+        Some(t) => t.read().await.map(|(_, o)| o).map_err(|e| {
+            AdapterError::Unavailable(format!("KWin's outputs could not be read: {e}"))
+        })?,
         None => Vec::new(),
     };
     numbered(&ids, |number| {

@@ -1,4 +1,5 @@
-//! The visual layer on a wlroots compositor: one `zwlr_layer_shell_v1`
+//! The visual layer on a compositor with `zwlr_layer_shell_v1` (wlroots
+//! ones, KWin): one `zwlr_layer_shell_v1`
 //! surface per overlay layer (cursor, ripple, focus, highlight) on the
 //! compositor's top-most layer (`overlay`), with an empty input region so
 //! every click passes through to the window under it, no keyboard
@@ -32,8 +33,11 @@ use wayland_protocols_wlr::layer_shell::v1::client::{zwlr_layer_shell_v1, zwlr_l
 use super::client::{unsupported, Client, LayoutRect, Output, State, WaylandError};
 use super::vinput::{blocking, memfd};
 
-/// How long one overlay command's waits may take.
-pub const OVERLAY_TIMEOUT: Duration = Duration::from_secs(1);
+/// How long one overlay command's waits may take: the same 2 s as every
+/// other Wayland call of cup's. (It was 1 s: KWin rendering in software
+/// beside a busy app took longer than that to list its globals, and the
+/// overlay never opened there.)
+pub const OVERLAY_TIMEOUT: Duration = super::client::DEFAULT_TIMEOUT;
 
 /// The layer-shell namespace of cup's surfaces (compositors' rules can
 /// match it).
