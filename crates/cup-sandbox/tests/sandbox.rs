@@ -499,22 +499,18 @@ fn an_x11_sandbox_does_not_start_the_desktop_portal() {
     let sandbox = start();
     let id = sandbox.id().to_owned();
     let app = launch(&sandbox, "gtk3-widget-factory", &[]);
-    let started = Instant::now();
     let (ok, error) = call_on_session_bus(
         &sandbox,
         "org.freedesktop.portal.Desktop",
         "/org/freedesktop/portal/desktop",
         "org.freedesktop.DBus.Peer.Ping",
     );
-    let refused_in = started.elapsed();
     assert!(!ok, "the portal answered on an X11 sandbox's bus");
+    // Refused, not left to time out (dbus-send's own timeout says "Did
+    // not receive a reply" and names no service).
     assert!(
         error.contains("org.freedesktop.portal.Desktop"),
         "not an activation failure: {error}"
-    );
-    assert!(
-        refused_in < Duration::from_secs(2),
-        "refused only after {refused_in:?}"
     );
     let names: Vec<String> = marked_processes(&id)
         .iter()
