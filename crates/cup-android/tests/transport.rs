@@ -243,6 +243,19 @@ struct Rig {
     adapter: AndroidAdapter,
 }
 
+impl Rig {
+    /// The tree of every window the adapter lists, captured.
+    async fn tree(&self) -> Vec<Node> {
+        let windows = self.adapter.windows().await.unwrap();
+        let cap = self
+            .adapter
+            .capture(&windows, &CaptureLimits::default())
+            .await
+            .unwrap();
+        cap.tree
+    }
+}
+
 async fn rig(features: &str, dump: Option<Reply>) -> Rig {
     rig_with(features, dump, |_| {}).await
 }
@@ -434,13 +447,7 @@ async fn a_phone_is_read_and_driven_through_the_adb_server() {
 #[tokio::test]
 async fn a_phone_without_shell_v2_gets_plain_shell_and_binary_exec() {
     let rig = rig("cmd", None).await;
-    let windows = rig.adapter.windows().await.unwrap();
-    let cap = rig
-        .adapter
-        .capture(&windows, &CaptureLimits::default())
-        .await
-        .unwrap();
-    assert_eq!(cap.tree.len(), 1);
+    assert_eq!(rig.tree().await.len(), 1);
     let asked = rig.device.asked();
     assert!(asked.contains(&"shell:wm size".to_owned()), "{asked:?}");
     assert!(
@@ -540,13 +547,7 @@ async fn an_old_adbd_gets_its_dump_through_a_file() {
     })
     .await;
     for _ in 0..2 {
-        let windows = rig.adapter.windows().await.unwrap();
-        let cap = rig
-            .adapter
-            .capture(&windows, &CaptureLimits::default())
-            .await
-            .unwrap();
-        assert_eq!(cap.tree.len(), 1);
+        assert_eq!(rig.tree().await.len(), 1);
     }
     let asked = rig.device.asked();
     let tty = asked

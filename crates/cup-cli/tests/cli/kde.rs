@@ -11,11 +11,16 @@ use serde_json::Value;
 use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Output};
 
-/// `cup ARGS` as the desktop's user, with its home: KWin grants its fake
-/// input by the client's program, which it reads from /proc (it cannot
-/// read a root process's).
-fn cup_as_user(args: &[&str], env: &[(String, String)], home: &std::path::Path) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cup"));
+/// `PROGRAM ARGS` as the desktop's user, with its home and `env`: KWin
+/// grants its fake input by the client's program, which it reads from
+/// /proc (it cannot read a root process's).
+fn as_user(
+    program: &std::path::Path,
+    args: &[&str],
+    env: &[(String, String)],
+    home: &std::path::Path,
+) -> Command {
+    let mut command = Command::new(program);
     command
         .args(args)
         .env_remove("AT_SPI_BUS_ADDRESS")
@@ -28,6 +33,11 @@ fn cup_as_user(args: &[&str], env: &[(String, String)], home: &std::path::Path) 
         command.uid(uid).gid(uid);
     }
     command
+}
+
+/// `cup ARGS` as the desktop's user (see [`as_user`]), run to its end.
+fn cup_as_user(args: &[&str], env: &[(String, String)], home: &std::path::Path) -> Output {
+    as_user(env!("CARGO_BIN_EXE_cup").as_ref(), args, env, home)
         .output()
         .unwrap_or_else(|e| panic!("cannot run cup {args:?}: {e}"))
 }
@@ -189,18 +199,9 @@ fn kwin_windows_bounds_pointer_and_text() {
     let other = dir.join("other-cup");
     std::fs::copy(env!("CARGO_BIN_EXE_cup"), &other).unwrap_or_else(|e| panic!("{e}"));
     let _ = std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755));
-    let mut command = Command::new(&other);
-    command
-        .args(["call", "click", &click])
-        .env("HOME", &home)
-        .env_remove("AT_SPI_BUS_ADDRESS");
-    for (k, v) in &env {
-        command.env(k, v);
-    }
-    if let Some(uid) = sandbox_uid() {
-        command.uid(uid).gid(uid);
-    }
-    let refused = command.output().unwrap_or_else(|e| panic!("{e}"));
+    let refused = as_user(&other, &["call", "click", &click], &env, &home)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
     let said = format!("{}{}", text(&refused.stdout), text(&refused.stderr));
     assert!(
         said.contains("unsupported: input on KWin without org_kde_kwin_fake_input")
@@ -262,25 +263,18 @@ fn kwin_windows_bounds_pointer_and_text() {
         };
         at(hx + hw / 2, hy) && at(hx, hy + hh / 2) && !at(hx + hw / 2, hy + hh / 2)
     };
-    let mut highlight = Command::new(env!("CARGO_BIN_EXE_cup"));
+    let args = format!(
+        r##"{{"x": {hx}, "y": {hy}, "w": {hw}, "h": {hh}, "duration_ms": 4000, "color": "#00FF00"}}"##
+    );
+    let mut highlight = as_user(
+        env!("CARGO_BIN_EXE_cup").as_ref(),
+        &["call", "highlight", &args],
+        &env,
+        &home,
+    );
     highlight
-        .args([
-            "call",
-            "highlight",
-            &format!(
-                r##"{{"x": {hx}, "y": {hy}, "w": {hw}, "h": {hh}, "duration_ms": 4000, "color": "#00FF00"}}"##
-            ),
-        ])
-        .env_remove("AT_SPI_BUS_ADDRESS")
-        .env("HOME", &home)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
-    for (k, v) in &env {
-        highlight.env(k, v);
-    }
-    if let Some(uid) = sandbox_uid() {
-        highlight.uid(uid).gid(uid);
-    }
     let running = highlight.spawn().unwrap_or_else(|e| panic!("{e}"));
     let started = std::time::Instant::now();
     let (mut seen, mut failed) = (false, Vec::new());

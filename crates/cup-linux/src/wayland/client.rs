@@ -362,6 +362,11 @@ impl Client {
         self.timeout
     }
 
+    /// Bounds each later wait by `timeout` instead.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     /// The globals the compositor offers.
     pub fn globals(&self) -> &Globals {
         &self.state.globals

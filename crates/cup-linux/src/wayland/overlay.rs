@@ -34,10 +34,14 @@ use super::client::{unsupported, Client, LayoutRect, Output, State, WaylandError
 use super::vinput::{blocking, memfd};
 
 /// How long one overlay command's waits may take: the same 2 s as every
-/// other Wayland call of cup's. (It was 1 s: KWin rendering in software
-/// beside a busy app took longer than that to list its globals, and the
-/// overlay never opened there.)
+/// other Wayland call of cup's.
 pub const OVERLAY_TIMEOUT: Duration = super::client::DEFAULT_TIMEOUT;
+
+/// How long opening the overlay (connecting, listing the globals, binding)
+/// may take, once. KWin rendering in software beside a busy app has taken
+/// over 2 s to list its globals to a new client (1 time in 6 in the KDE
+/// test); with 1 s the overlay never opened there.
+pub const OVERLAY_OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The layer-shell namespace of cup's surfaces (compositors' rules can
 /// match it).
@@ -144,7 +148,7 @@ impl WaylandOverlay {
     /// an output is not a headless one.
     pub async fn open(socket: &Path) -> Result<WaylandOverlay, WaylandError> {
         let socket = socket.to_path_buf();
-        let painter = blocking(move || Painter::open(&socket, OVERLAY_TIMEOUT)).await?;
+        let painter = blocking(move || Painter::open(&socket)).await?;
         let attended = painter
             .client
             .outputs()
@@ -272,8 +276,8 @@ struct Painter {
 }
 
 impl Painter {
-    fn open(socket: &Path, timeout: Duration) -> Result<Painter, WaylandError> {
-        let client = Client::connect(socket, timeout)?;
+    fn open(socket: &Path) -> Result<Painter, WaylandError> {
+        let mut client = Client::connect(socket, OVERLAY_OPEN_TIMEOUT)?;
         let globals = client.globals();
         let interface = zwlr_layer_shell_v1::ZwlrLayerShellV1::interface().name;
         if !globals.has(interface) {
@@ -285,6 +289,7 @@ impl Painter {
         let shell = client.bind(4)?;
         let compositor = client.bind(4)?;
         let shm = client.bind(1)?;
+        client.set_timeout(OVERLAY_TIMEOUT);
         Ok(Painter {
             client,
             compositor,

@@ -24,16 +24,18 @@ pub(super) struct Mount {
 }
 
 /// The mounts of `mountinfo` (the text of `/proc/self/mountinfo`) at or
-/// under `dir`, deepest first, so that each can be detached before the one
-/// it sits on.
+/// under `dir`, deepest first and, at one depth, the last mounted first
+/// (mountinfo lists them in mount order), so that each is detached before
+/// the one it sits on. A point mounted over twice is listed twice, the top
+/// mount first.
 pub(super) fn mounts_under(mountinfo: &str, dir: &Path) -> Vec<Mount> {
     let mut found: Vec<Mount> = mountinfo
         .lines()
         .filter_map(parse_line)
         .filter(|m| m.point.starts_with(dir))
         .collect();
+    found.reverse();
     found.sort_by_key(|m| std::cmp::Reverse(m.point.components().count()));
-    found.dedup_by(|a, b| a.point == b.point);
     found
 }
 
@@ -134,7 +136,7 @@ mod tests {
 ";
 
     #[test]
-    fn only_mounts_inside_the_directory_are_taken_deepest_first() {
+    fn only_mounts_inside_the_directory_are_taken_deepest_and_latest_first() {
         let found = mounts_under(MOUNTINFO, Path::new("/tmp/cup-sandbox-1-0-ab"));
         let points: Vec<String> = found
             .iter()
@@ -144,11 +146,22 @@ mod tests {
             points,
             [
                 "/tmp/cup-sandbox-1-0-ab/runtime/gvfs/inner tmpfs",
-                "/tmp/cup-sandbox-1-0-ab/runtime/doc fuse.portal",
                 "/tmp/cup-sandbox-1-0-ab/runtime/gvfs fuse.gvfsd-fuse",
+                "/tmp/cup-sandbox-1-0-ab/runtime/doc fuse.portal",
                 "/tmp/cup-sandbox-1-0-ab/my dir tmpfs",
             ]
         );
+    }
+
+    #[test]
+    fn a_point_mounted_over_is_detached_once_per_mount() {
+        let stacked = "\
+40 22 0:90 / /tmp/s/runtime/doc rw - fuse.portal portal rw
+41 40 0:91 / /tmp/s/runtime/doc rw - tmpfs tmpfs rw
+";
+        let found = mounts_under(stacked, Path::new("/tmp/s"));
+        let types: Vec<&str> = found.iter().map(|m| m.fstype.as_str()).collect();
+        assert_eq!(types, ["tmpfs", "fuse.portal"]);
     }
 
     #[test]
