@@ -350,9 +350,8 @@ fn kwin_windows_bounds_pointer_and_text() {
     assert!(read.contains(&format!("val=\"{typed_text}\"")), "{read}");
     let (ex, ey, ew, eh) = bounds(line_with(&read, &[&format!("val=\"{typed_text}\"")]));
     let focus = format!("{{\"x\": {}, \"y\": {}}}", ex + ew / 2, ey + eh / 2);
-    assert!(cup_as_user(&["call", "click", &focus], &env, &home)
-        .status
-        .success());
+    let clicked = cup_as_user(&["call", "click", &focus], &env, &home);
+    assert!(clicked.status.success(), "{}", text(&clicked.stderr));
     let keys = cup_as_user(&["call", "type_text", r#"{"text": " Ok!"}"#], &env, &home);
     assert!(keys.status.success(), "{}", text(&keys.stderr));
     let read = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);

@@ -24,6 +24,12 @@ use wayland_protocols::xdg::xdg_output::zv1::client::{zxdg_output_manager_v1, zx
 /// How long one wait for the compositor may take unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// How long a new connection's first waits (the globals, the outputs) may
+/// take at the least, once. KWin rendering in software beside a busy app
+/// has taken over 2 s to answer a new client (1 time in 6 in the KDE
+/// test), and every `cup` command is a new client.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Why talking to the Wayland compositor failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -314,7 +320,9 @@ pub struct Client {
 
 impl Client {
     /// Connects to the compositor listening on `socket` (an absolute path),
-    /// reads its globals and outputs. Each wait is bounded by `timeout`.
+    /// reads its globals and outputs. Those waits are bounded by
+    /// [`CONNECT_TIMEOUT`] (or `timeout` if longer), every later one by
+    /// `timeout`.
     pub fn connect(socket: &Path, timeout: Duration) -> Result<Client, WaylandError> {
         let connect_err = |source| WaylandError::Connect {
             path: socket.to_path_buf(),
@@ -332,7 +340,7 @@ impl Client {
             qh,
             registry,
             state: State::default(),
-            timeout,
+            timeout: timeout.max(CONNECT_TIMEOUT),
             next_sync: 0,
             socket: socket.to_path_buf(),
         };
@@ -349,6 +357,7 @@ impl Client {
             }
         }
         client.roundtrip("reading the outputs")?;
+        client.timeout = timeout;
         Ok(client)
     }
 
@@ -360,11 +369,6 @@ impl Client {
     /// The deadline of one wait.
     pub fn timeout(&self) -> Duration {
         self.timeout
-    }
-
-    /// Bounds each later wait by `timeout` instead.
-    pub fn set_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
     }
 
     /// The globals the compositor offers.

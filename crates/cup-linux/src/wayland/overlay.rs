@@ -37,12 +37,6 @@ use super::vinput::{blocking, memfd};
 /// other Wayland call of cup's.
 pub const OVERLAY_TIMEOUT: Duration = super::client::DEFAULT_TIMEOUT;
 
-/// How long opening the overlay (connecting, listing the globals, binding)
-/// may take, once. KWin rendering in software beside a busy app has taken
-/// over 2 s to list its globals to a new client (1 time in 6 in the KDE
-/// test); with 1 s the overlay never opened there.
-pub const OVERLAY_OPEN_TIMEOUT: Duration = Duration::from_secs(5);
-
 /// The layer-shell namespace of cup's surfaces (compositors' rules can
 /// match it).
 pub const NAMESPACE: &str = "cup-agent-overlay";
@@ -277,7 +271,7 @@ struct Painter {
 
 impl Painter {
     fn open(socket: &Path) -> Result<Painter, WaylandError> {
-        let mut client = Client::connect(socket, OVERLAY_OPEN_TIMEOUT)?;
+        let client = Client::connect(socket, OVERLAY_TIMEOUT)?;
         let globals = client.globals();
         let interface = zwlr_layer_shell_v1::ZwlrLayerShellV1::interface().name;
         if !globals.has(interface) {
@@ -289,7 +283,6 @@ impl Painter {
         let shell = client.bind(4)?;
         let compositor = client.bind(4)?;
         let shm = client.bind(1)?;
-        client.set_timeout(OVERLAY_TIMEOUT);
         Ok(Painter {
             client,
             compositor,
