@@ -650,23 +650,30 @@ fn a_mount_left_by_a_killed_document_portal_is_detached_on_stop() {
         );
     }
     services.push(spawn("xdg-document-portal"));
-    if let Err(e) = wait_for_name(
-        &sandbox,
-        "org.freedesktop.portal.Documents",
-        "/org/freedesktop/portal/documents",
-    ) {
-        panic!(
-            "the document portal did not answer on the sandbox's bus: {e}; it printed: {}",
-            log_of("xdg-document-portal").trim()
-        );
-    }
+    // The portal mounts FUSE at start; it exits when it cannot.
     let deadline = Instant::now() + Duration::from_secs(10);
     while mounts_under(&dir).is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "the document portal mounted nothing under {}",
-            dir.display()
-        );
+        let exited = services[1].try_wait().ok().flatten();
+        if exited.is_some() || Instant::now() >= deadline {
+            let printed = log_of("xdg-document-portal");
+            if printed.contains("fuse init failed") {
+                // /dev/fuse opened, yet the kernel or the container refused
+                // the mount itself: no portal can leave one here either.
+                eprintln!(
+                    "NOT RUN: the document portal cannot mount FUSE here: {}",
+                    printed.trim()
+                );
+                sandbox.stop().expect("stop");
+                let _ = std::fs::remove_dir_all(&logs);
+                return;
+            }
+            panic!(
+                "the document portal mounted nothing under {} ({}); it printed: {}",
+                dir.display(),
+                exited.map_or("still running".to_owned(), |s| s.to_string()),
+                printed.trim()
+            );
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
     // What stop's SIGTERM to every marked process can do when the
