@@ -143,6 +143,17 @@ impl Browser {
             "creating the profile {}",
             profile.display()
         )))?;
+        // Chromium's singleton socket folder goes in TMPDIR and stays there
+        // when Chromium is killed: TMPDIR is in the profile, removed at
+        // stop, when the socket's path fits (107 bytes at most).
+        let tmp = profile.join("tmp");
+        let tmp = (tmp.as_os_str().len() + "/org.chromium.Chromium.XXXXXX/SingletonSocket".len()
+            <= 107)
+            .then_some(tmp);
+        if let Some(tmp) = &tmp {
+            std::fs::create_dir(tmp)
+                .map_err(SandboxError::io(format!("creating {}", tmp.display())))?;
+        }
         let log_path = profile.join("chromium.log");
         let log = std::fs::File::create(&log_path)
             .map_err(SandboxError::io(format!("creating {}", log_path.display())))?;
@@ -155,6 +166,9 @@ impl Browser {
         for _ in 0..3 {
             let port = free_port()?;
             let mut command = Command::new(&binary);
+            if let Some(tmp) = &tmp {
+                command.env("TMPDIR", tmp);
+            }
             for (k, v) in &options.env {
                 command.env(k, v);
             }

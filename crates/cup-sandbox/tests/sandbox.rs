@@ -8,7 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cup_sandbox::{LaunchOptions, Sandbox, SandboxError, SandboxOptions, MARKER_ENV};
+use cup_sandbox::{
+    Browser, BrowserOptions, LaunchOptions, Sandbox, SandboxError, SandboxOptions, MARKER_ENV,
+};
 
 fn start() -> Sandbox {
     start_with(SandboxOptions::default())
@@ -348,6 +350,24 @@ fn window_manager_state_dir_qt_and_chromium() {
     );
     assert!(chromium.bus_name.starts_with(':'));
     assert_eq!(sandbox.apps().len(), 2);
+    // Chromium's singleton socket lives in a folder of TMPDIR, which it
+    // leaves behind when killed: TMPDIR is the sandbox's own.
+    let socket = std::fs::read_link(profile.join("SingletonSocket")).expect("SingletonSocket link");
+    assert!(
+        socket.starts_with(state_dir.join("tmp")),
+        "{}",
+        socket.display()
+    );
+    let made = sandbox
+        .command("mktemp")
+        .output()
+        .expect("mktemp runs (apt-get install coreutils)");
+    let made = PathBuf::from(String::from_utf8_lossy(&made.stdout).trim());
+    assert!(
+        made.starts_with(state_dir.join("tmp")),
+        "{}",
+        made.display()
+    );
 
     let pids = sandbox.pids();
     sandbox.stop().expect("stop");
@@ -729,4 +749,35 @@ fn a_mount_left_by_a_killed_document_portal_is_detached_on_stop() {
     assert!(!dir.exists(), "{} still exists", dir.display());
     assert!(marked_processes(&id).is_empty());
     let _ = std::fs::remove_dir_all(&logs);
+}
+
+/// Chromium keeps its singleton socket in a folder of TMPDIR and leaves the
+/// folder behind when it is killed; a browser cup starts keeps TMPDIR in
+/// its profile, which stop removes.
+#[test]
+fn a_browser_keeps_its_temporary_files_in_its_profile() {
+    let browser = match Browser::start(&BrowserOptions::default()) {
+        Ok(browser) => browser,
+        Err(e) => panic!("chromium did not start: {e}"),
+    };
+    let profile = browser.state().profile.clone();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let socket = loop {
+        if let Ok(target) = std::fs::read_link(profile.join("SingletonSocket")) {
+            break target;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no SingletonSocket in {}",
+            profile.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        socket.starts_with(profile.join("tmp")),
+        "{}",
+        socket.display()
+    );
+    browser.stop();
+    assert!(!profile.exists(), "{} still exists", profile.display());
 }

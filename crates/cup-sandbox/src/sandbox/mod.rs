@@ -637,7 +637,9 @@ impl Sandbox {
     }
 
     /// The variables to set for programs in the sandbox: `DISPLAY`,
-    /// `XAUTHORITY`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `AT_SPI_BUS_ADDRESS`,
+    /// `XAUTHORITY`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`,
+    /// `TMPDIR` (`tmp/` in the state directory, removed at stop, unless the
+    /// state directory's path is too long for sockets made in it), `AT_SPI_BUS_ADDRESS`,
     /// `QT_ACCESSIBILITY=1`, `QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1`,
     /// `ACCESSIBILITY_ENABLED=1` and [`MARKER_ENV`]. The variables in
     /// [`REMOVED_ENV`] must be unset as well ([`Sandbox::command`] does
@@ -664,6 +666,9 @@ impl Sandbox {
         }
         set("DBUS_SESSION_BUS_ADDRESS", &self.session_bus_address);
         set("XDG_RUNTIME_DIR", &self.runtime_dir().to_string_lossy());
+        if let Some(tmp) = state::tmp_dir(&self.state_dir) {
+            set("TMPDIR", &tmp.to_string_lossy());
+        }
         set("AT_SPI_BUS_ADDRESS", &self.a11y_address);
         for (name, value) in A11Y_ENV {
             set(name, value);

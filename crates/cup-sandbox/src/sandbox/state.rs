@@ -32,9 +32,28 @@ pub(super) fn state_dir_error(path: &Path, reason: impl Into<String>) -> Sandbox
     }
 }
 
-/// Creates the state directory (0700), its marker file and `runtime/`.
-/// With `user`, the directory, `runtime/` and `home/` belong to that user
+/// Creates the state directory (0700), its marker file, `runtime/` and
+/// `tmp/`. With `user`, the directory, `runtime/`, `tmp/` and `home/` belong to that user
 /// (uid, gid): the sandbox's processes run as it.
+/// The sandbox's programs' `TMPDIR`, inside the state directory: what a
+/// killed program leaves there (Chromium's singleton socket folder,
+/// LibreOffice's pipe) goes with the sandbox.
+pub(super) const TMP_DIR: &str = "tmp";
+
+/// The longest unix socket path a program makes in `TMPDIR`: Chromium's
+/// `org.chromium.Chromium.XXXXXX/SingletonSocket`. A state directory too
+/// long for it keeps the caller's `TMPDIR` (a socket path holds at most 107
+/// bytes).
+const LONGEST_TMP_SOCKET: &str = "/tmp/org.chromium.Chromium.XXXXXX/SingletonSocket";
+
+/// `TMPDIR` for the sandbox's programs, when sockets made in it fit and
+/// it exists (a sandbox saved by an older cup has none).
+pub(super) fn tmp_dir(state_dir: &Path) -> Option<PathBuf> {
+    (state_dir.as_os_str().len() + LONGEST_TMP_SOCKET.len() <= 107)
+        .then(|| state_dir.join(TMP_DIR))
+        .filter(|dir| dir.is_dir())
+}
+
 pub(super) fn prepare_state_dir(
     requested: Option<&Path>,
     id: &str,
@@ -80,16 +99,23 @@ pub(super) fn prepare_state_dir(
     }
     std::fs::write(dir.join(DIR_MARKER), id)
         .map_err(|e| state_dir_error(&dir, format!("cannot write in it: {e}")))?;
-    std::fs::DirBuilder::new()
-        .mode(0o700)
-        .create(dir.join("runtime"))
-        .map_err(|e| state_dir_error(&dir, format!("cannot create runtime/ in it: {e}")))?;
+    for sub in ["runtime", TMP_DIR] {
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(dir.join(sub))
+            .map_err(|e| state_dir_error(&dir, format!("cannot create {sub}/ in it: {e}")))?;
+    }
     if let Some((uid, gid)) = user {
         std::fs::DirBuilder::new()
             .mode(0o700)
             .create(dir.join("home"))
             .map_err(|e| state_dir_error(&dir, format!("cannot create home/ in it: {e}")))?;
-        for path in [dir.clone(), dir.join("runtime"), dir.join("home")] {
+        for path in [
+            dir.clone(),
+            dir.join("runtime"),
+            dir.join(TMP_DIR),
+            dir.join("home"),
+        ] {
             std::os::unix::fs::chown(&path, Some(uid), Some(gid))
                 .map_err(|e| state_dir_error(&path, format!("cannot give it to uid {uid}: {e}")))?;
         }

@@ -5,10 +5,11 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cup_protocol::Rect;
 use tokio::sync::Mutex;
+use tokio::time::Instant;
 
 use super::motion::{ease, Path, Pt, Spring};
 use super::overlay::{Layer, Overlay};
@@ -238,7 +239,7 @@ impl AgentCursor {
                 break;
             }
             let next = last + FRAME;
-            tokio::time::sleep_until(next.into()).await;
+            tokio::time::sleep_until(next).await;
         }
         st.at = Some(target);
         Ok(())
@@ -299,7 +300,7 @@ impl AgentCursor {
                 // A spring that keeps moving is not worth a longer wait.
                 break;
             }
-            tokio::time::sleep_until((last + FRAME).into()).await;
+            tokio::time::sleep_until(last + FRAME).await;
         }
         if rippling {
             self.overlay.hide(Layer::Ripple).await?;
@@ -476,7 +477,9 @@ mod tests {
         }
     }
 
-    #[tokio::test]
+    // Time is tokio's paused clock: frames are paced by the clock, and a
+    // loaded machine would drop them.
+    #[tokio::test(start_paused = true)]
     async fn a_glide_follows_the_path_for_its_duration_then_ripples_dwells_and_hides() {
         let rec = Arc::new(Recorder::default());
         let cursor = AgentCursor::new(rec.clone());
@@ -540,7 +543,7 @@ mod tests {
         assert!(calls.iter().rev().take(4).all(|c| c.1.starts_with("hide")));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_new_action_keeps_the_cursor_past_an_earlier_idle_hide() {
         let rec = Arc::new(Recorder::default());
         let cursor = AgentCursor::new(rec.clone());
