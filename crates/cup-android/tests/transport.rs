@@ -592,11 +592,15 @@ async fn the_server_is_started_when_nothing_listens() {
     let home = std::env::temp_dir().join(format!("cup-adb-start-{}-{port}", std::process::id()));
     std::fs::create_dir_all(&home).unwrap();
     // The server the client starts inherits this process's HOME (its key
-    // goes there): a private one, set by a wrapper script.
+    // goes there) and TMPDIR (its log): private ones, set by a wrapper
+    // script.
     let wrapper = home.join("adb");
     std::fs::write(
         &wrapper,
-        format!("#!/bin/sh\nHOME='{}' exec adb \"$@\"\n", home.display()),
+        format!(
+            "#!/bin/sh\nHOME='{0}' TMPDIR='{0}' exec adb \"$@\"\n",
+            home.display()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(

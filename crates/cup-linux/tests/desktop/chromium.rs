@@ -41,8 +41,10 @@ fn chromium_args(profile: &Path, url: &str, a11y: bool) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_web_content_is_captured_and_stable() {
-    let desk = Desk::start();
+    // The page's folder (with Chromium's profile) goes after the desktop,
+    // once Chromium no longer writes in it.
     let (dir, url) = page();
+    let desk = Desk::start();
     let profile = dir.path().join("profile");
     let args = chromium_args(&profile, &url, true);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -92,8 +94,10 @@ async fn chromium_web_content_is_captured_and_stable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_without_renderer_accessibility_says_how_to_fix_it() {
-    let desk = Desk::start();
+    // The page's folder (with Chromium's profile) goes after the desktop,
+    // once Chromium no longer writes in it.
     let (dir, url) = page();
+    let desk = Desk::start();
     let profile = dir.path().join("profile");
     let args = chromium_args(&profile, &url, false);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
