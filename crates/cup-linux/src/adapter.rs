@@ -197,10 +197,12 @@ impl LinuxAdapter {
                 let probe = shell.extension().await.is_ok().then(|| shell.clone());
                 if !portal {
                     let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
+                    let socket = self.wayland_socket().ok();
                     let direct = crate::wayland::device::WaylandDevice::open_mutter(
                         shell.connection(),
                         &monitors,
                         probe.clone(),
+                        socket.as_deref(),
                     )
                     .await;
                     match direct {

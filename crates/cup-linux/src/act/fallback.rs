@@ -33,6 +33,13 @@ pub trait InputOps: Send + Sync + std::fmt::Debug {
         direction: Direction,
         amount: u32,
     ) -> Result<(), AdapterError>;
+    /// Makes the keyboard ready before the first key, where a device
+    /// must (GNOME's remote desktop: see `MutterInput::prime_keyboard`);
+    /// true when it did just now, and apps may be taking the keyboard's
+    /// focus.
+    async fn prime_keyboard(&self) -> Result<bool, AdapterError> {
+        Ok(false)
+    }
     /// Presses a key combo.
     async fn keys(&self, combo: &Combo) -> Result<(), AdapterError>;
     /// Types text (newlines as Return, tabs as Tab).

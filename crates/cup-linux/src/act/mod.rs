@@ -301,6 +301,7 @@ pub async fn press(
             "no synthetic input on this display (XTest missing); keys cannot be pressed".into(),
         )
     })?;
+    keyboard_ready(ctx.events, device).await?;
     observed(
         ctx.events,
         format!("Pressed {combo}"),
@@ -308,6 +309,50 @@ pub async fn press(
         device.keys(combo),
     )
     .await
+}
+
+/// The longest wait for an app to take the keyboard's focus after a
+/// device made the keyboard (see [`keyboard_ready`]).
+const KEYBOARD_FOCUS: Duration = Duration::from_millis(1500);
+
+/// Primes the device's keyboard; when that made a keyboard just now (a
+/// headless GNOME has none before), waits until an app reports the focus
+/// it gets with it (a window `active` or an element `focused`), for at
+/// most [`KEYBOARD_FOCUS`]. Keys sent before the app took the keyboard
+/// are lost (measured: a Ctrl+A right after a click on GNOME 43, 1 time
+/// in 5).
+pub async fn keyboard_ready(
+    events: &EventLog,
+    device: &dyn fallback::InputOps,
+) -> Result<(), AdapterError> {
+    let mark = events.mark();
+    let started = Instant::now();
+    if !device.prime_keyboard().await? {
+        return Ok(());
+    }
+    let deadline = Instant::now() + KEYBOARD_FOCUS;
+    loop {
+        let focused = events.since(mark).iter().any(|e| {
+            e.member == "StateChanged"
+                && e.detail1 == 1
+                && (e.kind == "active" || e.kind == "focused")
+        });
+        if focused {
+            tracing::debug!(
+                elapsed_ms = started.elapsed().as_millis(),
+                "an app took the keyboard's focus"
+            );
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            tracing::debug!(
+                elapsed_ms = started.elapsed().as_millis(),
+                "no app reported taking the keyboard's focus"
+            );
+            return Ok(());
+        }
+        events.wait(deadline).await;
+    }
 }
 
 /// Runs `perform` (input whose target is not known in advance: keys, a

@@ -361,6 +361,18 @@ impl Client {
         Ok(client)
     }
 
+    /// Whether the compositor's seat has a keyboard now (`wl_seat`'s
+    /// keyboard capability). A headless GNOME has none until a
+    /// remote-desktop session makes one.
+    pub fn seat_has_keyboard(mut self) -> Result<bool, WaylandError> {
+        if !self.state.globals.has(wl_seat::WlSeat::interface().name) {
+            return Err(unsupported("wl_seat (seat)", &self.state.globals));
+        }
+        let _seat: wl_seat::WlSeat = self.bind(1)?;
+        self.roundtrip("reading the seat")?;
+        Ok(self.seat_capabilities().unwrap_or(0) & 2 != 0)
+    }
+
     /// The socket this client is connected to.
     pub fn socket(&self) -> &Path {
         &self.socket

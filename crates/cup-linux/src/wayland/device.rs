@@ -159,6 +159,13 @@ impl Devices {
         }
     }
 
+    async fn prime_keyboard(&self) -> Result<bool, WaylandError> {
+        match self {
+            Devices::Mutter(m) => m.prime_keyboard().await,
+            Devices::Wlr(_) | Devices::Eis(_) | Devices::KWin(_) => Ok(false),
+        }
+    }
+
     async fn keys(&self, keysyms: &[u32]) -> Result<(), WaylandError> {
         match self {
             Devices::Wlr(i) => i.keys(keysyms).await,
@@ -266,11 +273,36 @@ impl WaylandDevice {
         conn: &zbus::Connection,
         monitors: &[(cup::Monitor, String)],
         shell: Option<super::gnome_shell::GnomeShell>,
+        socket: Option<&std::path::Path>,
     ) -> Result<WaylandDevice, WaylandError> {
+        // Read before the session makes a keyboard of its own.
+        let keyboard_before = match socket {
+            Some(socket) => {
+                let socket = socket.to_owned();
+                let read = tokio::task::spawn_blocking(move || {
+                    super::client::Client::connect(&socket, super::client::DEFAULT_TIMEOUT)?
+                        .seat_has_keyboard()
+                })
+                .await;
+                match read {
+                    Ok(Ok(had)) => Some(had),
+                    Ok(Err(e)) => {
+                        tracing::debug!(error = %e, "the seat's keyboard could not be read");
+                        None
+                    }
+                    Err(e) => {
+                        tracing::debug!(error = %e, "the seat's keyboard could not be read");
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
         Ok(WaylandDevice {
             input: Devices::Mutter(
                 super::mutter::MutterInput::open(conn, monitors, shell)
                     .await?
+                    .with_keyboard_before(keyboard_before)
                     .use_eis()
                     .await?,
             ),
@@ -479,6 +511,7 @@ impl WaylandDevice {
                 act::observed(events, message, refs, work).await
             }
             Gesture::Type { text, delay } => {
+                act::keyboard_ready(events, self).await?;
                 let work = async {
                     if delay.is_zero() {
                         return self.input.type_text(text).await.map_err(platform);
@@ -533,6 +566,10 @@ impl InputOps for WaylandDevice {
         self.input.scroll(x, y, dx, dy).await.map_err(platform)?;
         self.moved(Point::new(x, y));
         Ok(())
+    }
+
+    async fn prime_keyboard(&self) -> Result<bool, AdapterError> {
+        self.input.prime_keyboard().await.map_err(platform)
     }
 
     async fn keys(&self, combo: &Combo) -> Result<(), AdapterError> {

@@ -89,6 +89,10 @@ pub struct MutterInput {
     pointer_warm: std::sync::atomic::AtomicBool,
     /// cup's GNOME Shell extension, which tells where the pointer is.
     shell: Option<super::gnome_shell::GnomeShell>,
+    /// The seat had a keyboard before this session made one (a real
+    /// desktop's; a headless GNOME's has none): apps already hold the
+    /// keyboard's focus. `None` when it could not be read.
+    keyboard_before: Option<bool>,
     /// The session's EIS connection, where the desktop offers one
     /// (`ConnectToEIS`: GNOME 45 and later, portal version 2): every
     /// event goes through it then.
@@ -200,6 +204,7 @@ impl MutterInput {
             warm: std::sync::atomic::AtomicBool::new(false),
             pointer_warm: std::sync::atomic::AtomicBool::new(false),
             shell,
+            keyboard_before: None,
             eis: None,
         })
     }
@@ -222,6 +227,7 @@ impl MutterInput {
             warm: std::sync::atomic::AtomicBool::new(false),
             pointer_warm: std::sync::atomic::AtomicBool::new(false),
             shell,
+            keyboard_before: None,
             eis: None,
         })
     }
@@ -554,6 +560,29 @@ impl MutterInput {
         }
         tokio::time::sleep(KEYBOARD_SETTLE).await;
         Ok(())
+    }
+
+    /// Sends a new session's first key (see [`KEYBOARD_SETTLE`]) now,
+    /// before any other; true when it did (the first call of a session
+    /// not on EIS) and that made the seat's keyboard: a headless GNOME
+    /// has none until a session makes one, and the apps' windows become
+    /// active only then (and inactive again when the session ends). The
+    /// caller waits for that.
+    pub async fn prime_keyboard(&self) -> Result<bool, WaylandError> {
+        if self.eis.is_some() {
+            return Ok(false);
+        }
+        let _one = self.lock.lock().await;
+        let first = !self.warm.load(std::sync::atomic::Ordering::SeqCst);
+        self.warm_keyboard().await?;
+        Ok(first && self.keyboard_before == Some(false))
+    }
+
+    /// Records whether the seat had a keyboard before this session (see
+    /// [`MutterInput::prime_keyboard`]).
+    pub fn with_keyboard_before(mut self, had: Option<bool>) -> MutterInput {
+        self.keyboard_before = had;
+        self
     }
 
     /// Presses `keysyms` in order and releases them in reverse (a combo);
