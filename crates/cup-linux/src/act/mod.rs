@@ -318,7 +318,7 @@ const KEYBOARD_FOCUS: Duration = Duration::from_millis(1500);
 /// Primes the device's keyboard; when that made a keyboard just now (a
 /// headless GNOME has none before), waits until an app reports the focus
 /// it gets with it (a window `active` or an element `focused`), for at
-/// most [`KEYBOARD_FOCUS`]. Keys sent before the app took the keyboard
+/// most 1.5 s. Keys sent before the app took the keyboard
 /// are lost (measured: a Ctrl+A right after a click on GNOME 43, 1 time
 /// in 5).
 pub async fn keyboard_ready(

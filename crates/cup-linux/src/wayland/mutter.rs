@@ -562,7 +562,7 @@ impl MutterInput {
         Ok(())
     }
 
-    /// Sends a new session's first key (see [`KEYBOARD_SETTLE`]) now,
+    /// Sends a new session's first key (a Shift press and a pause) now,
     /// before any other; true when it did (the first call of a session
     /// not on EIS) and that made the seat's keyboard: a headless GNOME
     /// has none until a session makes one, and the apps' windows become
