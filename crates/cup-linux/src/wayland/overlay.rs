@@ -399,7 +399,10 @@ impl Painter {
             buffer: None,
             state,
         };
-        let deadline = Instant::now() + self.client.timeout();
+        // A new surface's first configure gets a new connection's 5 s:
+        // KWin rendering in software stalls about a second when an
+        // overlay surface first appears, and took over 2 s under load.
+        let deadline = Instant::now() + self.client.timeout().max(super::client::CONNECT_TIMEOUT);
         let waited = self
             .client
             .dispatch_until("placing the overlay", deadline, |_| {
