@@ -180,12 +180,13 @@ fn bad_arguments(c: &mut Client) {
 }
 
 /// Checks the screenshots taken during a flight from `from` to `to` with
-/// the test's motion (3 s, arc 0.4): the magenta arrow is on the Bézier in
+/// the test's motion (5 s, so that a loaded machine still takes three
+/// screenshots during it; arc 0.4): the magenta arrow is on the Bézier in
 /// each, seen at 3 or more points of it, at least one well off the
 /// straight line.
 fn assert_flight(shots: &[(Vec<u8>, u32, u32)], from: (i64, i64), to: (i64, i64)) {
     let m = Motion {
-        glide_duration_ms: 3000.0,
+        glide_duration_ms: 5000.0,
         arc_size: 0.4,
         ..Motion::default()
     };
@@ -292,7 +293,7 @@ fn agent_cursor_highlight_and_marks(
 
     // On: a magenta arrow (its focus frame and ripple cyan), a slow wide
     // arc, a short idle.
-    let motion = json!({"glide_duration_ms": 3000, "arc_size": 0.4, "dwell_after_click_ms": 200, "idle_hide_ms": 1500});
+    let motion = json!({"glide_duration_ms": 5000, "arc_size": 0.4, "dwell_after_click_ms": 200, "idle_hide_ms": 1500});
     ok_text(
         &c.call("set_agent_cursor_motion", motion),
         "set_agent_cursor_motion",
@@ -361,7 +362,7 @@ fn agent_cursor_highlight_and_marks(
     assert_eq!(st["structured"]["visible"], json!(false), "{st}");
     assert_eq!(
         st["structured"]["motion"]["glide_duration_ms"],
-        json!(3000.0),
+        json!(5000.0),
         "{st}"
     );
 
@@ -369,7 +370,7 @@ fn agent_cursor_highlight_and_marks(
     let other = cup(&["call", "get_agent_cursor_state", "--json"], &env);
     let other_text = text(&other.stdout);
     assert!(
-        other_text.contains("glide 3000 ms") && other_text.contains("#FF00FF"),
+        other_text.contains("glide 5000 ms") && other_text.contains("#FF00FF"),
         "{other_text}"
     );
 
@@ -576,7 +577,7 @@ fn web_agent_cursor_and_marks_in_headless_chromium() {
     let (tx, ty) = centre(target);
 
     ok_text(
-        &c.call("set_agent_cursor_motion", json!({"glide_duration_ms": 3000, "arc_size": 0.4, "dwell_after_click_ms": 200, "idle_hide_ms": 1500})),
+        &c.call("set_agent_cursor_motion", json!({"glide_duration_ms": 5000, "arc_size": 0.4, "dwell_after_click_ms": 200, "idle_hide_ms": 1500})),
         "set_agent_cursor_motion",
     );
     ok_text(
