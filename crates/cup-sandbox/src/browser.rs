@@ -66,6 +66,14 @@ pub struct Browser {
     detached: bool,
 }
 
+/// Whether the unix sockets programs make in `tmpdir` as their `TMPDIR`
+/// fit the 107 bytes of a socket path: the longest is Chromium's singleton
+/// socket, `org.chromium.Chromium.XXXXXX/SingletonSocket`.
+pub(crate) fn sockets_fit_in(tmpdir: &Path) -> bool {
+    const LONGEST: &str = "/org.chromium.Chromium.XXXXXX/SingletonSocket";
+    tmpdir.as_os_str().len() + LONGEST.len() <= 107
+}
+
 /// The Chromium binary: `CUP_CHROMIUM`, else `chromium`,
 /// `chromium-browser`, `google-chrome` on `PATH`.
 ///
@@ -146,10 +154,7 @@ impl Browser {
         // Chromium's singleton socket folder goes in TMPDIR and stays there
         // when Chromium is killed: TMPDIR is in the profile, removed at
         // stop, when the socket's path fits (107 bytes at most).
-        let tmp = profile.join("tmp");
-        let tmp = (tmp.as_os_str().len() + "/org.chromium.Chromium.XXXXXX/SingletonSocket".len()
-            <= 107)
-            .then_some(tmp);
+        let tmp = Some(profile.join("tmp")).filter(|tmp| sockets_fit_in(tmp));
         if let Some(tmp) = &tmp {
             std::fs::create_dir(tmp)
                 .map_err(SandboxError::io(format!("creating {}", tmp.display())))?;

@@ -9,6 +9,7 @@ use cup::{AdapterError, Direction};
 use cup_protocol::keys::Combo;
 use cup_protocol::Rect;
 
+use super::events::EventLog;
 use super::verbs::Element;
 use crate::atspi_actions as act;
 use crate::atspi_calls as calls;
@@ -123,13 +124,18 @@ impl Fallback<'_> {
         device.wheel_at(x, y, direction, amount).await
     }
 
-    /// Presses keys (on the focused element).
-    pub async fn keys(&self, combo: &Combo) -> Result<(), AdapterError> {
-        self.device()?.keys(combo).await
+    /// Presses keys (on the focused element), once the keyboard is ready
+    /// (see [`super::keyboard_ready`]).
+    pub async fn keys(&self, events: &EventLog, combo: &Combo) -> Result<(), AdapterError> {
+        let device = self.device()?;
+        super::keyboard_ready(events, device).await?;
+        device.keys(combo).await
     }
 
-    /// Types text (on the focused element).
-    pub async fn type_text(&self, text: &str) -> Result<(), AdapterError> {
-        self.device()?.type_text(text).await
+    /// Types text (on the focused element), once the keyboard is ready.
+    pub async fn type_text(&self, events: &EventLog, text: &str) -> Result<(), AdapterError> {
+        let device = self.device()?;
+        super::keyboard_ready(events, device).await?;
+        device.type_text(text).await
     }
 }

@@ -107,7 +107,7 @@ pub async fn act(
         states: before.states,
         toolkit,
     };
-    let performed = verbs::perform(&el, verb, params, &ctx.fallback).await?;
+    let performed = verbs::perform(&el, verb, params, &ctx.fallback, ctx.events).await?;
 
     let by_ref = by_reference(refs);
     let name_of = |r: &str| id_of(&by_ref, r);

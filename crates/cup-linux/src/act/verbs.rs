@@ -6,6 +6,7 @@ use cup::{ActionParams, AdapterError, Direction};
 use cup_protocol::keys::{parse_combo, Combo};
 use cup_protocol::Action;
 
+use super::events::EventLog;
 use super::fallback::Fallback;
 use crate::atspi_actions as act;
 use crate::atspi_calls::{self as calls, ObjRef};
@@ -107,6 +108,7 @@ pub async fn perform(
     verb: Action,
     params: &ActionParams,
     input: &Fallback<'_>,
+    events: &EventLog,
 ) -> Result<Performed, AdapterError> {
     let has = |s: AtspiState| el.states.contains(s);
     match verb {
@@ -208,8 +210,8 @@ pub async fn perform(
             }
             // No EditableText: focus, select all, type with the keyboard.
             let _ = act::grab_focus(el.conn, el.obj).await;
-            input.keys(&combo("ctrl+a")).await?;
-            input.type_text(&value).await?;
+            input.keys(events, &combo("ctrl+a")).await?;
+            input.type_text(events, &value).await?;
             Ok(Performed::done(format!("{label} {value:?} (keyboard)")))
         }
         Action::Increment | Action::Decrement => {
@@ -262,7 +264,7 @@ pub async fn perform(
                 ));
             }
             let _ = act::grab_focus(el.conn, el.obj).await;
-            input.keys(&combo("escape")).await?;
+            input.keys(events, &combo("escape")).await?;
             Ok(Performed::done("Dismissed (Escape)"))
         }
         Action::RightClick => match raw(el, Action::RightClick, "Right-clicked").await? {

@@ -283,18 +283,13 @@ impl WaylandDevice {
                     super::client::Client::connect(&socket, super::client::DEFAULT_TIMEOUT)?
                         .seat_has_keyboard()
                 })
-                .await;
-                match read {
-                    Ok(Ok(had)) => Some(had),
-                    Ok(Err(e)) => {
-                        tracing::debug!(error = %e, "the seat's keyboard could not be read");
-                        None
-                    }
-                    Err(e) => {
-                        tracing::debug!(error = %e, "the seat's keyboard could not be read");
-                        None
-                    }
-                }
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.map_err(|e| e.to_string()));
+                read.map_err(
+                    |e| tracing::debug!(error = %e, "the seat's keyboard could not be read"),
+                )
+                .ok()
             }
             None => None,
         };

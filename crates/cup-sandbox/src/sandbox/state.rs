@@ -32,28 +32,21 @@ pub(super) fn state_dir_error(path: &Path, reason: impl Into<String>) -> Sandbox
     }
 }
 
+/// The sandbox's programs' `TMPDIR`, inside the state directory: what a
+/// killed program leaves there (Chromium's singleton socket folder) goes
+/// with the sandbox.
+pub(super) const TMP_DIR: &str = "tmp";
+
+/// `TMPDIR` for the sandbox's programs, when the sockets made in it fit
+/// (else the caller's stays) and it exists (a sandbox saved by an older
+/// cup has none).
+pub(super) fn tmp_dir(state_dir: &Path) -> Option<PathBuf> {
+    Some(state_dir.join(TMP_DIR)).filter(|dir| crate::browser::sockets_fit_in(dir) && dir.is_dir())
+}
+
 /// Creates the state directory (0700), its marker file, `runtime/` and
 /// `tmp/`. With `user`, the directory, `runtime/`, `tmp/` and `home/` belong to that user
 /// (uid, gid): the sandbox's processes run as it.
-/// The sandbox's programs' `TMPDIR`, inside the state directory: what a
-/// killed program leaves there (Chromium's singleton socket folder,
-/// LibreOffice's pipe) goes with the sandbox.
-pub(super) const TMP_DIR: &str = "tmp";
-
-/// The longest unix socket path a program makes in `TMPDIR`: Chromium's
-/// `org.chromium.Chromium.XXXXXX/SingletonSocket`. A state directory too
-/// long for it keeps the caller's `TMPDIR` (a socket path holds at most 107
-/// bytes).
-const LONGEST_TMP_SOCKET: &str = "/tmp/org.chromium.Chromium.XXXXXX/SingletonSocket";
-
-/// `TMPDIR` for the sandbox's programs, when sockets made in it fit and
-/// it exists (a sandbox saved by an older cup has none).
-pub(super) fn tmp_dir(state_dir: &Path) -> Option<PathBuf> {
-    (state_dir.as_os_str().len() + LONGEST_TMP_SOCKET.len() <= 107)
-        .then(|| state_dir.join(TMP_DIR))
-        .filter(|dir| dir.is_dir())
-}
-
 pub(super) fn prepare_state_dir(
     requested: Option<&Path>,
     id: &str,
