@@ -32,6 +32,9 @@
 #   libreoffice-writer, libreoffice-gtk3
 #                    LibreOffice Writer with its GTK 3 front end (the one that
 #                    speaks AT-SPI) for the Writer test and bench rows
+#   libreoffice-calc, libreoffice-impress, thunderbird, vlc, gimp, nautilus, gnome-terminal
+#                    the rest of OSWorld's Linux app set (the real-workload tests,
+#                    the task suite and the OSWorld bench rows)
 #   podman, runc     run cup's OCI image in its test (deploy/image/test.sh); runc: crun fails
 #                    on cgroup v1 hosts
 #   skopeo           inspect the image archive, load it into podman's storage
@@ -52,7 +55,9 @@ PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples 
           qtbase5-examples chromium openbox sway qtwayland5 kwin-wayland gnome-shell pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome
           python3-venv tk8.6
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
-          firefox-esr libreoffice-writer libreoffice-gtk3 iproute2 util-linux curl
+          firefox-esr libreoffice-writer libreoffice-gtk3
+          libreoffice-calc libreoffice-impress thunderbird vlc gimp nautilus gnome-terminal
+          iproute2 util-linux curl
           podman runc skopeo umoci jq binutils adb)
 
 if ! command -v node >/dev/null 2>&1; then

@@ -220,6 +220,19 @@ pub async fn children(conn: &impl Caller, obj: &ObjRef) -> CallResult<Vec<ObjRef
     Ok(refs.into_iter().map(ObjRef::from).collect())
 }
 
+/// `Accessible.GetChildAtIndex`: one child, without asking for the rest
+/// (a container that manages its descendants creates every child it is
+/// asked for); `None` for the null object.
+pub async fn child_at_index(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    index: i32,
+) -> CallResult<Option<ObjRef>> {
+    let r: WireRef = call(conn, obj, ACCESSIBLE, "GetChildAtIndex", &(index,)).await?;
+    let r = ObjRef::from(r);
+    Ok((!r.is_null()).then_some(r))
+}
+
 /// `Accessible.GetAttributes`.
 pub async fn attributes(conn: &impl Caller, obj: &ObjRef) -> CallResult<HashMap<String, String>> {
     call(conn, obj, ACCESSIBLE, "GetAttributes", &()).await
@@ -366,6 +379,75 @@ pub async fn extents(conn: &impl Caller, obj: &ObjRef, coord_type: u32) -> CallR
     )
     .await?;
     Ok(Extents { x, y, w, h })
+}
+
+/// `Component.GetAccessibleAtPoint(x, y, coord_type)`: the child at a
+/// point; `None` when nothing is there. Asks for one object: what a
+/// container that manages its descendants creates on demand.
+pub async fn accessible_at_point(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    (x, y): (i32, i32),
+    coord_type: u32,
+) -> CallResult<Option<ObjRef>> {
+    let r: WireRef = call(
+        conn,
+        obj,
+        "org.a11y.atspi.Component",
+        "GetAccessibleAtPoint",
+        &(x, y, coord_type),
+    )
+    .await?;
+    let r = ObjRef::from(r);
+    Ok((!r.is_null()).then_some(r))
+}
+
+const TABLE: &str = "org.a11y.atspi.Table";
+
+/// `Table.NRows` and `Table.NColumns`.
+pub async fn table_size(conn: &impl Caller, obj: &ObjRef) -> CallResult<(i32, i32)> {
+    tokio::try_join!(
+        property::<i32>(conn, obj, TABLE, "NRows"),
+        property::<i32>(conn, obj, TABLE, "NColumns")
+    )
+}
+
+/// The row and column of the child at `index` (`Table.GetRowAtIndex`,
+/// `Table.GetColumnAtIndex`); -1 for an index that is no cell (a header).
+pub async fn table_position(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    index: i32,
+) -> CallResult<(i32, i32)> {
+    let at = (index,);
+    tokio::try_join!(
+        call::<_, i32>(conn, obj, TABLE, "GetRowAtIndex", &at),
+        call::<_, i32>(conn, obj, TABLE, "GetColumnAtIndex", &at)
+    )
+}
+
+/// `Table.GetAccessibleAt(row, column)`: one cell; `None` for the null
+/// object.
+pub async fn table_cell(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    row: i32,
+    column: i32,
+) -> CallResult<Option<ObjRef>> {
+    let r: WireRef = call(conn, obj, TABLE, "GetAccessibleAt", &(row, column)).await?;
+    let r = ObjRef::from(r);
+    Ok((!r.is_null()).then_some(r))
+}
+
+/// `Table.GetColumnHeader(column)`; `None` for the null object.
+pub async fn column_header(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    column: i32,
+) -> CallResult<Option<ObjRef>> {
+    let r: WireRef = call(conn, obj, TABLE, "GetColumnHeader", &(column,)).await?;
+    let r = ObjRef::from(r);
+    Ok((!r.is_null()).then_some(r))
 }
 
 /// `Action.GetActions`: the action names.

@@ -206,11 +206,18 @@ vocabulary! {
 }
 
 impl Role {
-    /// Roles whose value is printed in compact output (`val="..."`).
+    /// Roles whose value is printed in compact output (`val="..."`): the
+    /// input-type ones, a spreadsheet's cell among them (its content:
+    /// `[e12] cel "B2" … val="21"`).
     pub const fn shows_value(self) -> bool {
         matches!(
             self,
-            Role::TextBox | Role::SearchBox | Role::Combobox | Role::SpinButton | Role::Slider
+            Role::TextBox
+                | Role::SearchBox
+                | Role::Combobox
+                | Role::SpinButton
+                | Role::Slider
+                | Role::Cell
         )
     }
 

@@ -105,6 +105,7 @@ pub async fn act(
         obj: &obj,
         interfaces,
         states: before.states,
+        role: target.node.role,
         toolkit,
     };
     let performed = verbs::perform(&el, verb, params, &ctx.fallback, ctx.events).await?;

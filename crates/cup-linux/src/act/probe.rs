@@ -82,8 +82,9 @@ pub async fn scroll_anchor(conn: &Peer, obj: &ObjRef) -> Option<ObjRef> {
     let own = calls::extents(conn, obj, calls::COORD_SCREEN).await.ok();
     let mut at = obj.clone();
     for _ in 0..3 {
-        let children = calls::children(conn, &at).await.ok()?;
-        let first = children.into_iter().next()?;
+        // The first child alone: a sheet that manages its descendants
+        // would create all of its cells for `GetChildren`.
+        let first = calls::child_at_index(conn, &at, 0).await.ok()??;
         let placed = calls::extents(conn, &first, calls::COORD_SCREEN).await.ok();
         if placed.is_some_and(|e| !e.is_unplaced()) && placed != own {
             return Some(first);

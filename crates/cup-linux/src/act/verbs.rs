@@ -59,6 +59,9 @@ pub struct Element<'a> {
     pub interfaces: InterfaceSet,
     /// States before the action.
     pub states: StateSet,
+    /// Its CUP role in the snapshot (what a raw action means can depend
+    /// on it: Qt's `ShowMenu` on a menu item opens the item's menu).
+    pub role: cup_protocol::Role,
     /// The app's toolkit (`ToolkitName`), when the snapshot knew it.
     pub toolkit: &'a str,
 }
@@ -86,7 +89,7 @@ async fn raw(
     label: &str,
 ) -> Result<Option<Performed>, AdapterError> {
     let names = names(el).await;
-    let Some(index) = raw_action_index(&names, verb) else {
+    let Some(index) = raw_action_index(&names, verb, el.role) else {
         return Ok(None);
     };
     let ok = act::do_action(el.conn, el.obj, index)

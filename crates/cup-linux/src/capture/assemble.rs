@@ -72,11 +72,62 @@ pub(super) fn build(
         .collect();
     if node.name.is_empty() && mapping::kinds::names_from_content(node.role) {
         node.name = mapping::text::name_from_content(&node.children);
+        if !node.name.is_empty() {
+            if let Some(linux) = node.platform.linux.as_mut() {
+                linux
+                    .extra
+                    .insert(mapping::NAME_FROM.to_owned(), "content".into());
+            }
+        }
+    }
+    if let Some(shown) = &nodes[i].shown {
+        // A sheet's empty cells say nothing an address does not: left out
+        // (the focused or selected one stays).
+        let before = node.children.len();
+        if shown.is_table() {
+            node.children.retain(|c| {
+                c.role != cup_protocol::Role::Cell
+                    || c.value.is_some()
+                    || c.states.iter().any(|s| {
+                        matches!(
+                            s,
+                            cup_protocol::State::Focused | cup_protocol::State::Selected
+                        )
+                    })
+            });
+        }
+        let empty = before - node.children.len();
+        node.platform
+            .linux
+            .get_or_insert_with(Default::default)
+            .extra
+            .insert(MANAGED.to_owned(), shown.describe(empty).into());
     }
     if let Some(value) = mapping::text::value_from_selection(&node) {
         node.value = Some(value);
     }
     node
+}
+
+/// The `platform.linux` key on a container that manages its descendants:
+/// what was read of it and how to reach the rest (the capture's notes
+/// repeat it with the container's id).
+pub(super) const MANAGED: &str = "managesDescendants";
+
+/// One note per container that manages its descendants, in tree order.
+pub(super) fn managed_notes(tree: &[Node], notes: &mut Vec<String>) {
+    for n in tree {
+        let said = n.platform.linux.as_ref().and_then(|l| l.extra.get(MANAGED));
+        if let Some(said) = said.and_then(serde_json::Value::as_str) {
+            let name = if n.name.is_empty() {
+                String::new()
+            } else {
+                format!(" \"{}\"", n.name)
+            };
+            notes.push(format!("[{}] {}{name} {said}", n.id, n.role.name()));
+        }
+        managed_notes(&n.children, notes);
+    }
 }
 
 pub(super) fn window_without_tree(target: &Target, next_id: &mut usize) -> Node {

@@ -86,11 +86,16 @@ pub(super) fn wants(n: &Skel) -> Vec<Want> {
     {
         out.push(Want::Actions);
     }
-    if n.interfaces.contains(Interface::Value) {
+    // A table cell's value is its text (LibreOffice's cells also offer a
+    // Value, 0 for text: not read).
+    let cell = n.role == AtspiRole::TableCell && n.interfaces.contains(Interface::Text);
+    if n.interfaces.contains(Interface::Value) && !cell {
         out.push(Want::Value);
     }
     if mapping::needs_text(n.role, n.interfaces)
-        && (n.name.trim().is_empty() || mapping::kinds::is_text_input(mapping::native_role(n.role)))
+        && (n.name.trim().is_empty()
+            || cell
+            || mapping::kinds::is_text_input(mapping::native_role(n.role)))
     {
         out.push(Want::Text);
     }

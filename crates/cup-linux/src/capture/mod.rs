@@ -27,12 +27,13 @@ use crate::raw::{Extents, RawNode, RawTree, RawValue};
 mod assemble;
 mod cache_index;
 mod details;
+mod managed;
 mod statics;
 mod structure;
 mod unallocated;
 mod warm;
 
-use assemble::{build, raw_tree, window_without_tree};
+use assemble::{build, managed_notes, raw_tree, window_without_tree};
 pub use cache_index::{CacheIndex, ReadAhead, ReadAheadFor};
 use details::{collect_details, extents_top_down, is_gtk4, read_one, wants, Got, Job, Want};
 use statics::Statics;
@@ -107,6 +108,9 @@ struct Skel {
     offset: (i64, i64),
     toolkit: String,
     toolkit_version: String,
+    /// What was read of a container that manages its descendants (it is
+    /// never asked for its children: see [`managed`]).
+    shown: Option<managed::Shown>,
 }
 
 /// Per-app facts learned once and kept across captures.
@@ -608,6 +612,7 @@ async fn capture_once(
         }
     }
 
+    managed_notes(&tree, &mut notes);
     let mut reasons = Vec::new();
     if walk.timed_out || timed_out_details > 0 {
         reasons.push(format!(

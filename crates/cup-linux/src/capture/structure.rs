@@ -2,6 +2,7 @@
 //! serves it (realizing GTK 4's accessibles first), else walked level by
 //! level with `GetChildren`; nodes that are not rendered are left out.
 
+use super::managed;
 use super::*;
 
 /// Reads the structure below `frame` into `walk.nodes`; returns the index
@@ -178,6 +179,7 @@ fn push_cached(
         offset,
         toolkit: toolkit.to_owned(),
         toolkit_version: walk.version.clone(),
+        shown: None,
     });
     walk.nodes.len() - 1
 }
@@ -210,6 +212,8 @@ async fn grow(
         // Children taken from an incomplete cached list: node and parent.
         let mut early: HashMap<ObjRef, (usize, usize)> = HashMap::new();
         let mut stack: Vec<usize> = frontier.into_iter().rev().collect();
+        // Containers that manage their descendants: read what is on screen.
+        let mut managing: Vec<usize> = Vec::new();
         while let Some(p) = stack.pop() {
             if walk.nodes[p].depth >= walk.limits.max_depth {
                 continue;
@@ -220,6 +224,11 @@ async fn grow(
             // tree view's cell) is a leaf: no GetChildren. (A cached node
             // with none is complete.)
             if !complete && walk.nodes[p].child_count == 0 {
+                continue;
+            }
+            // Never asked for its children: it would create them all.
+            if managed::manages(walk.nodes[p].states, walk.nodes[p].child_count) {
+                managing.push(p);
                 continue;
             }
             let listed: Vec<ObjRef> = cache
@@ -241,10 +250,29 @@ async fn grow(
             walk.nodes[p].children.clone_from(&taken);
             stack.extend(taken.into_iter().rev());
         }
-        if ask.is_empty() {
+        if ask.is_empty() && managing.is_empty() {
             return;
         }
-        let mut lists = children_of(walk.links, walk.deadline, ask).await;
+        let views = futures::future::join_all(managing.iter().map(|&p| {
+            let n = &walk.nodes[p];
+            let conn = walk.links.to(&n.obj.bus);
+            let obj = n.obj.clone();
+            let (interfaces, count) = (n.interfaces, n.child_count);
+            let coord = calls::coord_type(is_gtk4(n));
+            let deadline = walk.deadline;
+            async move {
+                let view =
+                    managed::visible_children(&conn, &obj, interfaces, count, coord, deadline)
+                        .await;
+                (p, view)
+            }
+        }));
+        let (mut lists, views) = futures::join!(children_of(walk.links, walk.deadline, ask), views);
+        for (p, (children, shown)) in views {
+            tracing::debug!(role = ?walk.nodes[p].role, children = children.len(), ?shown, "managed descendants: on screen only");
+            walk.nodes[p].shown = Some(shown);
+            lists.push((p, Some(children)));
+        }
         lists.sort_by_key(|(p, _)| *p);
 
         // Children the cache does not know: read them all at once.
@@ -401,6 +429,7 @@ async fn fetch_nodes(
                     offset,
                     toolkit: toolkit.to_owned(),
                     toolkit_version: walk.version.clone(),
+                    shown: None,
                 });
                 out.push(Some(walk.nodes.len() - 1));
             }

@@ -48,12 +48,32 @@ pub fn raw_action_verbs(name: &str) -> &'static [Action] {
     }
 }
 
-/// Index of the first raw action that stands for `verb` (for the action
-/// layer's `DoAction`), if any.
-pub fn raw_action_index(action_names: &[String], verb: Action) -> Option<usize> {
+/// The CUP verbs a raw action stands for on a node of `role`: as
+/// [`raw_action_verbs`], except that Qt's `ShowMenu` on a menu item or
+/// menu (a menu bar's "Media", a submenu's entry) opens its drop-down,
+/// which is what a click on it does: `click`, not `rightclick`. (On any
+/// other widget Qt's `ShowMenu` is its context menu.)
+pub fn role_action_verbs(name: &str, role: Role) -> &'static [Action] {
+    let verbs = raw_action_verbs(name);
+    let opens_submenu = matches!(role, Role::MenuItem | Role::Menu)
+        && name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .eq("showmenu".chars());
+    if opens_submenu {
+        &[Action::Click]
+    } else {
+        verbs
+    }
+}
+
+/// Index of the first raw action that stands for `verb` on a node of
+/// `role` (for the action layer's `DoAction`), if any.
+pub fn raw_action_index(action_names: &[String], verb: Action, role: Role) -> Option<usize> {
     action_names
         .iter()
-        .position(|n| raw_action_verbs(n).contains(&verb))
+        .position(|n| role_action_verbs(n, role).contains(&verb))
 }
 
 /// Roles that a parent's Selection does not make selectable: menus (GTK
@@ -100,7 +120,7 @@ pub fn map_actions(raw: &RawNode, role: Role) -> Vec<Action> {
     let mut out: BTreeSet<Action> = raw
         .action_names
         .iter()
-        .flat_map(|n| raw_action_verbs(n).iter().copied())
+        .flat_map(|n| role_action_verbs(n, role).iter().copied())
         .collect();
     if web {
         // Chromium offers "press" and "showContextMenu" on every node, text
@@ -215,8 +235,11 @@ mod tests {
     #[test]
     fn raw_index_finds_the_first_match() {
         let names = vec!["SetFocus".to_owned(), "Press".to_owned()];
-        assert_eq!(raw_action_index(&names, Action::Click), Some(1));
-        assert_eq!(raw_action_index(&names, Action::Toggle), None);
+        assert_eq!(
+            raw_action_index(&names, Action::Click, Role::Button),
+            Some(1)
+        );
+        assert_eq!(raw_action_index(&names, Action::Toggle, Role::Button), None);
     }
 
     #[test]

@@ -26,7 +26,7 @@ use cup_protocol::{Action, Attributes, Node, Rect, Role, State};
 
 use crate::raw::{Extents, RawNode};
 
-pub use actions::{map_actions, raw_action_index, raw_action_verbs};
+pub use actions::{map_actions, raw_action_index, raw_action_verbs, role_action_verbs};
 pub use attributes::map_attributes;
 pub use needs::{
     bounds_unused, gtk4_may_be_unallocated, gtk4_may_have_actions, gtk4_names_actions, is_gecko,
@@ -35,6 +35,11 @@ pub use needs::{
 pub use platform::map_platform;
 pub use role::{atspi_role_name, map_role, native_role};
 pub use states::map_states;
+
+/// The `platform.linux` key that says where a name the toolkit did not
+/// give came from: `description` (the control's tooltip) or `content`
+/// (its descendants' names).
+pub const NAME_FROM: &str = "nameFrom";
 
 /// What the mapping needs to know beyond the node itself.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -104,6 +109,14 @@ pub fn map_bounds(extents: Option<Extents>) -> Option<Rect> {
 pub fn map_node(raw: &RawNode, ctx: &MapContext) -> Mapped {
     let (role, name) = role::resolve(raw);
     let bounds = map_bounds(raw.extents);
+    let mut platform = map_platform(raw);
+    if !name.is_empty() && text::map_name(raw, role).0.is_empty() {
+        // Named from its description (tooltip): said, so an agent or a
+        // bug report can tell where the name came from.
+        platform
+            .extra
+            .insert(NAME_FROM.to_owned(), "description".into());
+    }
     Mapped {
         role,
         description: text::map_description(raw, &name),
@@ -112,7 +125,7 @@ pub fn map_node(raw: &RawNode, ctx: &MapContext) -> Mapped {
         states: map_states(raw, role, bounds, ctx),
         actions: map_actions(raw, role),
         attributes: map_attributes(raw, role),
-        platform: map_platform(raw),
+        platform,
         name,
     }
 }

@@ -399,7 +399,10 @@ pub fn resolve(raw: &RawNode) -> (Role, String) {
     if let Some(aria) = xml_role(raw) {
         role = aria;
     }
-    let (name, from_text) = text::map_name(raw, role);
+    let (mut name, from_text) = text::map_name(raw, role);
+    if name.is_empty() {
+        name = text::name_from_description(raw, role);
+    }
     if role == Role::Generic && !name.is_empty() {
         if has_click(raw) {
             role = Role::Button;

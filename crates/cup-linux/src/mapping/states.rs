@@ -11,10 +11,28 @@ pub fn outside_monitors(bounds: &Rect, monitors: &[Rect]) -> bool {
     !monitors.is_empty() && monitors.iter().all(|m| bounds.intersect(m).is_empty())
 }
 
+/// Roles of an item in a container: never themselves multi-selectable.
+fn is_item(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Cell
+            | Role::ColumnHeader
+            | Role::RowHeader
+            | Role::Option
+            | Role::ListItem
+            | Role::TreeItem
+            | Role::MenuItem
+            | Role::MenuItemCheckbox
+            | Role::MenuItemRadio
+            | Role::Tab
+    )
+}
+
 /// CUP states of a node, without duplicates, in this order:
 ///
-/// 1. `disabled`: not SENSITIVE (GTK3 clears ENABLED on operable mixed
-///    toggles), only for nodes a user
+/// 1. `disabled`: neither SENSITIVE nor ENABLED (GTK3 clears ENABLED on
+///    operable mixed toggles, LibreOffice leaves SENSITIVE off its
+///    cells), only for nodes a user
 ///    operates (an interactive role, FOCUSABLE, EDITABLE or with actions);
 ///    GTK 4 never sets ENABLED, so there only SENSITIVE counts, and before
 ///    GTK 4.10 not even that (it is set only on widgets once made
@@ -66,8 +84,10 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
         Some(minor) if minor < 10 => false,
         Some(_) => !has(AtspiState::Sensitive),
         // GTK3 drops ENABLED from inconsistent (mixed) toggles that are
-        // perfectly operable: SENSITIVE is the one that counts.
-        None => !has(AtspiState::Sensitive),
+        // perfectly operable, and LibreOffice sets ENABLED without
+        // SENSITIVE on its sheets, cells and documents: disabled only when
+        // neither is set (every toolkit clears both on a disabled widget).
+        None => !has(AtspiState::Sensitive) && !has(AtspiState::Enabled),
     };
     push(State::Disabled, known && operable && disabled);
     push(State::Focused, has(AtspiState::Focused));
@@ -105,7 +125,12 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
         kinds::reports_editable(role) && has(AtspiState::Editable) && !has(AtspiState::ReadOnly),
     );
     push(State::Busy, has(AtspiState::Busy));
-    push(State::MultiSelectable, has(AtspiState::Multiselectable));
+    // Only a container of items can be multi-selectable (LibreOffice sets
+    // the state on every cell of a sheet, too).
+    push(
+        State::MultiSelectable,
+        has(AtspiState::Multiselectable) && !is_item(role),
+    );
 
     let hidden =
         known && !has(AtspiState::Visible) && !has(AtspiState::Showing) && bounds.is_none();
@@ -175,6 +200,27 @@ mod tests {
         panel.role = AtspiRole::Panel;
         panel.states.insert(AtspiState::Focusable);
         assert_eq!(states(&panel, Role::Group), vec![State::Disabled]);
+    }
+
+    #[test]
+    fn enabled_without_sensitive_is_not_disabled() {
+        // LibreOffice Calc's cells and sheet: ENABLED, no SENSITIVE.
+        let mut cell = RawNode::new(AtspiRole::TableCell);
+        cell.states = set(&[
+            AtspiState::Enabled,
+            AtspiState::Focusable,
+            AtspiState::Editable,
+            AtspiState::Showing,
+        ]);
+        assert!(states(&cell, Role::Cell).is_empty());
+        // GTK 3's mixed check box: SENSITIVE, no ENABLED.
+        let mut mixed = cell.clone();
+        mixed.role = AtspiRole::CheckBox;
+        mixed.states = set(&[AtspiState::Sensitive, AtspiState::Showing]);
+        assert!(!states(&mixed, Role::Checkbox).contains(&State::Disabled));
+        // Neither: disabled.
+        mixed.states = set(&[AtspiState::Showing, AtspiState::Focusable]);
+        assert!(states(&mixed, Role::Checkbox).contains(&State::Disabled));
     }
 
     #[test]

@@ -769,3 +769,52 @@ fn states_and_actions_agree_with_mappings_json() {
         }
     }
 }
+
+#[test]
+fn nameless_controls_are_named_by_their_description() {
+    // VLC 3 (Qt 5): the player's Play button has no name, only a tooltip.
+    let play = qt(AtspiRole::Button, "")
+        .actions(&["Press", "SetFocus"])
+        .description("Play\nIf the playlist is empty, open a medium")
+        .build();
+    let m = map(&play);
+    assert_eq!(m.name, "Play");
+    assert_eq!(m.platform.extra[NAME_FROM], "description");
+    assert_eq!(
+        m.description.as_deref(),
+        Some("Play\nIf the playlist is empty, open a medium")
+    );
+    // A named control keeps its name; a description alone names no text.
+    let named = gtk3(AtspiRole::Button, "OK").description("Accept").build();
+    assert_eq!(map(&named).name, "OK");
+    assert!(!map(&named).platform.extra.contains_key(NAME_FROM));
+    let label = gtk3(AtspiRole::Label, "").description("A hint").build();
+    assert_eq!(map(&label).name, "");
+}
+
+#[test]
+fn qt_show_menu_on_a_menu_bar_item_opens_it() {
+    // VLC's menu bar: "Media" offers only Qt's ShowMenu.
+    let media = qt(AtspiRole::MenuItem, "Media")
+        .actions(&["ShowMenu"])
+        .build();
+    assert_eq!(map(&media).actions, vec![Action::Click]);
+    let names = vec!["ShowMenu".to_owned()];
+    assert_eq!(
+        raw_action_index(&names, Action::Click, Role::MenuItem),
+        Some(0)
+    );
+    assert_eq!(
+        raw_action_index(&names, Action::RightClick, Role::MenuItem),
+        None
+    );
+    // On any other widget Qt's ShowMenu is the context menu.
+    let list = qt(AtspiRole::List, "Playlist")
+        .actions(&["ShowMenu"])
+        .build();
+    assert!(map(&list).actions.contains(&Action::RightClick));
+    assert_eq!(
+        raw_action_index(&names, Action::RightClick, Role::List),
+        Some(0)
+    );
+}

@@ -32,6 +32,25 @@ pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
     }
 }
 
+/// The name an unnamed control takes from its description: the first
+/// non-empty line, trimmed and capped at [`NAME_MAX`]. Toolkits put a
+/// control's tooltip there when it has no name (VLC's player buttons:
+/// "Play\nIf the playlist is empty, open a medium"; GIMP's "Portrait";
+/// LibreOffice's "Close Document"), and an agent can act only on what it
+/// can name. Only for controls ([`kinds::is_interactive`]); empty when the
+/// description is.
+pub fn name_from_description(raw: &RawNode, role: Role) -> String {
+    if !kinds::is_interactive(role) {
+        return String::new();
+    }
+    raw.description
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| cap(l, NAME_MAX))
+        .unwrap_or_default()
+}
+
 /// `true` when `name` is only a GTK or libadwaita type name: `Gtk` or
 /// `Adw`, an uppercase letter, then only ASCII letters and digits
 /// (`GtkMenuButton`, `GtkBuiltinIcon`, `GtkStackPage`, `AdwTabBar`). GTK 4
@@ -51,23 +70,40 @@ pub fn is_toolkit_type_name(name: &str) -> bool {
 /// contributes its own name, or else its descendants', in tree order,
 /// joined by spaces and capped at [`NAME_MAX`]. Empty when no descendant
 /// is named. Only for roles that [`kinds::names_from_content`] accepts.
+///
+/// Content that holds more than one named control is a page, not a label
+/// (GTK's page tab holds its whole page: GIMP's dock tabs would be named
+/// "Crop Current layer only Delete cropped pixels Allow growing…"): the
+/// name is then empty rather than a concatenation of controls.
 pub fn name_from_content(children: &[Node]) -> String {
-    fn collect<'a>(children: &'a [Node], parts: &mut Vec<&'a str>, len: &mut usize) {
+    fn collect<'a>(
+        children: &'a [Node],
+        parts: &mut Vec<&'a str>,
+        len: &mut usize,
+        controls: &mut usize,
+    ) {
         for child in children {
             if *len > NAME_MAX {
                 return;
             }
             let name = child.name.trim();
             if name.is_empty() {
-                collect(&child.children, parts, len);
+                collect(&child.children, parts, len, controls);
             } else {
+                if kinds::is_interactive(child.role) {
+                    *controls += 1;
+                }
                 *len += name.chars().count() + 1;
                 parts.push(name);
             }
         }
     }
     let mut parts = Vec::new();
-    collect(children, &mut parts, &mut 0);
+    let mut controls = 0;
+    collect(children, &mut parts, &mut 0, &mut controls);
+    if controls > 1 {
+        return String::new();
+    }
     one_line(&parts.join(" "), NAME_MAX)
 }
 
@@ -136,6 +172,12 @@ pub fn map_value(raw: &RawNode, role: Role) -> Option<String> {
                 .or_else(|| format_number(v.current))
         });
         return from_value.or_else(text);
+    }
+    if role == Role::Cell && !raw.name.trim().is_empty() {
+        // A named cell's content is its value (a spreadsheet's cell is
+        // named by its address, "B2", and holds "21"); a cell named by its
+        // own text says nothing more in a value.
+        return text().filter(|t| t.trim() != raw.name.trim());
     }
     None
 }
@@ -213,6 +255,27 @@ mod tests {
             .map(|i| node(Role::Text, &format!("word{i}"), vec![]))
             .collect();
         assert_eq!(name_from_content(&long).chars().count(), NAME_MAX);
+    }
+
+    #[test]
+    fn content_of_several_controls_names_nothing() {
+        // GIMP 2.10's dock tab: the page tab holds the Crop tool's options.
+        let page = [node(
+            Role::Generic,
+            "",
+            vec![
+                node(Role::Text, "Crop", vec![]),
+                node(Role::Checkbox, "Current layer only", vec![]),
+                node(Role::Checkbox, "Delete cropped pixels", vec![]),
+            ],
+        )];
+        assert_eq!(name_from_content(&page), "");
+        // One control among text still names (a row with a check box).
+        let row = [
+            node(Role::Text, "Alice", vec![]),
+            node(Role::Checkbox, "Done", vec![]),
+        ];
+        assert_eq!(name_from_content(&row), "Alice Done");
     }
 
     #[test]

@@ -1,0 +1,421 @@
+//! Containers that manage their descendants: AT-SPI's MANAGES_DESCENDANTS,
+//! or a child count no walk can take (LibreOffice Calc's sheet reports
+//! 2,147,483,647 children). Asking such a container for its children makes
+//! the app create every one of them — Calc grew by about 50 MB/s at 90 %
+//! CPU until it was killed — so cup never does: it reads what is on screen.
+//! A table's visible rows and columns are found from the cells at its
+//! corners (`GetAccessibleAtPoint`, then each cell's row and column), and
+//! only those cells are asked for (`GetAccessibleAt`); any other managing
+//! container is probed at points over its area. The capture's note says
+//! what was read and how to reach the rest.
+
+use std::collections::HashSet;
+
+use atspi::zbus;
+use futures::stream::{self, StreamExt};
+use tokio::time::{timeout_at, Instant};
+
+use crate::atspi_actions::index_in_parent;
+use crate::atspi_calls::{self as calls, Caller, ObjRef};
+use crate::raw::{AtspiState, Extents, Interface, InterfaceSet, StateSet};
+
+/// A child count above which a container is read like one that manages
+/// its descendants, whatever its states say.
+pub(super) const HUGE_CHILDREN: i32 = 5_000;
+/// Rows of a table read at most (a screen shows far fewer).
+const MAX_ROWS: i32 = 200;
+/// Cells of a table read at most.
+const MAX_CELLS: i32 = 2_000;
+/// Points probed at most in a container that is no table.
+const MAX_PROBES: usize = 160;
+/// Vertical step between probed points, in pixels (a list row is taller).
+const PROBE_STEP: i32 = 14;
+/// Calls in flight at once for one container.
+const IN_FLIGHT: usize = 64;
+
+/// `true` when asking `states`' node for its children would make the app
+/// create them: it says it manages its descendants, or counts more than
+/// [`HUGE_CHILDREN`].
+pub(super) fn manages(states: StateSet, child_count: i32) -> bool {
+    states.contains(AtspiState::ManagesDescendants) || child_count > HUGE_CHILDREN
+}
+
+/// What was read of one managing container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// A table: the rows and columns on screen (0-based, inclusive), of
+    /// its whole size (rows, columns).
+    Table {
+        rows: (i32, i32),
+        columns: (i32, i32),
+        size: (i32, i32),
+    },
+    /// Items found at points over its area, of `children` it reports.
+    Points { found: usize, children: i32 },
+    /// Nothing could be read: no place on screen, or no answer.
+    Nothing { children: i32 },
+}
+
+impl Shown {
+    /// `true` for a table (whose empty cells the capture leaves out).
+    pub(super) fn is_table(&self) -> bool {
+        matches!(self, Shown::Table { .. })
+    }
+
+    /// The note's words after the container's name: what was read and
+    /// how to reach the rest; `empty` cells on screen were left out.
+    pub(super) fn describe(&self, empty: usize) -> String {
+        match self {
+            Shown::Table {
+                rows,
+                columns,
+                size,
+            } => format!(
+                "manages its {}×{} cells: only those on screen were read (rows {}–{}, columns {}–{}{}); scroll it, or go to a cell by its address (e.g. the Name Box), or use find",
+                size.0,
+                size.1,
+                rows.0 + 1,
+                rows.1 + 1,
+                column_label(columns.0),
+                column_label(columns.1),
+                if empty > 0 {
+                    format!("; {empty} empty cells left out")
+                } else {
+                    String::new()
+                }
+            ),
+            Shown::Points { found, children } => format!(
+                "manages its {children} items: only the {found} on screen were read; scroll it, or use find"
+            ),
+            Shown::Nothing { children } => format!(
+                "manages its {children} items and none could be read without making the app create them all; scroll or use find, or act on it by keyboard"
+            ),
+        }
+    }
+}
+
+/// A spreadsheet's column letters for a 0-based column: 0 → A, 25 → Z,
+/// 26 → AA.
+pub(super) fn column_label(column: i32) -> String {
+    let mut n = i64::from(column.max(0)) + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        let rem = u8::try_from((n - 1) % 26).unwrap_or(0);
+        out.push(char::from(b'A' + rem));
+        n = (n - 1) / 26;
+    }
+    out.iter().rev().collect()
+}
+
+/// Points to probe for the first visible cell, from the top-left corner
+/// inwards and downwards (a header row or a border may stand at the very
+/// corner).
+pub(super) fn top_left_probes(e: Extents) -> Vec<(i32, i32)> {
+    let xs = [2, 10, 24];
+    let ys = [2, 10, 24, 40, 64];
+    ys.iter()
+        .flat_map(|&dy| xs.iter().map(move |&dx| (dx, dy)))
+        .filter(|&(dx, dy)| dx < e.w && dy < e.h)
+        .map(|(dx, dy)| (e.x.saturating_add(dx), e.y.saturating_add(dy)))
+        .collect()
+}
+
+/// Points to probe for the last visible cell, from the bottom-right corner
+/// inwards and upwards (a scroll bar or a part-shown row may stand there).
+pub(super) fn bottom_right_probes(e: Extents) -> Vec<(i32, i32)> {
+    let xs = [3, 12, 24];
+    let ys = [3, 12, 24, 40];
+    ys.iter()
+        .flat_map(|&dy| xs.iter().map(move |&dx| (dx, dy)))
+        .filter(|&(dx, dy)| dx < e.w && dy < e.h)
+        .map(|(dx, dy)| {
+            (
+                e.x.saturating_add(e.w).saturating_sub(dx),
+                e.y.saturating_add(e.h).saturating_sub(dy),
+            )
+        })
+        .collect()
+}
+
+/// Points over the whole area, row by row ([`PROBE_STEP`] apart, at three
+/// places across), at most [`MAX_PROBES`].
+pub(super) fn area_probes(e: Extents) -> Vec<(i32, i32)> {
+    if e.w <= 0 || e.h <= 0 {
+        return Vec::new();
+    }
+    let xs = [8.min(e.w - 1), e.w / 2, (e.w - 8).max(0)];
+    let mut out = Vec::new();
+    let mut dy = PROBE_STEP / 2;
+    while dy < e.h && out.len() < MAX_PROBES {
+        for dx in xs {
+            let p = (e.x.saturating_add(dx), e.y.saturating_add(dy));
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        dy += PROBE_STEP;
+    }
+    out.truncate(MAX_PROBES);
+    out
+}
+
+/// The rows and columns to read: from the first visible cell to the last
+/// (or, when the last cannot be found — a table shorter than its area —
+/// to the table's end), within [`MAX_ROWS`] and [`MAX_CELLS`].
+pub(super) fn cell_range(
+    first: (i32, i32),
+    last: Option<(i32, i32)>,
+    size: (i32, i32),
+) -> ((i32, i32), (i32, i32)) {
+    let (r0, c0) = (first.0.max(0), first.1.max(0));
+    let (r_end, c_end) = last.unwrap_or((size.0 - 1, size.1 - 1));
+    let c1 = c_end.clamp(c0, (size.1 - 1).max(c0));
+    let columns = c1 - c0 + 1;
+    let max_rows = (MAX_CELLS / columns.max(1)).clamp(1, MAX_ROWS);
+    let r1 = r_end.clamp(r0, (size.0 - 1).max(r0)).min(r0 + max_rows - 1);
+    let c1 = c1.min(c0 + MAX_CELLS - 1);
+    ((r0, r1), (c0, c1))
+}
+
+/// The children on screen of the managing container `obj` (extents in
+/// `coord` coordinates), in reading order: a table's column headers, then
+/// its cells row by row; else the items found at points over its area.
+pub(super) async fn visible_children(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    interfaces: InterfaceSet,
+    child_count: i32,
+    coord: u32,
+    deadline: Instant,
+) -> (Vec<ObjRef>, Shown) {
+    let nothing = Shown::Nothing {
+        children: child_count,
+    };
+    if !interfaces.contains(Interface::Component) {
+        return (Vec::new(), nothing);
+    }
+    let Ok(Ok(area)) = timeout_at(deadline, calls::extents(conn, obj, coord)).await else {
+        return (Vec::new(), nothing);
+    };
+    if area.w <= 0 || area.h <= 0 || area.is_unplaced() {
+        return (Vec::new(), nothing);
+    }
+    if interfaces.contains(Interface::Table) {
+        if let Some(found) = table_children(conn, obj, area, coord, deadline).await {
+            return found;
+        }
+    }
+    let probes = area_probes(area);
+    let found: Vec<Option<ObjRef>> = stream::iter(probes.into_iter().map(|p| async move {
+        timeout_at(deadline, calls::accessible_at_point(conn, obj, p, coord))
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .flatten()
+    }))
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await;
+    let mut seen = HashSet::new();
+    let children: Vec<ObjRef> = found
+        .into_iter()
+        .flatten()
+        .filter(|c| c != obj && seen.insert(c.clone()))
+        .collect();
+    let shown = Shown::Points {
+        found: children.len(),
+        children: child_count,
+    };
+    (children, shown)
+}
+
+/// The row and column of the first cell found at `probes` (a header or a
+/// point outside every cell is passed over).
+async fn cell_at(
+    conn: &impl Caller,
+    table: &ObjRef,
+    probes: Vec<(i32, i32)>,
+    coord: u32,
+    deadline: Instant,
+) -> Option<(i32, i32)> {
+    for p in probes {
+        let read = async {
+            let Some(cell) = calls::accessible_at_point(conn, table, p, coord).await? else {
+                return Ok(None);
+            };
+            if &cell == table {
+                return Ok(None);
+            }
+            let index = index_in_parent(conn, &cell).await?;
+            let (row, column) = calls::table_position(conn, table, index).await?;
+            Ok::<_, zbus::Error>((row >= 0 && column >= 0).then_some((row, column)))
+        };
+        match timeout_at(deadline, read).await {
+            Ok(Ok(Some(at))) => return Some(at),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// A table's visible cells (and its column headers); `None` when no cell
+/// could be found on screen (then its area is probed instead).
+async fn table_children(
+    conn: &impl Caller,
+    table: &ObjRef,
+    area: Extents,
+    coord: u32,
+    deadline: Instant,
+) -> Option<(Vec<ObjRef>, Shown)> {
+    let size = timeout_at(deadline, calls::table_size(conn, table))
+        .await
+        .ok()?
+        .ok()?;
+    if size.0 <= 0 || size.1 <= 0 {
+        return None;
+    }
+    let first = cell_at(conn, table, top_left_probes(area), coord, deadline).await?;
+    let last = cell_at(conn, table, bottom_right_probes(area), coord, deadline).await;
+    let (rows, columns) = cell_range(first, last, size);
+    let headers: Vec<Option<ObjRef>> = stream::iter((columns.0..=columns.1).map(|c| async move {
+        timeout_at(deadline, calls::column_header(conn, table, c))
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .flatten()
+    }))
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await;
+    let cells: Vec<Option<ObjRef>> = stream::iter(
+        (rows.0..=rows.1)
+            .flat_map(|r| (columns.0..=columns.1).map(move |c| (r, c)))
+            .map(|(r, c)| async move {
+                timeout_at(deadline, calls::table_cell(conn, table, r, c))
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .flatten()
+            }),
+    )
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await;
+    let mut seen = HashSet::new();
+    let children = headers
+        .into_iter()
+        .chain(cells)
+        .flatten()
+        .filter(|c| c != table && seen.insert(c.clone()))
+        .collect();
+    Some((
+        children,
+        Shown::Table {
+            rows,
+            columns,
+            size,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(x: i32, y: i32, w: i32, h: i32) -> Extents {
+        Extents { x, y, w, h }
+    }
+
+    #[test]
+    fn manages_by_state_or_by_a_huge_count() {
+        let mut st = StateSet::empty();
+        assert!(!manages(st, 40));
+        assert!(manages(st, i32::MAX));
+        st.insert(AtspiState::ManagesDescendants);
+        assert!(manages(st, 3));
+        assert!(manages(st, -1));
+    }
+
+    #[test]
+    fn column_labels_are_spreadsheet_letters() {
+        assert_eq!(column_label(0), "A");
+        assert_eq!(column_label(25), "Z");
+        assert_eq!(column_label(26), "AA");
+        assert_eq!(column_label(701), "ZZ");
+        assert_eq!(column_label(702), "AAA");
+        assert_eq!(column_label(16383), "XFD");
+    }
+
+    #[test]
+    fn probes_start_at_the_corners_and_stay_inside() {
+        let e = ext(100, 200, 800, 600);
+        let tl = top_left_probes(e);
+        assert_eq!(tl[0], (102, 202));
+        assert!(tl
+            .iter()
+            .all(|&(x, y)| (100..900).contains(&x) && (200..800).contains(&y)));
+        let br = bottom_right_probes(e);
+        assert_eq!(br[0], (897, 797));
+        assert!(br
+            .iter()
+            .all(|&(x, y)| (100..900).contains(&x) && (200..800).contains(&y)));
+        // A tiny area keeps only the points inside it.
+        assert_eq!(top_left_probes(ext(0, 0, 5, 5)), vec![(2, 2)]);
+    }
+
+    #[test]
+    fn area_probes_cover_rows_within_the_cap() {
+        let e = ext(0, 0, 300, 100);
+        let p = area_probes(e);
+        assert_eq!(p[0], (8, 7));
+        assert_eq!(p.len(), 3 * 7);
+        assert!(p.iter().all(|&(x, y)| x < 300 && y < 100));
+        assert!(area_probes(ext(0, 0, 300, 100_000)).len() <= MAX_PROBES);
+        assert!(area_probes(ext(0, 0, 0, 10)).is_empty());
+    }
+
+    #[test]
+    fn cell_range_is_what_is_on_screen_within_the_caps() {
+        // Calc: A1 at the top left, N40 at the bottom right.
+        let size = (1_048_576, 16_384);
+        assert_eq!(cell_range((0, 0), Some((39, 13)), size), ((0, 39), (0, 13)));
+        // Scrolled: rows 1000-1030, columns E-P.
+        assert_eq!(
+            cell_range((999, 4), Some((1029, 15)), size),
+            ((999, 1029), (4, 15))
+        );
+        // A list shorter than its area: to its end.
+        assert_eq!(cell_range((0, 0), None, (5, 3)), ((0, 4), (0, 2)));
+        // No last cell in a huge table: at most MAX_CELLS cells.
+        let ((r0, r1), (c0, c1)) = cell_range((0, 0), None, (1_000_000, 20));
+        assert_eq!((r0, c0, c1), (0, 0, 19));
+        assert_eq!(r1 + 1, MAX_CELLS / 20);
+        let ((r0, r1), _) = cell_range((0, 0), None, (1_000_000, 1));
+        assert_eq!(r1 - r0 + 1, MAX_ROWS);
+        // A last cell before the first (a probe that hit an odd cell).
+        assert_eq!(cell_range((10, 5), Some((3, 2)), size), ((10, 10), (5, 5)));
+    }
+
+    #[test]
+    fn notes_say_what_was_read_and_how_to_reach_the_rest() {
+        let t = Shown::Table {
+            rows: (0, 39),
+            columns: (0, 13),
+            size: (1_048_576, 16_384),
+        };
+        assert_eq!(
+            t.describe(0),
+            "manages its 1048576×16384 cells: only those on screen were read (rows 1–40, columns A–N); scroll it, or go to a cell by its address (e.g. the Name Box), or use find"
+        );
+        assert!(t
+            .describe(300)
+            .contains("(rows 1–40, columns A–N; 300 empty cells left out)"));
+        assert!(Shown::Points {
+            found: 12,
+            children: 500
+        }
+        .describe(0)
+        .contains("only the 12 on screen"));
+    }
+}
