@@ -115,6 +115,13 @@ pub async fn perform(
 ) -> Result<Performed, AdapterError> {
     let has = |s: AtspiState| el.states.contains(s);
     match verb {
+        // A text box is clicked with the pointer (focus and caret, as a
+        // person's click): its raw "activate" is the Enter key (GTK's
+        // entry fires its activate signal: a dialog's default button).
+        Action::Click if crate::mapping::kinds::is_text_input(el.role) => input
+            .click(el, 1, 1)
+            .await
+            .map(|()| Performed::done("Clicked (pointer)")),
         Action::Click => match raw(el, Action::Click, "Clicked").await? {
             Some(p) => Ok(p),
             None => input
@@ -206,6 +213,12 @@ pub async fn perform(
             // and changes nothing: there the keyboard types.
             let editable_calls_work = !crate::mapping::is_gecko(el.toolkit);
             if el.interfaces.contains(Interface::EditableText) && editable_calls_work {
+                // The element takes the keyboard focus first, as it would
+                // for a person typing: the next key (Enter in a Name Box
+                // or a search field) goes to it.
+                if verb == Action::Type {
+                    let _ = act::grab_focus(el.conn, el.obj).await;
+                }
                 let ok = act::set_text(el.conn, el.obj, &value)
                     .await
                     .map_err(|e| platform(e, "replacing the text"))?;

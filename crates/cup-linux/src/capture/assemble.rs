@@ -70,6 +70,7 @@ pub(super) fn build(
         .iter()
         .map(|&c| build(nodes, details, c, ctx, next_id, refs))
         .collect();
+    name_only_child(&mut node);
     if node.name.is_empty() && mapping::kinds::names_from_content(node.role) {
         node.name = mapping::text::name_from_content(&node.children);
         if !node.name.is_empty() {
@@ -107,6 +108,39 @@ pub(super) fn build(
         node.value = Some(value);
     }
     node
+}
+
+/// A nameless control that is the only child of a wrapper takes the
+/// wrapper's name, or the first line of its description: LibreOffice puts
+/// a sidebar button's tooltip ("Properties (Ctrl+Alt+1)") on the panel
+/// around it and leaves the button unnamed.
+fn name_only_child(node: &mut Node) {
+    if node.children.len() != 1 || mapping::kinds::is_interactive(node.role) {
+        return;
+    }
+    let child = &node.children[0];
+    if !child.name.is_empty() || !mapping::kinds::is_interactive(child.role) {
+        return;
+    }
+    let label = if node.name.is_empty() {
+        node.description
+            .as_deref()
+            .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
+            .map(|l| mapping::text::cap(l, mapping::text::NAME_MAX))
+            .unwrap_or_default()
+    } else {
+        node.name.clone()
+    };
+    if label.is_empty() {
+        return;
+    }
+    let child = &mut node.children[0];
+    child.name = label;
+    if let Some(linux) = child.platform.linux.as_mut() {
+        linux
+            .extra
+            .insert(mapping::NAME_FROM.to_owned(), "parent".into());
+    }
 }
 
 /// The `platform.linux` key on a container that manages its descendants:

@@ -9,7 +9,9 @@
 //! container is probed at points over its area. The capture's note says
 //! what was read and how to reach the rest.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::time::Duration;
 
 use atspi::zbus;
 use futures::stream::{self, StreamExt};
@@ -32,6 +34,59 @@ const MAX_PROBES: usize = 160;
 const PROBE_STEP: i32 = 14;
 /// Calls in flight at once for one container.
 const IN_FLIGHT: usize = 64;
+
+/// Cells remembered at most, across captures.
+const CELLS_REMEMBERED: usize = 50_000;
+
+/// How long a remembered cell is used. The AT-SPI bridge keeps a
+/// transient object it handed out for at least 15 s (its lease, renewed
+/// only when the object is handed out again) and then drops it: a cell
+/// older than this is asked for again, before its lease can end.
+const CELL_FRESH: Duration = Duration::from_secs(12);
+
+/// The cell objects a table gave for each (row, column), kept across
+/// captures. LibreOffice creates a new cell object for every
+/// `GetAccessibleAt` and never frees it while the document is open (about
+/// 7.7 KB each: a snapshot of a full 1920x1080 sheet, 1,305 cells, added
+/// about 10 MB to Calc, for good): a cell is asked for again only once
+/// [`CELL_FRESH`] has passed, or when its object stops answering. Within
+/// a session, Calc then grows by one screen of cells per 12 s of
+/// continuous snapshots at most, not by one per snapshot.
+#[derive(Debug, Default)]
+pub struct CellCache {
+    cells: Mutex<HashMap<(ObjRef, i32, i32), (ObjRef, Instant)>>,
+}
+
+impl CellCache {
+    fn get(&self, table: &ObjRef, row: i32, column: i32) -> Option<ObjRef> {
+        let cells = self.cells.lock().ok()?;
+        let (cell, asked) = cells.get(&(table.clone(), row, column))?;
+        (asked.elapsed() < CELL_FRESH).then(|| cell.clone())
+    }
+
+    fn put(&self, table: &ObjRef, row: i32, column: i32, cell: &ObjRef) {
+        if let Ok(mut cells) = self.cells.lock() {
+            if cells.len() >= CELLS_REMEMBERED {
+                cells.retain(|_, (_, asked)| asked.elapsed() < CELL_FRESH);
+            }
+            if cells.len() >= CELLS_REMEMBERED {
+                cells.clear();
+            }
+            cells.insert((table.clone(), row, column), (cell.clone(), Instant::now()));
+        }
+    }
+
+    /// Forgets the cells that did not answer (a closed sheet, a document
+    /// reloaded): the next capture asks the table again.
+    pub(super) fn forget(&self, gone: &HashSet<ObjRef>) {
+        if gone.is_empty() {
+            return;
+        }
+        if let Ok(mut cells) = self.cells.lock() {
+            cells.retain(|_, (cell, _)| !gone.contains(cell));
+        }
+    }
+}
 
 /// `true` when asking `states`' node for its children would make the app
 /// create them: it says it manages its descendants, or counts more than
@@ -182,6 +237,7 @@ pub(super) fn cell_range(
 /// its cells row by row; else the items found at points over its area.
 pub(super) async fn visible_children(
     conn: &impl Caller,
+    cache: &CellCache,
     obj: &ObjRef,
     interfaces: InterfaceSet,
     child_count: i32,
@@ -201,7 +257,7 @@ pub(super) async fn visible_children(
         return (Vec::new(), nothing);
     }
     if interfaces.contains(Interface::Table) {
-        if let Some(found) = table_children(conn, obj, area, coord, deadline).await {
+        if let Some(found) = table_children(conn, cache, obj, area, coord, deadline).await {
             return found;
         }
     }
@@ -263,6 +319,7 @@ async fn cell_at(
 /// could be found on screen (then its area is probed instead).
 async fn table_children(
     conn: &impl Caller,
+    cache: &CellCache,
     table: &ObjRef,
     area: Extents,
     coord: u32,
@@ -292,11 +349,16 @@ async fn table_children(
         (rows.0..=rows.1)
             .flat_map(|r| (columns.0..=columns.1).map(move |c| (r, c)))
             .map(|(r, c)| async move {
-                timeout_at(deadline, calls::table_cell(conn, table, r, c))
+                if let Some(known) = cache.get(table, r, c) {
+                    return Some(known);
+                }
+                let cell = timeout_at(deadline, calls::table_cell(conn, table, r, c))
                     .await
                     .ok()
                     .and_then(Result::ok)
-                    .flatten()
+                    .flatten()?;
+                cache.put(table, r, c, &cell);
+                Some(cell)
             }),
     )
     .buffered(IN_FLIGHT)

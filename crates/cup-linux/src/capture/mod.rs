@@ -125,6 +125,8 @@ pub struct AppFacts {
     pub ahead: ReadAhead,
     /// Gecko apps whose web content was read once (see [`warm`]).
     warm: warm::Warmed,
+    /// Cells of tables that manage their descendants (see [`managed`]).
+    cells: managed::CellCache,
 }
 
 impl AppFacts {
@@ -174,6 +176,7 @@ impl AppFacts {
 struct Walk<'a> {
     links: &'a Links,
     statics: &'a Statics,
+    cells: &'a managed::CellCache,
     /// Permits of the detail reads (see [`DETAILS_WHILE_WALKING`]).
     permits: &'a tokio::sync::Semaphore,
     /// The limit on detail reads is lifted.
@@ -343,6 +346,7 @@ async fn capture_once(
     let mut walk = Walk {
         links,
         statics: &facts.statics,
+        cells: &facts.cells,
         permits: &permits,
         released: false,
         deadline,

@@ -5,6 +5,10 @@
 use super::managed;
 use super::*;
 
+/// Levels of a window below its frame whose children are always asked
+/// for, whatever the cache says.
+const VERIFIED_DEPTH: usize = 2;
+
 /// Reads the structure below `frame` into `walk.nodes`; returns the index
 /// of the frame.
 pub(super) async fn structure(
@@ -219,7 +223,13 @@ async fn grow(
                 continue;
             }
             let obj = &walk.nodes[p].obj;
-            let complete = cache.complete_children(obj).is_some();
+            // The top of a window is asked for its children even when the
+            // cache lists them all: a few calls that keep a stale cache
+            // from hiding the window (LibreOffice's cache once listed a
+            // tooltip as the only child of the panel that holds its root
+            // pane, and the whole document went missing).
+            let complete =
+                walk.nodes[p].depth > VERIFIED_DEPTH && cache.complete_children(obj).is_some();
             // A node read outside the cache that reported no children (a
             // tree view's cell) is a leaf: no GetChildren. (A cached node
             // with none is complete.)
@@ -260,10 +270,12 @@ async fn grow(
             let (interfaces, count) = (n.interfaces, n.child_count);
             let coord = calls::coord_type(is_gtk4(n));
             let deadline = walk.deadline;
+            let cells = walk.cells;
             async move {
-                let view =
-                    managed::visible_children(&conn, &obj, interfaces, count, coord, deadline)
-                        .await;
+                let view = managed::visible_children(
+                    &conn, cells, &obj, interfaces, count, coord, deadline,
+                )
+                .await;
                 (p, view)
             }
         }));
@@ -412,8 +424,15 @@ async fn fetch_nodes(
     .collect()
     .await;
     let mut out = Vec::with_capacity(objs.len());
+    // Objects that no longer answer, or say they are gone: a remembered
+    // cell among them is asked for again next time.
+    let mut gone = HashSet::new();
     for (obj, r) in objs.iter().zip(read) {
         match r {
+            Some(((_, _), states, _)) if states.contains(AtspiState::Defunct) => {
+                gone.insert(obj.clone());
+                out.push(None);
+            }
             Some(((role, interfaces), states, props)) if walk.room() => {
                 walk.nodes.push(Skel {
                     obj: obj.clone(),
@@ -440,11 +459,14 @@ async fn fetch_nodes(
             None => {
                 if Instant::now() >= deadline {
                     walk.timed_out = true;
+                } else {
+                    gone.insert(obj.clone());
                 }
                 walk.truncated += 1;
                 out.push(None);
             }
         }
     }
+    walk.cells.forget(&gone);
     out
 }

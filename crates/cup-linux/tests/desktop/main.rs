@@ -7,6 +7,7 @@
 mod support;
 
 mod actions;
+mod calc;
 mod chromium;
 mod errors;
 mod firefox;

@@ -140,6 +140,11 @@ pub struct Pruned<'a> {
     pub clipped: Clipped,
     /// Children folded because they have no place on screen (D13).
     pub folded: Folded,
+    /// Children left out, from the end, to fit the character budget
+    /// (see [`super::render::fit_budget`]).
+    pub budget_cut: usize,
+    /// The `page` offset of the first item left out by the budget.
+    pub budget_offset: usize,
 }
 
 impl Pruned<'_> {
@@ -225,6 +230,8 @@ fn keep_all(node: &Node) -> Pruned<'_> {
         children: node.children.iter().map(keep_all).collect(),
         clipped: Clipped::default(),
         folded: Folded::default(),
+        budget_cut: 0,
+        budget_offset: 0,
     }
 }
 
@@ -242,6 +249,8 @@ fn keep_actionable(node: &Node, folding: bool) -> Option<Pruned<'_>> {
         children,
         clipped: Clipped::default(),
         folded,
+        budget_cut: 0,
+        budget_offset: 0,
     })
 }
 
@@ -475,5 +484,7 @@ fn collapse<'a>(
         children,
         clipped,
         folded,
+        budget_cut: 0,
+        budget_offset: 0,
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::compact::line::push_line;
-use crate::compact::prune::{prune_folding, Clipped, Detail, Folded, Pruned};
+use crate::compact::prune::{for_each_item, prune_folding, Clipped, Detail, Folded, Pruned};
 use crate::compact::text::{self, WINDOW_TITLE_MAX};
 use crate::envelope::{Envelope, Screen, WindowInfo};
 use crate::node::Node;
@@ -48,21 +48,124 @@ pub fn render(env: &Envelope, opts: &RenderOptions) -> String {
 /// benchmark compares to say what folding saves.
 pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> String {
     let screen = (opts.detail == Detail::Compact).then(|| env.screen.rect());
-    let pruned = prune_folding(&env.tree, opts.detail, screen, fold);
-    let shown: usize = pruned.iter().map(Pruned::len).sum();
-
-    let mut out = String::with_capacity(64 + shown * 48);
-    push_header(&mut out, env, shown, env.node_count(), &opts.notes);
-    out.push('\n');
-    let body_start = out.len();
-    let mut line_starts = Vec::with_capacity(shown);
-    for p in &pruned {
-        push_pruned(&mut out, p, 0, &mut line_starts);
-    }
+    let mut pruned = prune_folding(&env.tree, opts.detail, screen, fold);
+    let write = |pruned: &[Pruned<'_>]| {
+        let shown: usize = pruned.iter().map(Pruned::len).sum();
+        let mut out = String::with_capacity(64 + shown * 48);
+        push_header(&mut out, env, shown, env.node_count(), &opts.notes);
+        out.push('\n');
+        let body_start = out.len();
+        let mut line_starts = Vec::with_capacity(shown);
+        for p in pruned {
+            push_pruned(&mut out, p, 0, &mut line_starts);
+        }
+        (out, body_start, line_starts)
+    };
+    let (mut out, mut body_start, mut line_starts) = write(&pruned);
     if opts.max_chars > 0 {
+        let over = out.chars().count().saturating_sub(opts.max_chars);
+        if over > 0 && fit_budget(&mut pruned, over + BUDGET_SLACK) {
+            (out, body_start, line_starts) = write(&pruned);
+        }
         cap(&mut out, opts.max_chars, body_start, &line_starts);
     }
     out
+}
+
+/// Items a container keeps when the character budget leaves out the rest.
+pub const BUDGET_KEEP: usize = 10;
+/// Characters asked of [`fit_budget`] beyond the excess: the header's
+/// node count shrinks and the fold line is added.
+const BUDGET_SLACK: usize = 200;
+
+/// The characters of `p`'s lines at `depth` (children and hint lines
+/// included).
+fn text_len(p: &Pruned<'_>, depth: usize) -> usize {
+    let mut out = String::new();
+    push_pruned(&mut out, p, depth, &mut Vec::new());
+    out.chars().count()
+}
+
+/// Makes room for `need` characters by leaving out the last items of the
+/// containers with the longest lists of items (a sheet's cells, a list of
+/// 500 files, a page's paragraphs), largest first, each keeping at least
+/// [`BUDGET_KEEP`]: what comes after them in the tree (toolbars, a status
+/// bar) stays, where cutting the text at its end would drop it. Each such
+/// container says how many items it left out and where `page` shows them.
+/// `true` when anything was left out.
+pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize) -> bool {
+    // Every container with more than BUDGET_KEEP children, by its path
+    // of child indexes, with the characters of its items past the kept.
+    fn candidates(
+        p: &Pruned<'_>,
+        depth: usize,
+        path: &mut Vec<usize>,
+        out: &mut Vec<(Vec<usize>, usize, Vec<usize>)>,
+    ) {
+        if p.children.len() > BUDGET_KEEP {
+            let sizes: Vec<usize> = p.children.iter().map(|c| text_len(c, depth + 1)).collect();
+            let spare: usize = sizes[BUDGET_KEEP..].iter().sum();
+            out.push((path.clone(), spare, sizes));
+        }
+        for (i, c) in p.children.iter().enumerate() {
+            path.push(i);
+            candidates(c, depth + 1, path, out);
+            path.pop();
+        }
+    }
+    fn at<'p, 'a>(roots: &'p mut [Pruned<'a>], path: &[usize]) -> &'p mut Pruned<'a> {
+        let (first, rest) = path.split_first().expect("a path names a root");
+        let mut node = &mut roots[*first];
+        for &i in rest {
+            node = &mut node.children[i];
+        }
+        node
+    }
+    let mut found = Vec::new();
+    for (i, r) in pruned.iter().enumerate() {
+        candidates(r, 0, &mut vec![i], &mut found);
+    }
+    // Deepest containers first among equals would change nothing: the
+    // largest lists go first, and a container inside one already cut is
+    // left alone (its own path may be gone).
+    found.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut freed = 0usize;
+    let mut cut_paths: Vec<Vec<usize>> = Vec::new();
+    for (path, _, sizes) in found {
+        if freed >= need {
+            break;
+        }
+        if cut_paths
+            .iter()
+            .any(|c| path.starts_with(c) || c.starts_with(&path))
+        {
+            continue;
+        }
+        let node = at(pruned, &path);
+        let mut keep = sizes.len();
+        while keep > BUDGET_KEEP && freed < need {
+            keep -= 1;
+            freed += sizes[keep];
+        }
+        let cut = node.children.len() - keep;
+        if cut > 0 {
+            // Where `page` finds the first item left out: its index among
+            // the container's items as `page` counts them.
+            let first = node.children[keep].node.id.as_str();
+            let (mut index, mut offset) = (0usize, None);
+            for_each_item(Some(node.node), &node.node.children, &mut |item, _| {
+                if offset.is_none() && item.id == first {
+                    offset = Some(index);
+                }
+                index += 1;
+            });
+            node.budget_offset = offset.unwrap_or(keep);
+            node.children.truncate(keep);
+            node.budget_cut = cut;
+            cut_paths.push(path);
+        }
+    }
+    !cut_paths.is_empty()
 }
 
 /// Writes the `# CUP ...` header lines (without the blank line after them).
@@ -149,6 +252,25 @@ pub(crate) fn push_pruned(
         push_clip_hint(out, &p.node.id, &p.clipped);
         out.push('\n');
     }
+    if p.budget_cut > 0 {
+        indent(out, depth + 1);
+        push_budget_line(out, &p.node.id, p.budget_offset, p.budget_cut);
+        out.push('\n');
+    }
+}
+
+/// The line after a container whose last items the character budget left
+/// out ([`fit_budget`]):
+///
+/// ```text
+/// # 612 more items left out to fit the budget — page(element_id='e802', offset=300)
+/// ```
+pub fn push_budget_line(out: &mut String, id: &str, offset: usize, cut: usize) {
+    let _ = write!(
+        out,
+        "# {cut} more item{} left out to fit the budget — page(element_id='{id}', offset={offset})",
+        if cut == 1 { "" } else { "s" }
+    );
 }
 
 /// The word a clip hint uses for a direction.

@@ -303,10 +303,18 @@ fn header_counts_shown_and_raw_nodes() {
 }
 
 #[test]
-fn output_is_capped_with_a_notice_inside_the_limit() {
+fn a_long_list_is_cut_to_the_budget_and_what_follows_it_stays() {
+    // 2000 buttons in a list, then a toolbar after it in the tree.
     let children: Vec<Value> =
         (1..=2000).map(|i| json!({"id": format!("e{i}"), "role": "button", "name": format!("Button number {i}")})).collect();
-    let e = env(json!([{"id": "e0", "role": "window", "name": "W", "children": children}]));
+    let e = env(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e9000", "role": "list", "name": "Items", "children": children},
+            {"id": "e9001", "role": "toolbar", "name": "Tools", "children": [
+                {"id": "e9002", "role": "button", "name": "Save"}
+            ]}
+        ]}]),
+    );
     let text = render(
         &e,
         &RenderOptions {
@@ -315,22 +323,25 @@ fn output_is_capped_with_a_notice_inside_the_limit() {
         },
     );
     assert!(text.chars().count() <= 5000, "{}", text.chars().count());
-    assert!(text.contains("# OUTPUT TRUNCATED — showing "), "{text}");
+    assert!(!text.contains("# OUTPUT TRUNCATED"), "{text}");
+    // The toolbar after the list is whole.
+    assert!(text.contains("[e9002] btn \"Save\""), "{text}");
     let kept = text
         .lines()
-        .filter(|l| l.trim_start().starts_with('['))
+        .filter(|l| l.trim_start().starts_with("[e") && l.contains("Button number"))
         .count();
+    assert!(kept >= 10, "{text}");
     assert!(
         text.contains(&format!(
-            "showing {kept} of 2001 nodes (limit 5000 characters)"
+            "# {} more items left out to fit the budget — page(element_id='e9000', offset={kept})",
+            2000 - kept
         )),
         "{text}"
     );
-    // Each kept line is whole.
-    assert!(text
-        .lines()
-        .filter(|l| l.trim_start().starts_with('['))
-        .all(|l| l.ends_with('"')));
+    // The first items are the ones kept, in order.
+    assert!(text.contains("[e1] btn \"Button number 1\""), "{text}");
+    // The text parses back.
+    cup_protocol::compact::parse(&text).expect("parses");
     let uncapped = render(
         &e,
         &RenderOptions {
@@ -341,6 +352,43 @@ fn output_is_capped_with_a_notice_inside_the_limit() {
     assert!(uncapped.chars().count() > 40_000);
     let default = render(&e, &RenderOptions::default());
     assert!(default.chars().count() <= 40_000);
+}
+
+#[test]
+fn output_with_no_long_list_is_capped_with_a_notice_inside_the_limit() {
+    // 200 groups of 10 buttons: no list long enough to cut.
+    let groups: Vec<Value> = (0..200)
+        .map(|g| {
+            let buttons: Vec<Value> = (0..10)
+                .map(|i| json!({"id": format!("e{}", 1 + g * 11 + 1 + i), "role": "button", "name": format!("Button number {g}-{i}")}))
+                .collect();
+            json!({"id": format!("e{}", 1 + g * 11), "role": "group", "name": format!("Group {g}"), "children": buttons})
+        })
+        .collect();
+    let e = env(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e99999", "role": "toolbar", "name": "T", "children": groups.into_iter().take(9).collect::<Vec<_>>()}
+        ]}]),
+    );
+    let text = render(
+        &e,
+        &RenderOptions {
+            max_chars: 1500,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(text.chars().count() <= 1500, "{}", text.chars().count());
+    assert!(text.contains("# OUTPUT TRUNCATED — showing "), "{text}");
+    let kept = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .count();
+    assert!(text.contains(&format!("showing {kept} of ")), "{text}");
+    // Each kept line is whole.
+    assert!(text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('['))
+        .all(|l| l.ends_with('"')));
 }
 
 #[test]
