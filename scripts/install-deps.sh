@@ -35,6 +35,10 @@
 #   libreoffice-calc, libreoffice-impress, thunderbird, vlc, gimp, nautilus, gnome-terminal
 #                    the rest of OSWorld's Linux app set (the real-workload tests,
 #                    the task suite and the OSWorld bench rows)
+#   libatk-adaptor   the AT-SPI bridge as a GTK 2 module (GIMP 2.10 is GTK 2:
+#                    started with GTK_MODULES=gail:atk-bridge)
+#   gcc              the C compiler the VLC test builds its preload with (VLC
+#                    refuses to run as root; the tests run as root)
 #   podman, runc     run cup's OCI image in its test (deploy/image/test.sh); runc: crun fails
 #                    on cgroup v1 hosts
 #   skopeo           inspect the image archive, load it into podman's storage
@@ -57,7 +61,7 @@ PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples 
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3
           libreoffice-calc libreoffice-impress thunderbird vlc gimp nautilus gnome-terminal
-          iproute2 util-linux curl
+          libatk-adaptor gcc iproute2 util-linux curl
           podman runc skopeo umoci jq binutils adb)
 
 if ! command -v node >/dev/null 2>&1; then

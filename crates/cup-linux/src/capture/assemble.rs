@@ -45,10 +45,9 @@ pub(super) fn raw_tree(
     RawTree {
         id,
         raw: raw_node(&nodes[i], &details[i]),
-        children: nodes[i]
-            .children
-            .iter()
-            .map(|&c| raw_tree(nodes, details, c, next_id))
+        children: shown_children(nodes, details, i)
+            .into_iter()
+            .map(|c| raw_tree(nodes, details, c, next_id))
             .collect(),
     }
 }
@@ -65,13 +64,22 @@ pub(super) fn build(
     *next_id += 1;
     refs.insert(id.clone(), nodes[i].obj.key());
     let mut node = mapping::map_node(&raw_node(&nodes[i], &details[i]), ctx).into_node(id);
-    node.children = nodes[i]
-        .children
-        .iter()
-        .map(|&c| build(nodes, details, c, ctx, next_id, refs))
+    let shown = shown_children(nodes, details, i);
+    let empty = nodes[i].children.len() - shown.len();
+    node.children = shown
+        .into_iter()
+        .map(|c| build(nodes, details, c, ctx, next_id, refs))
         .collect();
     name_only_child(&mut node);
-    if node.name.is_empty() && mapping::kinds::names_from_content(node.role) {
+    // GTK's page tab holds its whole page: a tab with controls below it
+    // is not named by them (GIMP's Fonts tab came out as "Rescan the
+    // installed fonts", its only button).
+    let page_tab = node.role == cup_protocol::Role::Tab
+        && node.children.iter().any(|c| {
+            c.iter()
+                .any(|d| mapping::kinds::is_interactive(d.role) || !d.actions.is_empty())
+        });
+    if node.name.is_empty() && !page_tab && mapping::kinds::names_from_content(node.role) {
         node.name = mapping::text::name_from_content(&node.children);
         if !node.name.is_empty() {
             if let Some(linux) = node.platform.linux.as_mut() {
@@ -81,23 +89,7 @@ pub(super) fn build(
             }
         }
     }
-    if let Some(shown) = &nodes[i].shown {
-        // A sheet's empty cells say nothing an address does not: left out
-        // (the focused or selected one stays).
-        let before = node.children.len();
-        if shown.is_table() {
-            node.children.retain(|c| {
-                c.role != cup_protocol::Role::Cell
-                    || c.value.is_some()
-                    || c.states.iter().any(|s| {
-                        matches!(
-                            s,
-                            cup_protocol::State::Focused | cup_protocol::State::Selected
-                        )
-                    })
-            });
-        }
-        let empty = before - node.children.len();
+    if let Some(shown) = nodes[i].shown.as_ref().filter(|s| s.said()) {
         node.platform
             .linux
             .get_or_insert_with(Default::default)
@@ -108,6 +100,34 @@ pub(super) fn build(
         node.value = Some(value);
     }
     node
+}
+
+/// The children of node `i` that are captured: all of them, except a
+/// managed table's empty cells, which say nothing an address does not
+/// (the focused or selected one stays). Left out before ids are given, so
+/// ids stay without gaps.
+fn shown_children(nodes: &[Skel], details: &[Details], i: usize) -> Vec<usize> {
+    let table = nodes[i]
+        .shown
+        .as_ref()
+        .is_some_and(managed::Shown::is_table);
+    nodes[i]
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| {
+            // A container cell (GTK's row of renderers) holds its text
+            // in its children.
+            !table
+                || !nodes[c].children.is_empty()
+                || !managed::is_empty_cell(
+                    nodes[c].role,
+                    &nodes[c].name,
+                    details[c].text.as_deref(),
+                    nodes[c].states,
+                )
+        })
+        .collect()
 }
 
 /// A nameless control that is the only child of a wrapper takes the

@@ -19,7 +19,7 @@ use tokio::time::{timeout_at, Instant};
 
 use crate::atspi_actions::index_in_parent;
 use crate::atspi_calls::{self as calls, Caller, ObjRef};
-use crate::raw::{AtspiState, Extents, Interface, InterfaceSet, StateSet};
+use crate::raw::{AtspiRole, AtspiState, Extents, Interface, InterfaceSet, StateSet};
 
 /// A child count above which a container is read like one that manages
 /// its descendants, whatever its states say.
@@ -52,12 +52,91 @@ const CELL_FRESH: Duration = Duration::from_secs(12);
 /// [`CELL_FRESH`] has passed, or when its object stops answering. Within
 /// a session, Calc then grows by one screen of cells per 12 s of
 /// continuous snapshots at most, not by one per snapshot.
+///
+/// Only tables whose app hands out a new object for every call are read
+/// from it: a toolkit that keeps one object per cell (GTK's tree views)
+/// gives the same object again, and there a cell's object follows its row
+/// when rows are inserted (an expanded tree), so the (row, column) it was
+/// remembered at would be stale. A table whose size changed starts over.
 #[derive(Debug, Default)]
 pub struct CellCache {
     cells: Mutex<HashMap<(ObjRef, i32, i32), (ObjRef, Instant)>>,
+    tables: Mutex<HashMap<ObjRef, TableFacts>>,
+}
+
+/// What is known of one table's cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TableFacts {
+    /// Rows and columns when its cells were remembered.
+    size: (i32, i32),
+    /// Whether asking again for a cell gives a new object: `None` until
+    /// seen.
+    makes_new: Option<bool>,
+}
+
+/// How a capture uses the cache for one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CacheUse {
+    /// Remembered cells are used (the app makes a new object each time).
+    Use,
+    /// Every cell is asked for (the app keeps its cell objects).
+    Skip,
+    /// Not known yet: the first cell is asked afresh and compared.
+    Probe,
 }
 
 impl CellCache {
+    /// How to read `table` of `size`: a table whose size changed forgets
+    /// its cells.
+    fn usage(&self, table: &ObjRef, size: (i32, i32)) -> CacheUse {
+        let Ok(mut tables) = self.tables.lock() else {
+            return CacheUse::Skip;
+        };
+        if tables.len() >= CELLS_REMEMBERED {
+            tables.clear();
+        }
+        let facts = tables.entry(table.clone()).or_insert(TableFacts {
+            size,
+            makes_new: None,
+        });
+        if facts.size != size {
+            facts.size = size;
+            drop(tables);
+            if let Ok(mut cells) = self.cells.lock() {
+                cells.retain(|(t, _, _), _| t != table);
+            }
+            return self.usage_known(table);
+        }
+        match facts.makes_new {
+            Some(true) => CacheUse::Use,
+            Some(false) => CacheUse::Skip,
+            None => CacheUse::Probe,
+        }
+    }
+
+    fn usage_known(&self, table: &ObjRef) -> CacheUse {
+        let makes_new = self
+            .tables
+            .lock()
+            .ok()
+            .and_then(|t| t.get(table).and_then(|f| f.makes_new));
+        match makes_new {
+            Some(true) => CacheUse::Use,
+            Some(false) => CacheUse::Skip,
+            None => CacheUse::Probe,
+        }
+    }
+
+    /// Records whether `table`'s app gave a new object for a cell asked
+    /// for again.
+    fn learn(&self, table: &ObjRef, makes_new: bool) {
+        if let Ok(mut tables) = self.tables.lock() {
+            if let Some(f) = tables.get_mut(table) {
+                f.makes_new = Some(makes_new);
+            }
+        }
+    }
+
     fn get(&self, table: &ObjRef, row: i32, column: i32) -> Option<ObjRef> {
         let cells = self.cells.lock().ok()?;
         let (cell, asked) = cells.get(&(table.clone(), row, column))?;
@@ -107,11 +186,19 @@ pub(super) enum Shown {
     },
     /// Items found at points over its area, of `children` it reports.
     Points { found: usize, children: i32 },
-    /// Nothing could be read: no place on screen, or no answer.
+    /// Nothing could be read on its place on screen (no answer).
     Nothing { children: i32 },
+    /// It has no place on screen (a page not shown): nothing to read and
+    /// nothing to say.
+    Unplaced,
 }
 
 impl Shown {
+    /// `false` when there is nothing to say (it is not on screen).
+    pub(super) fn said(&self) -> bool {
+        *self != Shown::Unplaced
+    }
+
     /// `true` for a table (whose empty cells the capture leaves out).
     pub(super) fn is_table(&self) -> bool {
         matches!(self, Shown::Table { .. })
@@ -140,12 +227,52 @@ impl Shown {
                 }
             ),
             Shown::Points { found, children } => format!(
-                "manages its {children} items: only the {found} on screen were read; scroll it, or use find"
+                "manages its {}: only the {found} on screen were read; scroll it, or use find",
+                items(*children)
             ),
             Shown::Nothing { children } => format!(
-                "manages its {children} items and none could be read without making the app create them all; scroll or use find, or act on it by keyboard"
+                "manages its {} and none could be read without making the app create them all; scroll or use find, or act on it by keyboard",
+                items(*children)
             ),
+            Shown::Unplaced => String::new(),
         }
+    }
+}
+
+/// `true` for a table cell with nothing in it: no text, and a name that is
+/// empty or only its address (a spreadsheet names its cells "B2"); not the
+/// focused or a selected one.
+pub(super) fn is_empty_cell(
+    role: AtspiRole,
+    name: &str,
+    text: Option<&str>,
+    states: StateSet,
+) -> bool {
+    role == AtspiRole::TableCell
+        && text.is_none_or(|t| t.trim().is_empty())
+        && (name.trim().is_empty() || is_address(name.trim()))
+        && !states.contains(AtspiState::Focused)
+        && !states.contains(AtspiState::Selected)
+}
+
+/// `true` for a spreadsheet address: 1-3 capital letters, then a row
+/// number ("B2", "XFD1048576").
+fn is_address(name: &str) -> bool {
+    let letters = name.bytes().take_while(u8::is_ascii_uppercase).count();
+    let digits = &name[letters..];
+    (1..=3).contains(&letters)
+        && !digits.is_empty()
+        && digits.len() <= 7
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !digits.starts_with('0')
+}
+
+/// "items", or "N items" when the count is known.
+fn items(count: i32) -> String {
+    if count >= 0 {
+        format!("{count} items")
+    } else {
+        "items".to_owned()
     }
 }
 
@@ -254,7 +381,7 @@ pub(super) async fn visible_children(
         return (Vec::new(), nothing);
     };
     if area.w <= 0 || area.h <= 0 || area.is_unplaced() {
-        return (Vec::new(), nothing);
+        return (Vec::new(), Shown::Unplaced);
     }
     if interfaces.contains(Interface::Table) {
         if let Some(found) = table_children(conn, cache, obj, area, coord, deadline).await {
@@ -335,6 +462,29 @@ async fn table_children(
     let first = cell_at(conn, table, top_left_probes(area), coord, deadline).await?;
     let last = cell_at(conn, table, bottom_right_probes(area), coord, deadline).await;
     let (rows, columns) = cell_range(first, last, size);
+    let mut usage = cache.usage(table, size);
+    if usage == CacheUse::Probe {
+        // Asked again for a cell it gave before: the same object (the app
+        // keeps its cells) or a new one (it makes one per call).
+        if let Some(known) = cache.get(table, rows.0, columns.0) {
+            let again = timeout_at(deadline, calls::table_cell(conn, table, rows.0, columns.0))
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .flatten();
+            if let Some(again) = again {
+                let makes_new = again != known;
+                cache.learn(table, makes_new);
+                cache.put(table, rows.0, columns.0, &again);
+                usage = if makes_new {
+                    CacheUse::Use
+                } else {
+                    CacheUse::Skip
+                };
+            }
+        }
+    }
+    let use_cache = usage != CacheUse::Skip;
     let headers: Vec<Option<ObjRef>> = stream::iter((columns.0..=columns.1).map(|c| async move {
         timeout_at(deadline, calls::column_header(conn, table, c))
             .await
@@ -349,7 +499,7 @@ async fn table_children(
         (rows.0..=rows.1)
             .flat_map(|r| (columns.0..=columns.1).map(move |c| (r, c)))
             .map(|(r, c)| async move {
-                if let Some(known) = cache.get(table, r, c) {
+                if let Some(known) = cache.get(table, r, c).filter(|_| use_cache) {
                     return Some(known);
                 }
                 let cell = timeout_at(deadline, calls::table_cell(conn, table, r, c))
@@ -397,6 +547,23 @@ mod tests {
         st.insert(AtspiState::ManagesDescendants);
         assert!(manages(st, 3));
         assert!(manages(st, -1));
+    }
+
+    #[test]
+    fn empty_cells_have_no_text_and_at_most_an_address() {
+        let none = StateSet::empty();
+        let cell = AtspiRole::TableCell;
+        assert!(is_empty_cell(cell, "B2", None, none));
+        assert!(is_empty_cell(cell, "XFD1048576", Some(" "), none));
+        assert!(is_empty_cell(cell, "", Some(""), none));
+        assert!(!is_empty_cell(cell, "B2", Some("21"), none));
+        // A GTK cell is named by its text.
+        assert!(!is_empty_cell(cell, "Application Class", None, none));
+        assert!(!is_empty_cell(cell, "B02", None, none));
+        assert!(!is_empty_cell(AtspiRole::Label, "", None, none));
+        let mut focused = StateSet::empty();
+        focused.insert(AtspiState::Focused);
+        assert!(!is_empty_cell(cell, "A1", None, focused));
     }
 
     #[test]
@@ -478,6 +645,10 @@ mod tests {
             children: 500
         }
         .describe(0)
-        .contains("only the 12 on screen"));
+        .contains("manages its 500 items: only the 12 on screen"));
+        assert!(Shown::Nothing { children: -1 }
+            .describe(0)
+            .starts_with("manages its items and none"));
+        assert!(!Shown::Unplaced.said());
     }
 }
