@@ -233,6 +233,15 @@ pub async fn child_at_index(
     Ok((!r.is_null()).then_some(r))
 }
 
+/// `Accessible.GetRelationSet`: each relation's type and targets.
+pub async fn relation_set(conn: &impl Caller, obj: &ObjRef) -> CallResult<Vec<(u32, Vec<ObjRef>)>> {
+    let set: Vec<(u32, Vec<WireRef>)> = call(conn, obj, ACCESSIBLE, "GetRelationSet", &()).await?;
+    Ok(set
+        .into_iter()
+        .map(|(kind, targets)| (kind, targets.into_iter().map(ObjRef::from).collect()))
+        .collect())
+}
+
 /// `Accessible.GetAttributes`.
 pub async fn attributes(conn: &impl Caller, obj: &ObjRef) -> CallResult<HashMap<String, String>> {
     call(conn, obj, ACCESSIBLE, "GetAttributes", &()).await

@@ -191,8 +191,14 @@ pub async fn perform(
         }
         Action::Type | Action::SetValue => {
             let value = params.value.clone().unwrap_or_default();
+            // A spin button has both: its number goes through Value, which
+            // commits it (text set through EditableText stays uncommitted
+            // until the field loses the focus: GIMP's Width kept 1920).
+            let number_field = el.interfaces.contains(Interface::EditableText)
+                && verb == Action::SetValue
+                && value.trim().parse::<f64>().is_ok();
             if el.interfaces.contains(Interface::Value)
-                && !el.interfaces.contains(Interface::EditableText)
+                && (!el.interfaces.contains(Interface::EditableText) || number_field)
             {
                 let number: f64 = value.trim().parse().map_err(|_| {
                     AdapterError::Invalid(format!(

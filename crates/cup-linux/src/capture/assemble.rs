@@ -64,6 +64,13 @@ pub(super) fn build(
     *next_id += 1;
     refs.insert(id.clone(), nodes[i].obj.key());
     let mut node = mapping::map_node(&raw_node(&nodes[i], &details[i]), ctx).into_node(id);
+    if nodes[i].labelled && !node.name.is_empty() {
+        if let Some(linux) = node.platform.linux.as_mut() {
+            linux
+                .extra
+                .insert(mapping::NAME_FROM.to_owned(), "label".into());
+        }
+    }
     let shown = shown_children(nodes, details, i);
     let empty = nodes[i].children.len() - shown.len();
     node.children = shown

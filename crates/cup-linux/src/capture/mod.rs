@@ -27,6 +27,7 @@ use crate::raw::{Extents, RawNode, RawTree, RawValue};
 mod assemble;
 mod cache_index;
 mod details;
+mod labels;
 mod managed;
 mod statics;
 mod structure;
@@ -111,6 +112,8 @@ struct Skel {
     /// What was read of a container that manages its descendants (it is
     /// never asked for its children: see [`managed`]).
     shown: Option<managed::Shown>,
+    /// Its name came from the label that labels it (see [`labels`]).
+    labelled: bool,
 }
 
 /// Per-app facts learned once and kept across captures.
@@ -538,6 +541,10 @@ async fn capture_once(
     let known_count = known.len();
     results.extend(known);
     let details = collect_details(walk.nodes.len(), results);
+    // Unnamed controls named by their labels (one call each).
+    for i in labels::name_by_labels(links, &mut walk.nodes, deadline).await {
+        walk.nodes[i].labelled = true;
+    }
     // Gecko apps whose web content Gecko has not sent yet (see `warm`).
     let gecko: HashSet<String> = gecko_roots
         .iter()

@@ -184,6 +184,7 @@ fn push_cached(
         toolkit: toolkit.to_owned(),
         toolkit_version: walk.version.clone(),
         shown: None,
+        labelled: false,
     });
     walk.nodes.len() - 1
 }
@@ -449,6 +450,7 @@ async fn fetch_nodes(
                     toolkit: toolkit.to_owned(),
                     toolkit_version: walk.version.clone(),
                     shown: None,
+                    labelled: false,
                 });
                 out.push(Some(walk.nodes.len() - 1));
             }

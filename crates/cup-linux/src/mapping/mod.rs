@@ -37,8 +37,9 @@ pub use role::{atspi_role_name, map_role, native_role};
 pub use states::map_states;
 
 /// The `platform.linux` key that says where a name the toolkit did not
-/// give came from: `description` (the control's tooltip), `content` (its
-/// descendants' names) or `parent` (the wrapper it is the only child of).
+/// give came from: `description` (the control's tooltip), `label` (the
+/// label that labels it), `content` (its descendants' names) or `parent`
+/// (the wrapper it is the only child of).
 pub const NAME_FROM: &str = "nameFrom";
 
 /// What the mapping needs to know beyond the node itself.
