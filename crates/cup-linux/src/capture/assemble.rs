@@ -127,6 +127,7 @@ fn shown_children(nodes: &[Skel], details: &[Details], i: usize) -> Vec<usize> {
             // in its children.
             !table
                 || !nodes[c].children.is_empty()
+                || details[c].timed_out
                 || !managed::is_empty_cell(
                     nodes[c].role,
                     &nodes[c].name,

@@ -155,6 +155,11 @@ impl CellCache {
         }
     }
 
+    /// Cells remembered.
+    fn len(&self) -> usize {
+        self.cells.lock().map(|c| c.len()).unwrap_or(0)
+    }
+
     /// Forgets the cells that did not answer (a closed sheet, a document
     /// reloaded): the next capture asks the table again.
     pub(super) fn forget(&self, gone: &HashSet<ObjRef>) {
@@ -359,6 +364,68 @@ pub(super) fn cell_range(
     ((r0, r1), (c0, c1))
 }
 
+/// What was read of one managing container.
+#[derive(Debug)]
+pub(super) struct View {
+    /// Its children on screen, in reading order.
+    pub(super) children: Vec<ObjRef>,
+    /// What they are (for the note).
+    pub(super) shown: Shown,
+    /// The table's cells among them (all of one kind: their role and
+    /// interfaces are read once, from the first).
+    pub(super) cells: Vec<ObjRef>,
+    /// The cells' extents, from the rows' and columns' places (read from
+    /// the first row's and the first column's cells, not from each).
+    pub(super) extents: Vec<(ObjRef, Extents)>,
+}
+
+impl View {
+    fn empty(shown: Shown) -> View {
+        View {
+            children: Vec::new(),
+            shown,
+            cells: Vec::new(),
+            extents: Vec::new(),
+        }
+    }
+}
+
+/// The extents of every cell of a `rows` × `columns` grid (row-major,
+/// `None` where no cell came), from the first row's cells (each column's
+/// left and width) and the first column's (each row's top and height).
+pub(super) fn grid_extents(
+    cells: &[Option<ObjRef>],
+    columns: usize,
+    first_row: &[Option<Extents>],
+    first_column: &[Option<Extents>],
+) -> Vec<(ObjRef, Extents)> {
+    let mut out = Vec::with_capacity(cells.len());
+    if columns == 0 {
+        return out;
+    }
+    for (i, cell) in cells.iter().enumerate() {
+        let (r, c) = (i / columns, i % columns);
+        let (Some(cell), Some(Some(col)), Some(Some(row))) =
+            (cell, first_row.get(c), first_column.get(r))
+        else {
+            continue;
+        };
+        if col.is_unplaced() || row.is_unplaced() {
+            continue;
+        }
+        out.push((
+            cell.clone(),
+            Extents {
+                x: col.x,
+                w: col.w,
+                y: row.y,
+                h: row.h,
+            },
+        ));
+    }
+    out
+}
+
 /// The children on screen of the managing container `obj` (extents in
 /// `coord` coordinates), in reading order: a table's column headers, then
 /// its cells row by row; else the items found at points over its area.
@@ -370,22 +437,22 @@ pub(super) async fn visible_children(
     child_count: i32,
     coord: u32,
     deadline: Instant,
-) -> (Vec<ObjRef>, Shown) {
+) -> View {
     let nothing = Shown::Nothing {
         children: child_count,
     };
     if !interfaces.contains(Interface::Component) {
-        return (Vec::new(), nothing);
+        return View::empty(nothing);
     }
     let Ok(Ok(area)) = timeout_at(deadline, calls::extents(conn, obj, coord)).await else {
-        return (Vec::new(), nothing);
+        return View::empty(nothing);
     };
     if area.w <= 0 || area.h <= 0 || area.is_unplaced() {
-        return (Vec::new(), Shown::Unplaced);
+        return View::empty(Shown::Unplaced);
     }
     if interfaces.contains(Interface::Table) {
-        if let Some(found) = table_children(conn, cache, obj, area, coord, deadline).await {
-            return found;
+        if let Some(view) = table_children(conn, cache, obj, area, coord, deadline).await {
+            return view;
         }
     }
     let probes = area_probes(area);
@@ -409,7 +476,12 @@ pub(super) async fn visible_children(
         found: children.len(),
         children: child_count,
     };
-    (children, shown)
+    View {
+        children,
+        shown,
+        cells: Vec::new(),
+        extents: Vec::new(),
+    }
 }
 
 /// The row and column of the first cell found at `probes` (a header or a
@@ -451,7 +523,7 @@ async fn table_children(
     area: Extents,
     coord: u32,
     deadline: Instant,
-) -> Option<(Vec<ObjRef>, Shown)> {
+) -> Option<View> {
     let size = timeout_at(deadline, calls::table_size(conn, table))
         .await
         .ok()?
@@ -465,9 +537,12 @@ async fn table_children(
     let mut usage = cache.usage(table, size);
     if usage == CacheUse::Probe {
         // Asked again for a cell it gave before: the same object (the app
-        // keeps its cells) or a new one (it makes one per call).
-        if let Some(known) = cache.get(table, rows.0, columns.0) {
-            let again = timeout_at(deadline, calls::table_cell(conn, table, rows.0, columns.0))
+        // keeps its cells) or a new one (it makes one per call). The last
+        // cell on screen is asked, not the first: LibreOffice keeps one
+        // object, the cursor's cell (A1 at first), and makes the others.
+        let (r, c) = (rows.1, columns.1);
+        if let Some(known) = cache.get(table, r, c) {
+            let again = timeout_at(deadline, calls::table_cell(conn, table, r, c))
                 .await
                 .ok()
                 .and_then(Result::ok)
@@ -475,7 +550,7 @@ async fn table_children(
             if let Some(again) = again {
                 let makes_new = again != known;
                 cache.learn(table, makes_new);
-                cache.put(table, rows.0, columns.0, &again);
+                cache.put(table, r, c, &again);
                 usage = if makes_new {
                     CacheUse::Use
                 } else {
@@ -514,21 +589,60 @@ async fn table_children(
     .buffered(IN_FLIGHT)
     .collect()
     .await;
+    tracing::debug!(
+        ?usage,
+        cells = cells.len(),
+        remembered = cache.len(),
+        "table cells"
+    );
+    // Where the rows and columns are: the first row's and the first
+    // column's cells.
+    let width = usize::try_from(columns.1 - columns.0 + 1).unwrap_or(0);
+    let read_extents = |cell: Option<ObjRef>| async move {
+        let cell = cell?;
+        timeout_at(deadline, calls::extents(conn, &cell, coord))
+            .await
+            .ok()
+            .and_then(Result::ok)
+    };
+    let first_row: Vec<Option<Extents>> =
+        stream::iter(cells.iter().take(width).cloned().map(read_extents))
+            .buffered(IN_FLIGHT)
+            .collect()
+            .await;
+    let first_column: Vec<Option<Extents>> = stream::iter(
+        cells
+            .iter()
+            .step_by(width.max(1))
+            .cloned()
+            .map(read_extents),
+    )
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await;
+    let extents = grid_extents(&cells, width, &first_row, &first_column);
     let mut seen = HashSet::new();
-    let children = headers
+    let headers: Vec<ObjRef> = headers
         .into_iter()
-        .chain(cells)
         .flatten()
         .filter(|c| c != table && seen.insert(c.clone()))
         .collect();
-    Some((
+    let cells: Vec<ObjRef> = cells
+        .into_iter()
+        .flatten()
+        .filter(|c| c != table && seen.insert(c.clone()))
+        .collect();
+    let children = headers.iter().chain(&cells).cloned().collect();
+    Some(View {
         children,
-        Shown::Table {
+        shown: Shown::Table {
             rows,
             columns,
             size,
         },
-    ))
+        cells,
+        extents,
+    })
 }
 
 #[cfg(test)]
@@ -564,6 +678,29 @@ mod tests {
         let mut focused = StateSet::empty();
         focused.insert(AtspiState::Focused);
         assert!(!is_empty_cell(cell, "A1", None, focused));
+    }
+
+    #[test]
+    fn cell_extents_come_from_their_row_and_column() {
+        let obj = |n: u32| Some(ObjRef::new(":1.4", format!("/c/{n}")));
+        // 2 rows × 3 columns; the middle of the second row is missing.
+        let cells = [obj(0), obj(1), obj(2), obj(3), None, obj(5)];
+        let first_row = [Some(ext(100, 50, 40, 17)), Some(ext(140, 50, 60, 17)), None];
+        let first_column = [Some(ext(100, 50, 40, 17)), Some(ext(100, 67, 40, 20))];
+        let got = grid_extents(&cells, 3, &first_row, &first_column);
+        let find = |n: u32| {
+            got.iter()
+                .find(|(o, _)| o.path == format!("/c/{n}"))
+                .map(|(_, e)| *e)
+        };
+        assert_eq!(find(1), Some(ext(140, 50, 60, 17)));
+        assert_eq!(find(3), Some(ext(100, 67, 40, 20)));
+        // A column whose place is unknown gives its cells none (read
+        // one by one instead).
+        assert_eq!(find(2), None);
+        assert_eq!(find(5), None);
+        assert_eq!(got.len(), 3);
+        assert!(grid_extents(&cells, 0, &first_row, &first_column).is_empty());
     }
 
     #[test]

@@ -210,6 +210,9 @@ struct Walk<'a> {
     defer_extents: bool,
     /// What the window listing read ahead.
     ahead: ReadAheadFor,
+    /// Extents of a managed table's cells, known from their rows and
+    /// columns (see [`managed::grid_extents`]).
+    grid_extents: HashMap<ObjRef, Extents>,
 }
 
 impl Walk<'_> {
@@ -236,6 +239,10 @@ impl Walk<'_> {
                 continue;
             }
             if want == Want::Extents {
+                if let Some(e) = self.grid_extents.remove(&self.nodes[i].obj) {
+                    self.known.push((i, Some(Got::Extents(Some(e)))));
+                    continue;
+                }
                 if let Some(e) = self.ahead.frame_extents.remove(&self.nodes[i].obj) {
                     self.known.push((i, Some(Got::Extents(Some(e)))));
                     continue;
@@ -365,6 +372,7 @@ async fn capture_once(
         gtk4: false,
         defer_extents: false,
         ahead: ReadAheadFor::default(),
+        grid_extents: HashMap::new(),
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut gecko_roots: Vec<(String, usize)> = Vec::new();

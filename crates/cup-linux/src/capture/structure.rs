@@ -281,10 +281,13 @@ async fn grow(
             }
         }));
         let (mut lists, views) = futures::join!(children_of(walk.links, walk.deadline, ask), views);
-        for (p, (children, shown)) in views {
-            tracing::debug!(role = ?walk.nodes[p].role, children = children.len(), ?shown, "managed descendants: on screen only");
-            walk.nodes[p].shown = Some(shown);
-            lists.push((p, Some(children)));
+        for (p, view) in views {
+            tracing::debug!(role = ?walk.nodes[p].role, children = view.children.len(), shown = ?view.shown, "managed descendants: on screen only");
+            let toolkit = walk.nodes[p].toolkit.clone();
+            same_kind(walk, &view.cells, &toolkit).await;
+            walk.grid_extents.extend(view.extents);
+            walk.nodes[p].shown = Some(view.shown);
+            lists.push((p, Some(view.children)));
         }
         lists.sort_by_key(|(p, _)| *p);
 
@@ -332,6 +335,26 @@ async fn grow(
             walk.nodes[p].children = children;
         }
         frontier = next;
+    }
+}
+
+/// A table's cells are all of one kind: the first one's role and
+/// interfaces are read and known for the rest (two calls instead of two
+/// per cell), where the toolkit's kinds are kept ([`Statics`]).
+async fn same_kind(walk: &Walk<'_>, cells: &[ObjRef], toolkit: &str) {
+    let Some(first) = cells.first() else { return };
+    if cells.len() < 2 || !Statics::keeps(toolkit) || walk.statics.get(first).kind.is_some() {
+        return;
+    }
+    let conn = walk.links.to(&first.bus);
+    let kind = timeout_at(walk.deadline, async {
+        tokio::try_join!(calls::role(&conn, first), calls::interfaces(&conn, first))
+    })
+    .await;
+    if let Ok(Ok((role, interfaces))) = kind {
+        for c in cells {
+            walk.statics.put_kind(c, role, interfaces);
+        }
     }
 }
 
