@@ -245,8 +245,13 @@ pub async fn act(
     if matches!(verb, Action::Type | Action::SetValue) && plan_reads_text(&after) {
         let wanted = params.value.clone().unwrap_or_default();
         let got = after.text.clone().unwrap_or_default();
-        if got == wanted {
+        // A terminal's text is its screen: the typed lines show there,
+        // among the prompt and the output.
+        let terminal = role == crate::raw::AtspiRole::Terminal;
+        if !terminal && got == wanted {
             result.message = format!("{} (reads back exactly)", result.message);
+        } else if terminal && shown_in_terminal(&got, &wanted) {
+            result.message = format!("{} (shown in the terminal)", result.message);
         } else if !performed.refused {
             result.success = false;
             result.error = Some(format!(
@@ -255,6 +260,15 @@ pub async fn act(
         }
     }
     Ok(result)
+}
+
+/// Every line typed into a terminal is on its screen.
+fn shown_in_terminal(screen: &str, typed: &str) -> bool {
+    typed
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .all(|l| screen.contains(l))
 }
 
 /// Refuses when the object at the snapshot's reference is no longer the
@@ -593,6 +607,14 @@ fn merge(changes: &mut Vec<Change>, more: Vec<Change>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_lines_are_looked_for_on_a_terminal_screen() {
+        let screen = "root@vm:~# echo $((6*7))-done\n42-done\nroot@vm:~#";
+        assert!(shown_in_terminal(screen, "echo $((6*7))-done\n"));
+        assert!(shown_in_terminal(screen, ""));
+        assert!(!shown_in_terminal(screen, "echo 7\n"));
+    }
 
     #[test]
     fn the_read_back_looks_for_the_end_of_the_last_line() {

@@ -3,7 +3,7 @@
 use cup_protocol::{Node, Role};
 
 use super::kinds;
-use crate::raw::RawNode;
+use crate::raw::{AtspiRole, RawNode};
 
 pub use cup_protocol::text::{
     cap, one_line, DESCRIPTION_MAX, EMBEDDED_OBJECT, NAME_MAX, VALUE_MAX,
@@ -159,6 +159,18 @@ pub fn map_value(raw: &RawNode, role: Role) -> Option<String> {
             .map(|t| cap(&t.replace(EMBEDDED_OBJECT, ""), VALUE_MAX))
             .filter(|t| !t.is_empty())
     };
+    if raw.role == AtspiRole::Terminal {
+        // A terminal pads every line of its screen with spaces: its text
+        // without them (the prompt, the commands and their output).
+        let t = raw.text.as_deref().unwrap_or_default();
+        let lines: Vec<&str> = t.lines().map(str::trim_end).collect();
+        let end = lines
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(0, |i| i + 1);
+        let trimmed = lines[..end].join("\n");
+        return Some(cap(&trimmed, VALUE_MAX)).filter(|t| !t.is_empty());
+    }
     if kinds::is_text_input(role) {
         return text();
     }
@@ -185,7 +197,7 @@ pub fn map_value(raw: &RawNode, role: Role) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::{AtspiRole, RawValue};
+    use crate::raw::RawValue;
 
     #[test]
     fn a_select_shows_its_selected_option() {
@@ -255,6 +267,18 @@ mod tests {
             .map(|i| node(Role::Text, &format!("word{i}"), vec![]))
             .collect();
         assert_eq!(name_from_content(&long).chars().count(), NAME_MAX);
+    }
+
+    #[test]
+    fn a_terminal_value_drops_its_padding() {
+        let mut raw = RawNode::new(AtspiRole::Terminal);
+        raw.text = Some("$ echo 42   \n42      \n$      \n        \n     ".to_owned());
+        assert_eq!(
+            map_value(&raw, Role::TextBox).as_deref(),
+            Some("$ echo 42\n42\n$")
+        );
+        raw.text = Some("      \n   ".to_owned());
+        assert_eq!(map_value(&raw, Role::TextBox), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod gtk4;
 mod input;
 mod qt5;
 mod screenshot;
+mod terminal;
 mod typing;
 mod vlc;
 mod wayland;

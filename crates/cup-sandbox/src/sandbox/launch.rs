@@ -55,6 +55,17 @@ impl Sandbox {
             .process_group(0)
             .stdout(out)
             .stderr(err);
+        // The apps already there: a launcher that hands its window to a
+        // service it activates (gnome-terminal starts gnome-terminal-server
+        // over D-Bus and exits) is followed to the app that appears.
+        let known: HashSet<String> = bus::block_on(async {
+            let a11y = bus::connect(&self.a11y_address, "accessibility bus").await?;
+            bus::registry_children(&a11y).await
+        })
+        .ok()
+        .and_then(Result::ok)
+        .map(|apps| apps.into_iter().map(|(name, _)| name).collect())
+        .unwrap_or_default();
         let started = Instant::now();
         let mut child = Self::spawn(&mut command, program)?;
         let pid = child.id();
@@ -66,6 +77,7 @@ impl Sandbox {
             pid,
             deadline,
             &mut child,
+            &known,
         ))
         .unwrap_or_else(|e| Err(WaitFailure::Error(e)));
         match outcome {
@@ -152,13 +164,18 @@ fn belongs(pid: u32, spawned: u32) -> bool {
         || procfs::descends_from(pid, spawned)
 }
 
-/// Polls the registry until an app of `spawned` shows a window.
+/// Polls the registry until an app of `spawned` shows a window. Once
+/// `spawned` has exited successfully with nothing left in its group (a
+/// launcher that handed over to a D-Bus activated service), any app not
+/// among `known` (those registered before the launch) counts.
 async fn wait_for_window(
     a11y_address: &str,
     spawned: u32,
     deadline: Instant,
     child: &mut Child,
+    known: &HashSet<String>,
 ) -> Result<Found, WaitFailure> {
+    let mut handed_over = false;
     let a11y = bus::connect(a11y_address, "accessibility bus")
         .await
         .map_err(WaitFailure::Error)?;
@@ -179,7 +196,7 @@ async fn wait_for_window(
                             Err(_) => continue,
                         },
                     };
-                    if belongs(pid, spawned) {
+                    if belongs(pid, spawned) || (handed_over && !known.contains(bus_name)) {
                         mine = Some((bus_name, path, pid));
                         break;
                     }
@@ -223,13 +240,20 @@ async fn wait_for_window(
             }
             Err(e) => missing = format!("the registry did not answer: {e}"),
         }
-        if let Ok(Some(status)) = child.try_wait() {
-            // A wrapper may have forked the real program and exited.
-            let group_alive = procfs::all()
-                .iter()
-                .any(|p| p.pgid == spawned && p.is_live());
-            if !group_alive {
-                return Err(WaitFailure::Exited(exit_status_text(status)));
+        if !handed_over {
+            if let Ok(Some(status)) = child.try_wait() {
+                // A wrapper may have forked the real program and exited.
+                let group_alive = procfs::all()
+                    .iter()
+                    .any(|p| p.pgid == spawned && p.is_live());
+                if !group_alive && status.success() {
+                    // Handed over to a service: its app is the new one.
+                    handed_over = true;
+                    continue;
+                }
+                if !group_alive {
+                    return Err(WaitFailure::Exited(exit_status_text(status)));
+                }
             }
         }
         if Instant::now() >= deadline {

@@ -2,6 +2,7 @@
 //! (the services in `services`, apps in `launch`, the state directory and
 //! file in `state`, the end in `shutdown`).
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
