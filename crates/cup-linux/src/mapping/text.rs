@@ -17,7 +17,9 @@ pub use cup_protocol::text::{
 /// inline text only in the Text interface of its container).
 pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
     let trimmed = raw.name.trim();
-    let type_name = raw.toolkit.eq_ignore_ascii_case("gtk") && is_toolkit_type_name(trimmed);
+    let type_name = raw.toolkit.eq_ignore_ascii_case("gtk")
+        && (is_toolkit_type_name(trimmed)
+            || (raw.gtk4_minor().is_some() && is_app_type_name(trimmed)));
     let name = if type_name {
         String::new()
     } else {
@@ -63,6 +65,21 @@ pub fn is_toolkit_type_name(name: &str) -> bool {
             rest.starts_with(|c: char| c.is_ascii_uppercase())
                 && rest.bytes().all(|b| b.is_ascii_alphanumeric())
         })
+}
+
+/// `true` when `name` looks like an app's own widget type name, which
+/// GTK 4 also puts in the accessible name of a widget the app left
+/// unnamed (Nautilus 43: "NautilusToolbar", "NautilusGridCell",
+/// "NautilusLocationEntry"): one word of ASCII letters and digits, at
+/// least 13 characters, starting with a capital and with another capital
+/// inside. (Real names this long and this shaped are rare; shorter ones
+/// such as "LibreOffice" or "JavaScript" stay names.)
+pub fn is_app_type_name(name: &str) -> bool {
+    name.len() >= 13
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        && name.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+        && name.bytes().any(|b| b.is_ascii_lowercase())
 }
 
 /// The name of an unnamed node computed from its (already mapped)
@@ -267,6 +284,27 @@ mod tests {
             .map(|i| node(Role::Text, &format!("word{i}"), vec![]))
             .collect();
         assert_eq!(name_from_content(&long).chars().count(), NAME_MAX);
+    }
+
+    #[test]
+    fn app_type_names_are_long_camel_case_words() {
+        for n in [
+            "NautilusToolbar",
+            "NautilusGridCell",
+            "NautilusLocationEntry",
+        ] {
+            assert!(is_app_type_name(n), "{n}");
+        }
+        for n in [
+            "LibreOffice",
+            "JavaScript",
+            "Open Folder",
+            "NAUTILUSTOOLBAR",
+            "nautilusToolbar",
+            "Nautilus",
+        ] {
+            assert!(!is_app_type_name(n), "{n}");
+        }
     }
 
     #[test]
