@@ -20,6 +20,13 @@
 #     skipped when built from the same source), for `node-capture` (which
 #     also runs that step itself with its own --reference-ts DIR).
 #
+#  8. OSWorld's accessibility-tree observation (bench/peers/osworld/observe.py):
+#     a venv from /usr/bin/python3 with --system-site-packages (Debian's
+#     python3-pyatspi, step 1) with lxml, tiktoken and bpe-openai (whose
+#     wheel ships the o200k_base/cl100k_base files tiktoken cannot download
+#     here), and the desktop-env 1.0.2 wheel (pip download, no install)
+#     unzipped for its mm_agents/ code, in target/bench-peers/osworld.
+#
 #   bench/peers/setup.sh [--reference-ts DIR]
 set -euo pipefail
 
@@ -56,7 +63,7 @@ mkdir -p "$PEERS"
 
 # 1. Debian packages.
 missing=()
-for pkg in python3-venv python3-gi gir1.2-atspi-2.0 python3-pip unzip; do
+for pkg in python3-venv python3-gi gir1.2-atspi-2.0 python3-pip unzip python3-pyatspi; do
     if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
         missing+=("$pkg")
     fi
@@ -70,7 +77,7 @@ if ((${#missing[@]})); then
     apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 else
-    step "Debian packages present (python3-venv python3-gi gir1.2-atspi-2.0 python3-pip unzip)"
+    step "Debian packages present (python3-venv python3-gi gir1.2-atspi-2.0 python3-pip unzip python3-pyatspi)"
 fi
 
 # 2. The Python SDK in a venv that sees Debian's gi.
@@ -203,5 +210,51 @@ if [[ -n "$REFERENCE_TS" ]]; then
     fi
 else
     step "reference TypeScript SDK: not asked (--reference-ts DIR; node-capture builds it itself)"
+fi
+# 8. OSWorld's observation: its agent code from the desktop-env wheel (only
+#    unzipped: installing it would pull in the 67 packages it requires), and a venv
+#    for observe.py that sees Debian's pyatspi.
+OSW_DIR="$PEERS/osworld"
+OSW_VENV="$OSW_DIR/venv"
+OSW_WHEEL_VERSION="1.0.2"
+OSW_CODE="$OSW_DIR/desktop_env-$OSW_WHEEL_VERSION"
+OSW_PY=("lxml==6.0.2" "tiktoken==0.12.0" "bpe-openai==0.1.4")
+mkdir -p "$OSW_DIR"
+if [[ ! -x "$OSW_VENV/bin/python" ]]; then
+    step "creating venv $OSW_VENV (/usr/bin/python3 --system-site-packages)"
+    /usr/bin/python3 -m venv --system-site-packages "$OSW_VENV"
+fi
+if "$OSW_VENV/bin/python" - "${OSW_PY[@]}" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+for spec in sys.argv[1:]:
+    name, _, ver = spec.partition("==")
+    if version(name) != ver:
+        sys.exit(1)
+import lxml.etree, pyatspi, tiktoken, bpe_openai  # noqa: F401,E401
+PY
+then
+    step "OSWorld venv present: ${OSW_PY[*]} in $OSW_VENV"
+else
+    step "pip install ${OSW_PY[*]} into $OSW_VENV"
+    "$OSW_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${OSW_PY[@]}"
+fi
+if [[ -f "$OSW_CODE/mm_agents/agent.py" ]]; then
+    step "OSWorld agent code present: $OSW_CODE"
+else
+    osw_wheels="$PEERS/wheels"
+    mkdir -p "$osw_wheels"
+    osw_wheel=$(ls "$osw_wheels"/desktop_env-"$OSW_WHEEL_VERSION"-*.whl 2>/dev/null | head -n1 || true)
+    if [[ -z "$osw_wheel" ]]; then
+        step "pip download --no-deps desktop-env==$OSW_WHEEL_VERSION"
+        "$OSW_VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps \
+            --dest "$osw_wheels" "desktop-env==$OSW_WHEEL_VERSION"
+        osw_wheel=$(ls "$osw_wheels"/desktop_env-"$OSW_WHEEL_VERSION"-*.whl | head -n1)
+    fi
+    step "unzipping $(basename "$osw_wheel")"
+    rm -rf "$OSW_CODE.tmp"
+    unzip -q -o "$osw_wheel" -d "$OSW_CODE.tmp"
+    rm -rf "$OSW_CODE"
+    mv "$OSW_CODE.tmp" "$OSW_CODE"
 fi
 step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture, python-capture, node-capture)"

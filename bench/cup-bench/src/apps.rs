@@ -20,6 +20,19 @@ enum Kind {
     Chromium,
     Firefox,
     Writer,
+    /// LibreOffice Calc with a 5,000 x 20 CSV (`osworld-capture`).
+    Calc,
+    /// LibreOffice Impress, a new empty deck (`osworld-capture`).
+    Impress,
+    /// VLC 3 (Qt 5), run as root through a preload (`osworld-capture`).
+    Vlc,
+    /// GIMP 2.10 (GTK 2 with the ATK bridge) (`osworld-capture`).
+    Gimp,
+    /// Nautilus on a folder of 500 files (`osworld-capture`).
+    Nautilus,
+    /// gnome-terminal (its launcher hands the window to
+    /// gnome-terminal-server and exits; the sandbox follows it).
+    Terminal,
 }
 
 /// Every application, in report order.
@@ -59,6 +72,132 @@ pub const ALL: [AppSpec; 5] = [
 /// The app with this key.
 pub fn by_key(key: &str) -> Option<AppSpec> {
     ALL.iter().copied().find(|a| a.key == key)
+}
+
+/// OSWorld's Linux app set (`osworld-capture`), in report order. Writer
+/// and Chromium are the same as in [`ALL`].
+pub const OSWORLD: [AppSpec; 8] = [
+    AppSpec {
+        key: "calc",
+        label: "LibreOffice Calc (100,000 cells)",
+        program: "soffice",
+        kind: Kind::Calc,
+    },
+    AppSpec {
+        key: "impress",
+        label: "LibreOffice Impress",
+        program: "soffice",
+        kind: Kind::Impress,
+    },
+    ALL[4],
+    AppSpec {
+        key: "vlc",
+        label: "VLC",
+        program: "vlc",
+        kind: Kind::Vlc,
+    },
+    AppSpec {
+        key: "gimp",
+        label: "GIMP",
+        program: "gimp",
+        kind: Kind::Gimp,
+    },
+    AppSpec {
+        key: "nautilus",
+        label: "Nautilus (500 files)",
+        program: "nautilus",
+        kind: Kind::Nautilus,
+    },
+    AppSpec {
+        key: "terminal",
+        label: "gnome-terminal",
+        program: "gnome-terminal",
+        kind: Kind::Terminal,
+    },
+    ALL[2],
+];
+
+/// The app of [`OSWORLD`] with this key.
+pub fn osworld_by_key(key: &str) -> Option<AppSpec> {
+    OSWORLD.iter().copied().find(|a| a.key == key)
+}
+
+/// Rows and columns of Calc's sheet: 100,000 filled cells.
+const CALC_ROWS: usize = 5_000;
+const CALC_COLUMNS: usize = 20;
+/// Files in Nautilus's folder.
+const NAUTILUS_FILES: usize = 500;
+
+/// A LibreOffice profile in `dir` without the first-run dialogs, the tip
+/// of the day or Impress's template picker; returns the
+/// `-env:UserInstallation=` argument.
+fn quiet_libreoffice_profile(dir: &Path) -> std::io::Result<String> {
+    let user = dir.join("user");
+    std::fs::create_dir_all(&user)?;
+    let item = |path: &str, prop: &str, value: &str| {
+        format!(
+            "<item oor:path=\"{path}\"><prop oor:name=\"{prop}\" oor:op=\"fuse\"><value>{value}</value></prop></item>\n"
+        )
+    };
+    let xcu = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<oor:items xmlns:oor=\"http://openoffice.org/2001/registry\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n{}{}{}{}</oor:items>\n",
+        item("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay", "false"),
+        item("/org.openoffice.Office.Common/Misc", "FirstRun", "false"),
+        item("/org.openoffice.Setup/Product", "ooSetupLastVersion", "7.4"),
+        item("/org.openoffice.Office.Impress/Misc", "StartWithTemplate", "false"),
+    );
+    std::fs::write(user.join("registrymodifications.xcu"), xcu)?;
+    Ok(format!("-env:UserInstallation=file://{}", dir.display()))
+}
+
+/// The CSV Calc opens: `CALC_ROWS` rows of `CALC_COLUMNS` cells, a text
+/// column and numbers.
+fn write_calc_csv(path: &Path) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+
+    let mut csv = String::with_capacity(CALC_ROWS * CALC_COLUMNS * 8);
+    for row in 0..CALC_ROWS {
+        for column in 0..CALC_COLUMNS {
+            if column > 0 {
+                csv.push(',');
+            }
+            if column == 0 {
+                let _ = write!(csv, "item {row}");
+            } else {
+                let _ = write!(csv, "{}", row * CALC_COLUMNS + column);
+            }
+        }
+        csv.push('\n');
+    }
+    std::fs::write(path, csv)
+}
+
+/// `crates/cup-linux/tests/desktop/support/nonroot.c` compiled into
+/// `out`: the preload that lets VLC start as root.
+fn build_nonroot_preload(out: &Path) -> std::io::Result<()> {
+    let source = crate::workspace_root()
+        .join("crates")
+        .join("cup-linux")
+        .join("tests")
+        .join("desktop")
+        .join("support")
+        .join("nonroot.c");
+    let built = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-O2", "-o"])
+        .arg(out)
+        .arg(&source)
+        .arg("-ldl")
+        .output()
+        .map_err(|e| std::io::Error::other(format!("cannot run cc: {e}")))?;
+    if built.status.success() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!(
+            "cc {} failed: {}",
+            source.display(),
+            String::from_utf8_lossy(&built.stderr).trim()
+        )))
+    }
 }
 
 /// The page Chromium shows: a small order form with the usual controls.
@@ -147,7 +286,95 @@ impl AppSpec {
                     format!("file://{}", page.display()),
                 ])
             }
+            Kind::Calc => {
+                let csv = scratch.join("osworld-cells.csv");
+                write_calc_csv(&csv)?;
+                Ok(vec![
+                    "--calc".to_owned(),
+                    "--norestore".to_owned(),
+                    "--nologo".to_owned(),
+                    quiet_libreoffice_profile(&scratch.join("profile"))?,
+                    "--infilter=CSV:44,34,76,1".to_owned(),
+                    csv.display().to_string(),
+                ])
+            }
+            Kind::Impress => Ok(vec![
+                "--impress".to_owned(),
+                "--norestore".to_owned(),
+                "--nologo".to_owned(),
+                quiet_libreoffice_profile(&scratch.join("profile"))?,
+            ]),
+            Kind::Vlc => {
+                build_nonroot_preload(&scratch.join("nonroot.so"))?;
+                Ok(vec![
+                    "--no-qt-privacy-ask".to_owned(),
+                    "--no-video-title-show".to_owned(),
+                ])
+            }
+            Kind::Gimp => Ok(vec!["--no-splash".to_owned(), "--no-data".to_owned()]),
+            Kind::Nautilus => {
+                let files = scratch.join("files");
+                std::fs::create_dir_all(&files)?;
+                for n in 0..NAUTILUS_FILES {
+                    std::fs::write(
+                        files.join(format!("note-{n:03}.txt")),
+                        format!("note {n}\n"),
+                    )?;
+                }
+                Ok(vec!["--new-window".to_owned(), files.display().to_string()])
+            }
+            // gnome-terminal asks its server over D-Bus and exits; the
+            // sandbox follows it to the server's window.
+            Kind::Terminal => Ok(Vec::new()),
         }
+    }
+
+    /// Text in the window's title (or the application's name) that
+    /// OSWorld's observation waits for (`observe.py --app`).
+    pub fn title(&self) -> &'static str {
+        match self.kind {
+            Kind::Gtk => self.label,
+            Kind::Chromium | Kind::Firefox => "Checkout - Example Shop",
+            Kind::Writer => "LibreOffice Writer",
+            Kind::Calc => "LibreOffice Calc",
+            Kind::Impress => "LibreOffice Impress",
+            Kind::Vlc => "VLC media player",
+            Kind::Gimp => "GNU Image Manipulation Program",
+            Kind::Nautilus => "files",
+            Kind::Terminal => "Terminal",
+        }
+    }
+
+    /// The window title to snapshot with the full scope where the
+    /// foreground scope would pick another window (GIMP's toolbox and
+    /// docks are windows of their own); `None` for the foreground scope.
+    pub fn full_scope_title(&self) -> Option<&'static str> {
+        match self.kind {
+            Kind::Gimp => Some("GNU Image Manipulation Program"),
+            _ => None,
+        }
+    }
+
+    /// [`AppSpec::env`] plus what depends on the scratch folder the
+    /// program's [`AppSpec::args`] were made in (VLC's preload, a `HOME`
+    /// of its own for VLC and GIMP).
+    pub fn env_in(&self, scratch: &Path) -> Vec<(String, String)> {
+        let mut env = self.env();
+        match self.kind {
+            Kind::Vlc => {
+                env.push((
+                    "LD_PRELOAD".to_owned(),
+                    scratch.join("nonroot.so").display().to_string(),
+                ));
+                env.push(("HOME".to_owned(), scratch.display().to_string()));
+            }
+            Kind::Gimp => {
+                env.push(("GTK_MODULES".to_owned(), "gail:atk-bridge".to_owned()));
+                env.push(("HOME".to_owned(), scratch.display().to_string()));
+            }
+            _ => {}
+        }
+        env
     }
 
     /// Text that is in cup's compact output once the app's content is
@@ -158,6 +385,12 @@ impl AppSpec {
             Kind::Chromium | Kind::Firefox => Some("\"Shipping details\""),
             // The document window (the start centre may show first).
             Kind::Writer => Some("LibreOffice Document"),
+            Kind::Calc => Some("LibreOffice Calc"),
+            Kind::Impress => Some("LibreOffice Impress"),
+            Kind::Vlc => Some("VLC media player"),
+            Kind::Gimp => Some("GNU Image Manipulation Program"),
+            Kind::Nautilus => Some("\"files\""),
+            Kind::Terminal => None,
         }
     }
 
@@ -165,9 +398,16 @@ impl AppSpec {
     /// one that speaks AT-SPI).
     pub fn env(&self) -> Vec<(String, String)> {
         match self.kind {
-            Kind::Writer => vec![("SAL_USE_VCLPLUGIN".to_owned(), "gtk3".to_owned())],
+            Kind::Writer | Kind::Calc | Kind::Impress => {
+                vec![("SAL_USE_VCLPLUGIN".to_owned(), "gtk3".to_owned())]
+            }
             Kind::Firefox => vec![("MOZ_CRASHREPORTER_DISABLE".to_owned(), "1".to_owned())],
-            Kind::Gtk | Kind::Chromium => Vec::new(),
+            Kind::Gtk
+            | Kind::Chromium
+            | Kind::Vlc
+            | Kind::Gimp
+            | Kind::Nautilus
+            | Kind::Terminal => Vec::new(),
         }
     }
 }

@@ -19,6 +19,10 @@ use crate::measurement::{Measurement, Outcome};
 /// The hidden flag of the binary that runs [`measure`] and prints JSON.
 pub const MEASURE_FLAG: &str = "--measure-cup";
 
+/// The flag of the measuring child that carries [`measure_app`]'s title
+/// filter (only [`run_app`] passes it).
+pub const APP_TITLE_FLAG: &str = "--app-title";
+
 /// How long [`measure`] waits for `wait_for` to appear in the tree.
 const WAIT_FOR: Duration = Duration::from_secs(20);
 
@@ -42,11 +46,27 @@ pub async fn measure(
     runs: usize,
     wait_for: Option<&str>,
 ) -> Result<Measurement, String> {
+    measure_app(scope, None, runs, wait_for).await
+}
+
+/// [`measure`] with the request's window-title filter `app` (it applies
+/// to [`Scope::Full`]).
+///
+/// # Errors
+///
+/// When a snapshot fails or `wait_for` does not show up within 20 s.
+pub async fn measure_app(
+    scope: Scope,
+    app: Option<&str>,
+    runs: usize,
+    wait_for: Option<&str>,
+) -> Result<Measurement, String> {
     let started = Instant::now();
     let mut session = Session::new(Box::new(cup_linux::LinuxAdapter::new()));
     let init_ms = started.elapsed().as_secs_f64() * 1e3;
     let request = SnapshotRequest {
         scope,
+        app: app.map(str::to_owned),
         ..SnapshotRequest::default()
     };
     if let Some(marker) = wait_for {
@@ -116,6 +136,18 @@ pub async fn measure(
 /// Runs [`measure`] in a child process of this binary with the sandbox's
 /// environment.
 pub async fn run(sandbox: &Sandbox, scope: Scope, runs: usize, wait_for: Option<&str>) -> Outcome {
+    run_app(sandbox, scope, None, runs, wait_for).await
+}
+
+/// [`run`] with a window-title filter: the child gets `--app-title TITLE`
+/// (which the binary passes to [`measure_app`]).
+pub async fn run_app(
+    sandbox: &Sandbox,
+    scope: Scope,
+    app: Option<&str>,
+    runs: usize,
+    wait_for: Option<&str>,
+) -> Outcome {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let mut command = sandbox.command(exe);
     command
@@ -124,6 +156,9 @@ pub async fn run(sandbox: &Sandbox, scope: Scope, runs: usize, wait_for: Option<
         .arg(scope.to_string())
         .arg("--runs")
         .arg(runs.to_string());
+    if let Some(title) = app {
+        command.arg(APP_TITLE_FLAG).arg(title);
+    }
     if let Some(marker) = wait_for {
         command.arg("--wait-for").arg(marker);
     }

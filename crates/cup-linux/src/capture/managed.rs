@@ -38,6 +38,9 @@ const IN_FLIGHT: usize = 64;
 /// Cells remembered at most, across captures.
 const CELLS_REMEMBERED: usize = 50_000;
 
+/// A cell of a table: the table and the cell's row and column.
+type CellKey = (ObjRef, i32, i32);
+
 /// How long a remembered cell is used. The AT-SPI bridge keeps a
 /// transient object it handed out for at least 15 s (its lease, renewed
 /// only when the object is handed out again) and then drops it: a cell
@@ -60,7 +63,7 @@ const CELL_FRESH: Duration = Duration::from_secs(12);
 /// remembered at would be stale. A table whose size changed starts over.
 #[derive(Debug, Default)]
 pub struct CellCache {
-    cells: Mutex<HashMap<(ObjRef, i32, i32), (ObjRef, Instant)>>,
+    cells: Mutex<HashMap<CellKey, (ObjRef, Instant)>>,
     tables: Mutex<HashMap<ObjRef, TableFacts>>,
 }
 

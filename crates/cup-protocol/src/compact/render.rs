@@ -128,7 +128,7 @@ pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize) -> bool {
     // Deepest containers first among equals would change nothing: the
     // largest lists go first, and a container inside one already cut is
     // left alone (its own path may be gone).
-    found.sort_by(|a, b| b.1.cmp(&a.1));
+    found.sort_by_key(|c| std::cmp::Reverse(c.1));
     let mut freed = 0usize;
     let mut cut_paths: Vec<Vec<usize>> = Vec::new();
     for (path, _, sizes) in found {
