@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::{complete_snapshot, find, nodes, Desk, TempDir};
+use crate::support::{complete_snapshot, find, nodes, until, Desk, TempDir};
 use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
 use cup_protocol::{Node, Role, Scope, State};
 use cup_sandbox::LaunchOptions;
@@ -54,31 +54,6 @@ fn rss_mib(pid: i64) -> u64 {
 
 fn cell<'a>(snap: &'a Snapshot, address: &str) -> Option<&'a Node> {
     find(snap, Role::Cell, address).into_iter().next()
-}
-
-/// Snapshots until `ready` holds (Calc loads, recalculates and moves its
-/// cursor on its own time), at most 60 s.
-async fn until(
-    session: &mut Session,
-    req: &SnapshotRequest,
-    what: &str,
-    ready: impl Fn(&Snapshot) -> bool,
-) -> Snapshot {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        // A loaded machine can take a debug build past the capture's
-        // deadline on this large window: the whole tree is waited for.
-        let snap = complete_snapshot(session, req).await;
-        if ready(&snap) {
-            return snap;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{what}: not seen in 60 s; the last snapshot:\n{}",
-            snap.text
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The Name Box: the first text box of the "Formula Tool Bar" (LibreOffice
@@ -158,12 +133,19 @@ async fn calc_reads_the_cells_on_screen_without_harm_and_acts() {
     };
     // The document is loaded once its cells are on screen and its menu
     // bar is the window's (LibreOffice shows its own first, then GTK's).
-    let snap = until(&mut session, &req, "cell B2 = 21 and the File menu", |s| {
-        cell(s, "B2").is_some_and(|c| c.value.as_deref() == Some("21"))
-            && find(s, Role::Menu, "File")
-                .iter()
-                .any(|m| m.actions.contains(&cup_protocol::Action::Click))
-    })
+    let snap = until(
+        &mut session,
+        &req,
+        "cell B2 = 21 and the File menu",
+        60,
+        true,
+        |s| {
+            cell(s, "B2").is_some_and(|c| c.value.as_deref() == Some("21"))
+                && find(s, Role::Menu, "File")
+                    .iter()
+                    .any(|m| m.actions.contains(&cup_protocol::Action::Click))
+        },
+    )
     .await;
 
     // Complete, and says how the sheet was read.
@@ -251,7 +233,7 @@ async fn calc_reads_the_cells_on_screen_without_harm_and_acts() {
 
     // Calc's task actions, each confirmed by the sheet itself.
     go_to(&mut session, &snap, "H12").await;
-    let snap = until(&mut session, &req, "H12 focused", |s| {
+    let snap = until(&mut session, &req, "H12 focused", 60, true, |s| {
         cell(s, "H12").is_some_and(|c| c.states.contains(&State::Focused))
     })
     .await;
@@ -276,19 +258,24 @@ async fn calc_reads_the_cells_on_screen_without_harm_and_acts() {
             .unwrap_or_else(|e| panic!("type {text:?}: {e}"));
         assert!(typed.success, "{typed:?}");
         assert_ne!(typed.effect, Effect::NoChange, "{typed:?}");
-        last = until(&mut session, &req, &format!("{next} focused"), |s| {
-            cell(s, next).is_some_and(|c| c.states.contains(&State::Focused))
-        })
+        last = until(
+            &mut session,
+            &req,
+            &format!("{next} focused"),
+            60,
+            true,
+            |s| cell(s, next).is_some_and(|c| c.states.contains(&State::Focused)),
+        )
         .await;
     }
-    let snap = until(&mut session, &req, "H13 = 8484", |s| {
+    let snap = until(&mut session, &req, "H13 = 8484", 60, true, |s| {
         cell(s, "H12").and_then(|c| c.value.as_deref()) == Some("4242")
             && cell(s, "H13").and_then(|c| c.value.as_deref()) == Some("8484")
     })
     .await;
     // A range by the Name Box: its cells are selected.
     go_to(&mut session, &snap, "B3:C5").await;
-    let snap = until(&mut session, &req, "B3:C5 selected", |s| {
+    let snap = until(&mut session, &req, "B3:C5 selected", 60, true, |s| {
         ["B3", "C3", "B4", "C5"]
             .iter()
             .all(|a| cell(s, a).is_some_and(|c| c.states.contains(&State::Selected)))
@@ -324,9 +311,6 @@ async fn calc_reads_the_cells_on_screen_without_harm_and_acts() {
     // allocates for its cursor and selection, and 20 MB for the rest.
     let screens = 1 + elapsed / 12;
     let bound = before + 20 + 15 * screens;
-    eprintln!(
-        "calc: {before} MiB before, {after} MiB after 20 snapshots and 20 actions in {elapsed} s (bound {bound} MiB)"
-    );
     assert!(
         after <= bound,
         "Calc grew from {before} to {after} MiB over 20 snapshots and 20 actions in {elapsed} s: cells were asked for again within 12 s"

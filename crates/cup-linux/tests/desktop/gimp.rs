@@ -5,31 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{find, nodes, snapshot, Desk, TempDir};
-use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
+use crate::support::{find, nodes, until, Desk, TempDir};
+use cup::{ActionParams, Effect, SnapshotRequest};
 use cup_protocol::{Action, Role, Scope};
 use cup_sandbox::LaunchOptions;
-
-async fn until(
-    session: &mut Session,
-    req: &SnapshotRequest,
-    what: &str,
-    ready: impl Fn(&Snapshot) -> bool,
-) -> Snapshot {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let snap = snapshot(session, req).await;
-        if ready(&snap) {
-            return snap;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{what}: not seen in 60 s; the last snapshot:\n{}",
-            snap.text
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
 
 fn name_from(n: &cup_protocol::Node) -> Option<&str> {
     n.platform
@@ -64,14 +43,21 @@ async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
         app: Some("GNU Image Manipulation Program".into()),
         ..SnapshotRequest::default()
     };
-    let snap = until(&mut session, &main, "the File menu and the tools", |s| {
-        find(s, Role::Menu, "File")
-            .iter()
-            .any(|m| m.actions.contains(&Action::Click))
-            && nodes(s)
+    let snap = until(
+        &mut session,
+        &main,
+        "the File menu and the tools",
+        60,
+        false,
+        |s| {
+            find(s, Role::Menu, "File")
                 .iter()
-                .any(|n| n.role == Role::Button && n.name.starts_with("Move Tool"))
-    })
+                .any(|m| m.actions.contains(&Action::Click))
+                && nodes(s)
+                    .iter()
+                    .any(|n| n.role == Role::Button && n.name.starts_with("Move Tool"))
+        },
+    )
     .await;
 
     // The toolbox's tools are named (GTK 2 names them by their tooltips).
@@ -102,11 +88,18 @@ async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
         .await
         .unwrap_or_else(|e| panic!("click File: {e}"));
     assert!(opened.success, "{opened:?}");
-    let snap = until(&mut session, &main, "the File menu's New...", |s| {
-        find(s, Role::MenuItem, "New...")
-            .iter()
-            .any(|m| m.bounds.is_some())
-    })
+    let snap = until(
+        &mut session,
+        &main,
+        "the File menu's New...",
+        60,
+        false,
+        |s| {
+            find(s, Role::MenuItem, "New...")
+                .iter()
+                .any(|m| m.bounds.is_some())
+        },
+    )
     .await;
     let new = find(&snap, Role::MenuItem, "New...")[0].id.clone();
     let clicked = session

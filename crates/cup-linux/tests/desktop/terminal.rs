@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::{nodes, snapshot, Desk};
 use cup::{ActionParams, SnapshotRequest};
-use cup_protocol::{Action, Role, Scope};
+use cup_protocol::{Action, Scope};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_typed_into_gnome_terminal_and_its_output_read() {

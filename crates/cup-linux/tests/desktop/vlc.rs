@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::support::{find, nodes, snapshot, Desk, TempDir};
-use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
+use crate::support::{find, nodes, snapshot, until, Desk, TempDir};
+use cup::{ActionParams, Effect, SnapshotRequest};
 use cup_protocol::{Action, Role, Scope, State};
 use cup_sandbox::LaunchOptions;
 
@@ -32,27 +32,6 @@ fn nonroot_preload(dir: &TempDir) -> PathBuf {
         String::from_utf8_lossy(&built.stderr)
     );
     out
-}
-
-async fn until(
-    session: &mut Session,
-    req: &SnapshotRequest,
-    what: &str,
-    ready: impl Fn(&Snapshot) -> bool,
-) -> Snapshot {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let snap = snapshot(session, req).await;
-        if ready(&snap) {
-            return snap;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{what}: not seen in 30 s; the last snapshot:\n{}",
-            snap.text
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -83,7 +62,7 @@ async fn vlc_controls_are_named_menus_open_and_a_toggle_is_confirmed() {
         scope: Scope::Foreground,
         ..SnapshotRequest::default()
     };
-    let snap = until(&mut session, &req, "the Play button", |s| {
+    let snap = until(&mut session, &req, "the Play button", 30, false, |s| {
         !find(s, Role::Button, "Play").is_empty()
     })
     .await;
@@ -133,11 +112,18 @@ async fn vlc_controls_are_named_menus_open_and_a_toggle_is_confirmed() {
         .unwrap_or_else(|e| panic!("click View: {e}"));
     assert!(opened.success, "{opened:?}");
     assert_ne!(opened.effect, Effect::NoChange, "{opened:?}");
-    let snap = until(&mut session, &req, "the View menu's items", |s| {
-        find(s, Role::MenuItem, "Always on top")
-            .iter()
-            .any(|m| m.bounds.is_some())
-    })
+    let snap = until(
+        &mut session,
+        &req,
+        "the View menu's items",
+        30,
+        false,
+        |s| {
+            find(s, Role::MenuItem, "Always on top")
+                .iter()
+                .any(|m| m.bounds.is_some())
+        },
+    )
     .await;
     assert!(
         find(&snap, Role::MenuItem, "Minimal Interface")
@@ -151,7 +137,7 @@ async fn vlc_controls_are_named_menus_open_and_a_toggle_is_confirmed() {
         .await
         .unwrap_or_else(|e| panic!("escape: {e}"));
     assert!(closed.success, "{closed:?}");
-    let snap = until(&mut session, &req, "the View menu closed", |s| {
+    let snap = until(&mut session, &req, "the View menu closed", 30, false, |s| {
         find(s, Role::MenuItem, "Always on top").is_empty()
     })
     .await;

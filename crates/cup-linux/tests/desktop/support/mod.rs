@@ -193,3 +193,34 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Snapshots until `ready` holds (an app loads, recalculates or opens a
+/// dialog on its own time), at most `seconds`; with `complete`, only
+/// whole captures count (a loaded machine can take a debug build past the
+/// capture deadline on a large window). Fails with the last snapshot.
+pub async fn until(
+    session: &mut Session,
+    req: &SnapshotRequest,
+    what: &str,
+    seconds: u64,
+    complete: bool,
+    ready: impl Fn(&Snapshot) -> bool,
+) -> Snapshot {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        let snap = if complete {
+            complete_snapshot(session, req).await
+        } else {
+            snapshot(session, req).await
+        };
+        if ready(&snap) {
+            return snap;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: not seen in {seconds} s; the last snapshot:\n{}",
+            snap.text
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
