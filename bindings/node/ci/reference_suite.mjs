@@ -23,6 +23,9 @@ const DECISIONS = {
   "tests/page.test.ts > pruneTree clipping with page integration > attaches _clipped metadata to scrollable container":
     "pruneTree adds no schema-invalid `_clipped` key; the clip hint names page() instead "
     + "(docs/node.md, docs/compact-format.md D5)",
+  "tests/format.test.ts > serializeCompact > truncates at maxChars":
+    "over the cap cup leaves out the longest list's last items with a page() line instead of cutting "
+    + "the text's end (200 buttons in 500 characters fit so; docs/compact-format.md D15)",
 };
 
 // Tests that use the reference's private names, by id prefix; the public
