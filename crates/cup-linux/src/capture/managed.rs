@@ -234,6 +234,10 @@ impl Shown {
                     String::new()
                 }
             ),
+            Shown::Points { found: 0, children } => format!(
+                "manages its {} and none was found on screen; scroll it, or use find",
+                items(*children)
+            ),
             Shown::Points { found, children } => format!(
                 "manages its {}: only the {found} on screen were read; scroll it, or use find",
                 items(*children)
@@ -790,5 +794,13 @@ mod tests {
             .describe(0)
             .starts_with("manages its items and none"));
         assert!(!Shown::Unplaced.said());
+        assert_eq!(
+            Shown::Points {
+                found: 0,
+                children: -1
+            }
+            .describe(0),
+            "manages its items and none was found on screen; scroll it, or use find"
+        );
     }
 }
