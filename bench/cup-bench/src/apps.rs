@@ -144,7 +144,7 @@ fn quiet_libreoffice_profile(dir: &Path) -> std::io::Result<String> {
         item("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay", "false"),
         item("/org.openoffice.Office.Common/Misc", "FirstRun", "false"),
         item("/org.openoffice.Setup/Product", "ooSetupLastVersion", "7.4"),
-        item("/org.openoffice.Office.Impress/Misc", "StartWithTemplate", "false"),
+        item("/org.openoffice.Office.Impress/Misc/NewDoc", "AutoPilot", "false"),
     );
     std::fs::write(user.join("registrymodifications.xcu"), xcu)?;
     Ok(format!("-env:UserInstallation=file://{}", dir.display()))

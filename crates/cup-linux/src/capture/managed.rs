@@ -178,9 +178,20 @@ impl CellCache {
 /// `true` when asking `states`' node for its children would make the app
 /// create them: it says it manages its descendants, or counts more than
 /// [`HUGE_CHILDREN`].
-pub(super) fn manages(states: StateSet, child_count: i32) -> bool {
-    states.contains(AtspiState::ManagesDescendants) || child_count > HUGE_CHILDREN
+///
+/// A small container that is no table (at most [`SMALL_LIST`] children it
+/// knows of: LibreOffice's 12 slide layouts) is read whole: its children
+/// are those on screen, and where the app implements no hit test its items
+/// were all lost to the probes.
+pub(super) fn manages(states: StateSet, interfaces: InterfaceSet, child_count: i32) -> bool {
+    let small_list =
+        (0..=SMALL_LIST).contains(&child_count) && !interfaces.contains(Interface::Table);
+    (states.contains(AtspiState::ManagesDescendants) && !small_list) || child_count > HUGE_CHILDREN
 }
+
+/// Children a managing container that is no table may have and still be
+/// read whole.
+const SMALL_LIST: i32 = 64;
 
 /// What was read of one managing container.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,12 +210,14 @@ pub(super) enum Shown {
     /// It has no place on screen (a page not shown): nothing to read and
     /// nothing to say.
     Unplaced,
+    /// A small list, read whole: nothing to say.
+    Whole,
 }
 
 impl Shown {
     /// `false` when there is nothing to say (it is not on screen).
     pub(super) fn said(&self) -> bool {
-        *self != Shown::Unplaced
+        !matches!(self, Shown::Unplaced | Shown::Whole)
     }
 
     /// `true` for a table (whose empty cells the capture leaves out).
@@ -246,7 +259,7 @@ impl Shown {
                 "manages its {} and none could be read without making the app create them all; scroll or use find, or act on it by keyboard",
                 items(*children)
             ),
-            Shown::Unplaced => String::new(),
+            Shown::Unplaced | Shown::Whole => String::new(),
         }
     }
 }
@@ -461,6 +474,29 @@ pub(super) async fn visible_children(
         if let Some(view) = table_children(conn, cache, obj, area, coord, deadline).await {
             return view;
         }
+    } else if child_count < 0 {
+        // A list that did not say how many items it has: a small one is
+        // read whole (see `manages`).
+        let count = timeout_at(
+            deadline,
+            calls::property::<i32>(conn, obj, "org.a11y.atspi.Accessible", "ChildCount"),
+        )
+        .await
+        .ok()
+        .and_then(Result::ok);
+        if count.is_some_and(|n| (0..=SMALL_LIST).contains(&n)) {
+            let children = timeout_at(deadline, calls::children(conn, obj))
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or_default();
+            return View {
+                children,
+                shown: Shown::Whole,
+                cells: Vec::new(),
+                extents: Vec::new(),
+            };
+        }
     }
     let probes = area_probes(area);
     let found: Vec<Option<ObjRef>> = stream::iter(probes.into_iter().map(|p| async move {
@@ -663,11 +699,18 @@ mod tests {
     #[test]
     fn manages_by_state_or_by_a_huge_count() {
         let mut st = StateSet::empty();
-        assert!(!manages(st, 40));
-        assert!(manages(st, i32::MAX));
+        let none = InterfaceSet::empty();
+        let mut table = InterfaceSet::empty();
+        table.insert(Interface::Table);
+        assert!(!manages(st, none, 40));
+        assert!(manages(st, none, i32::MAX));
         st.insert(AtspiState::ManagesDescendants);
-        assert!(manages(st, 3));
-        assert!(manages(st, -1));
+        assert!(manages(st, table, 3));
+        assert!(manages(st, none, -1));
+        assert!(manages(st, none, 65));
+        // A small list that is no table is read whole.
+        assert!(!manages(st, none, 12));
+        assert!(!manages(st, none, 0));
     }
 
     #[test]
@@ -794,6 +837,7 @@ mod tests {
             .describe(0)
             .starts_with("manages its items and none"));
         assert!(!Shown::Unplaced.said());
+        assert!(!Shown::Whole.said());
         assert_eq!(
             Shown::Points {
                 found: 0,

@@ -238,7 +238,11 @@ async fn grow(
                 continue;
             }
             // Never asked for its children: it would create them all.
-            if managed::manages(walk.nodes[p].states, walk.nodes[p].child_count) {
+            if managed::manages(
+                walk.nodes[p].states,
+                walk.nodes[p].interfaces,
+                walk.nodes[p].child_count,
+            ) {
                 managing.push(p);
                 continue;
             }

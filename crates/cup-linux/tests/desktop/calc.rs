@@ -33,7 +33,7 @@ pub fn quiet_profile(dir: &Path) -> String {
         item("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay", "false"),
         item("/org.openoffice.Office.Common/Misc", "FirstRun", "false"),
         item("/org.openoffice.Setup/Product", "ooSetupLastVersion", "7.4"),
-        item("/org.openoffice.Office.Impress/Misc", "StartWithTemplate", "false"),
+        item("/org.openoffice.Office.Impress/Misc/NewDoc", "AutoPilot", "false"),
     );
     std::fs::write(user.join("registrymodifications.xcu"), xcu)
         .unwrap_or_else(|e| panic!("profile: {e}"));
