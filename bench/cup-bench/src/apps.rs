@@ -128,28 +128,6 @@ const CALC_COLUMNS: usize = 20;
 /// Files in Nautilus's folder.
 const NAUTILUS_FILES: usize = 500;
 
-/// A LibreOffice profile in `dir` without the first-run dialogs, the tip
-/// of the day or Impress's template picker; returns the
-/// `-env:UserInstallation=` argument.
-fn quiet_libreoffice_profile(dir: &Path) -> std::io::Result<String> {
-    let user = dir.join("user");
-    std::fs::create_dir_all(&user)?;
-    let item = |path: &str, prop: &str, value: &str| {
-        format!(
-            "<item oor:path=\"{path}\"><prop oor:name=\"{prop}\" oor:op=\"fuse\"><value>{value}</value></prop></item>\n"
-        )
-    };
-    let xcu = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<oor:items xmlns:oor=\"http://openoffice.org/2001/registry\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n{}{}{}{}</oor:items>\n",
-        item("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay", "false"),
-        item("/org.openoffice.Office.Common/Misc", "FirstRun", "false"),
-        item("/org.openoffice.Setup/Product", "ooSetupLastVersion", "7.4"),
-        item("/org.openoffice.Office.Impress/Misc/NewDoc", "AutoPilot", "false"),
-    );
-    std::fs::write(user.join("registrymodifications.xcu"), xcu)?;
-    Ok(format!("-env:UserInstallation=file://{}", dir.display()))
-}
-
 /// The CSV Calc opens: `CALC_ROWS` rows of `CALC_COLUMNS` cells, a text
 /// column and numbers.
 fn write_calc_csv(path: &Path) -> std::io::Result<()> {
@@ -293,7 +271,7 @@ impl AppSpec {
                     "--calc".to_owned(),
                     "--norestore".to_owned(),
                     "--nologo".to_owned(),
-                    quiet_libreoffice_profile(&scratch.join("profile"))?,
+                    cup_sandbox::libreoffice::write_quiet_profile(&scratch.join("profile"))?,
                     "--infilter=CSV:44,34,76,1".to_owned(),
                     csv.display().to_string(),
                 ])
@@ -302,7 +280,7 @@ impl AppSpec {
                 "--impress".to_owned(),
                 "--norestore".to_owned(),
                 "--nologo".to_owned(),
-                quiet_libreoffice_profile(&scratch.join("profile"))?,
+                cup_sandbox::libreoffice::write_quiet_profile(&scratch.join("profile"))?,
             ]),
             Kind::Vlc => {
                 build_nonroot_preload(&scratch.join("nonroot.so"))?;

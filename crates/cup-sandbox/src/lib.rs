@@ -35,6 +35,7 @@ mod browser;
 mod bus;
 mod error;
 pub mod firefox;
+pub mod libreoffice;
 mod procfs;
 mod sandbox;
 mod xauth;

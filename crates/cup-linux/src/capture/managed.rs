@@ -38,6 +38,14 @@ const IN_FLIGHT: usize = 64;
 /// Cells remembered at most, across captures.
 const CELLS_REMEMBERED: usize = 50_000;
 
+/// The answer of `call` by `deadline`; `None` for a failed or late call.
+async fn answer<T>(
+    deadline: Instant,
+    call: impl std::future::Future<Output = calls::CallResult<T>>,
+) -> Option<T> {
+    timeout_at(deadline, call).await.ok().and_then(Result::ok)
+}
+
 /// A cell of a table: the table and the cell's row and column.
 type CellKey = (ObjRef, i32, i32);
 
@@ -464,7 +472,7 @@ pub(super) async fn visible_children(
     if !interfaces.contains(Interface::Component) {
         return View::empty(nothing);
     }
-    let Ok(Ok(area)) = timeout_at(deadline, calls::extents(conn, obj, coord)).await else {
+    let Some(area) = answer(deadline, calls::extents(conn, obj, coord)).await else {
         return View::empty(nothing);
     };
     if area.w <= 0 || area.h <= 0 || area.is_unplaced() {
@@ -477,18 +485,14 @@ pub(super) async fn visible_children(
     } else if child_count < 0 {
         // A list that did not say how many items it has: a small one is
         // read whole (see `manages`).
-        let count = timeout_at(
+        let count = answer(
             deadline,
             calls::property::<i32>(conn, obj, "org.a11y.atspi.Accessible", "ChildCount"),
         )
-        .await
-        .ok()
-        .and_then(Result::ok);
+        .await;
         if count.is_some_and(|n| (0..=SMALL_LIST).contains(&n)) {
-            let children = timeout_at(deadline, calls::children(conn, obj))
+            let children = answer(deadline, calls::children(conn, obj))
                 .await
-                .ok()
-                .and_then(Result::ok)
                 .unwrap_or_default();
             return View {
                 children,
@@ -500,10 +504,8 @@ pub(super) async fn visible_children(
     }
     let probes = area_probes(area);
     let found: Vec<Option<ObjRef>> = stream::iter(probes.into_iter().map(|p| async move {
-        timeout_at(deadline, calls::accessible_at_point(conn, obj, p, coord))
+        answer(deadline, calls::accessible_at_point(conn, obj, p, coord))
             .await
-            .ok()
-            .and_then(Result::ok)
             .flatten()
     }))
     .buffered(IN_FLIGHT)
@@ -567,10 +569,7 @@ async fn table_children(
     coord: u32,
     deadline: Instant,
 ) -> Option<View> {
-    let size = timeout_at(deadline, calls::table_size(conn, table))
-        .await
-        .ok()?
-        .ok()?;
+    let size = answer(deadline, calls::table_size(conn, table)).await?;
     if size.0 <= 0 || size.1 <= 0 {
         return None;
     }
@@ -585,10 +584,8 @@ async fn table_children(
         // object, the cursor's cell (A1 at first), and makes the others.
         let (r, c) = (rows.1, columns.1);
         if let Some(known) = cache.get(table, r, c) {
-            let again = timeout_at(deadline, calls::table_cell(conn, table, r, c))
+            let again = answer(deadline, calls::table_cell(conn, table, r, c))
                 .await
-                .ok()
-                .and_then(Result::ok)
                 .flatten();
             if let Some(again) = again {
                 let makes_new = again != known;
@@ -604,10 +601,8 @@ async fn table_children(
     }
     let use_cache = usage != CacheUse::Skip;
     let headers: Vec<Option<ObjRef>> = stream::iter((columns.0..=columns.1).map(|c| async move {
-        timeout_at(deadline, calls::column_header(conn, table, c))
+        answer(deadline, calls::column_header(conn, table, c))
             .await
-            .ok()
-            .and_then(Result::ok)
             .flatten()
     }))
     .buffered(IN_FLIGHT)
@@ -620,10 +615,8 @@ async fn table_children(
                 if let Some(known) = cache.get(table, r, c).filter(|_| use_cache) {
                     return Some(known);
                 }
-                let cell = timeout_at(deadline, calls::table_cell(conn, table, r, c))
+                let cell = answer(deadline, calls::table_cell(conn, table, r, c))
                     .await
-                    .ok()
-                    .and_then(Result::ok)
                     .flatten()?;
                 cache.put(table, r, c, &cell);
                 Some(cell)
@@ -643,10 +636,7 @@ async fn table_children(
     let width = usize::try_from(columns.1 - columns.0 + 1).unwrap_or(0);
     let read_extents = |cell: Option<ObjRef>| async move {
         let cell = cell?;
-        timeout_at(deadline, calls::extents(conn, &cell, coord))
-            .await
-            .ok()
-            .and_then(Result::ok)
+        answer(deadline, calls::extents(conn, &cell, coord)).await
     };
     let first_row: Vec<Option<Extents>> =
         stream::iter(cells.iter().take(width).cloned().map(read_extents))

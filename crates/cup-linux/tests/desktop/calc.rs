@@ -7,7 +7,6 @@
 //! by their observed effect: go to a cell through the Name Box, type a
 //! value and a formula, read the computed value back, select a range.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::support::{complete_snapshot, find, nodes, until, Desk, TempDir};
@@ -17,28 +16,6 @@ use cup_sandbox::LaunchOptions;
 
 const ROWS: usize = 5_000;
 const COLUMNS: usize = 20;
-
-/// A LibreOffice profile that starts without its first-run dialogs (tip
-/// of the day, what's new).
-pub fn quiet_profile(dir: &Path) -> String {
-    let user = dir.join("user");
-    std::fs::create_dir_all(&user).unwrap_or_else(|e| panic!("profile folder: {e}"));
-    let item = |path: &str, prop: &str, value: &str| {
-        format!(
-            "<item oor:path=\"{path}\"><prop oor:name=\"{prop}\" oor:op=\"fuse\"><value>{value}</value></prop></item>\n"
-        )
-    };
-    let xcu = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<oor:items xmlns:oor=\"http://openoffice.org/2001/registry\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n{}{}{}{}</oor:items>\n",
-        item("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay", "false"),
-        item("/org.openoffice.Office.Common/Misc", "FirstRun", "false"),
-        item("/org.openoffice.Setup/Product", "ooSetupLastVersion", "7.4"),
-        item("/org.openoffice.Office.Impress/Misc/NewDoc", "AutoPilot", "false"),
-    );
-    std::fs::write(user.join("registrymodifications.xcu"), xcu)
-        .unwrap_or_else(|e| panic!("profile: {e}"));
-    format!("-env:UserInstallation=file://{}", dir.display())
-}
 
 /// Resident memory of `pid`, in MiB.
 fn rss_mib(pid: i64) -> u64 {
@@ -103,7 +80,8 @@ async fn calc_reads_the_cells_on_screen_without_harm_and_acts() {
         data.push('\n');
     }
     std::fs::write(&csv, data).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
-    let install = quiet_profile(&dir.path().join("profile"));
+    let install = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))
+        .unwrap_or_else(|e| panic!("LibreOffice profile: {e}"));
     let options = LaunchOptions {
         timeout: Duration::from_secs(90),
         env: vec![("SAL_USE_VCLPLUGIN".into(), "gtk3".into())],

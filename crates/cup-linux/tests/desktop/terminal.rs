@@ -3,9 +3,7 @@
 //! follows it; a command typed into the terminal runs, and its output is
 //! read back from the terminal's text.
 
-use std::time::{Duration, Instant};
-
-use crate::support::{nodes, snapshot, Desk};
+use crate::support::{nodes, until, Desk};
 use cup::{ActionParams, SnapshotRequest};
 use cup_protocol::{Action, Scope};
 
@@ -27,23 +25,14 @@ async fn a_command_typed_into_gnome_terminal_and_its_output_read() {
             .cloned()
     };
     // The shell's prompt is there once the terminal has started it.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let snap = loop {
-        let snap = snapshot(&mut session, &req).await;
-        if terminal(&snap).is_some_and(|t| {
+    let snap = until(&mut session, &req, "the shell's prompt", 30, false, |s| {
+        terminal(s).is_some_and(|t| {
             t.value
                 .as_deref()
                 .is_some_and(|v| v.contains('#') || v.contains('$'))
-        }) {
-            break snap;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no prompt in 30 s:\n{}",
-            snap.text
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+        })
+    })
+    .await;
     let id = terminal(&snap).map(|t| t.id).unwrap_or_default();
     let params = ActionParams {
         value: Some("echo $((6*7))-done\n".into()),
@@ -56,19 +45,12 @@ async fn a_command_typed_into_gnome_terminal_and_its_output_read() {
     assert!(typed.success, "{typed:?}");
     // The output (not the typed command, which says $((6*7))) comes back
     // in the terminal's text, without the padding of its lines.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let snap = snapshot(&mut session, &req).await;
-        let value = terminal(&snap).and_then(|t| t.value).unwrap_or_default();
-        if value.lines().any(|l| l == "42-done") {
-            assert!(!value.lines().any(|l| l.ends_with(' ')), "{value:?}");
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no output in 30 s: {value:?}\n{}",
-            snap.text
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let snap = until(&mut session, &req, "the command's output", 30, false, |s| {
+        terminal(s)
+            .and_then(|t| t.value)
+            .is_some_and(|v| v.lines().any(|l| l == "42-done"))
+    })
+    .await;
+    let value = terminal(&snap).and_then(|t| t.value).unwrap_or_default();
+    assert!(!value.lines().any(|l| l.ends_with(' ')), "{value:?}");
 }
