@@ -23,6 +23,7 @@ pub mod peers;
 pub mod report;
 pub mod settle;
 pub mod stats;
+pub mod tasks;
 pub mod tokens;
 pub mod web;
 

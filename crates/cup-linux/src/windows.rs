@@ -42,8 +42,12 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
     let mut hits: Vec<Option<usize>> = vec![None; xws.len()];
     // Strongest evidence first, over all windows, so that a helper surface
     // of a process never takes the frame its titled window matches.
-    let passes: [&Matcher; 4] = [
+    let passes: [&Matcher; 5] = [
         &|xw, f| xw.pid.is_some() && f.pid == xw.pid && f.name == xw.title,
+        // The same place and size: a dialog whose X title differs from its
+        // accessible name (LibreOffice's "Confirm File Format" is the
+        // "Question" alert), before any larger window it overlaps.
+        &|xw, f| xw.pid.is_some() && f.pid == xw.pid && f.extents.is_some_and(|e| same_place(&e, &xw.rect)),
         &|xw, f| {
             xw.pid.is_some() && f.pid == xw.pid && f.extents.is_some_and(|e| overlaps(&e, &xw.rect))
         },
@@ -108,6 +112,25 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
         })
         .or_else(|| out.iter().position(|(f, _)| f.is_some()))
         .or(if out.is_empty() { None } else { Some(0) });
+    // Without a window manager (no active window but the X input focus,
+    // which may have stayed on the document), a showing modal dialog of
+    // the foreground window's application takes its input, so it is what
+    // is in front
+    // (LibreOffice leaves its document frame ACTIVE under the "Keep
+    // current format" question, and may stack the document above it).
+    let fg = if !x11.managed {
+        let pid = fg.and_then(|k| out[k].0).and_then(|i| frames[i].pid);
+        let modal = |i: usize| {
+            let st = &frames[i].states;
+            frames[i].pid == pid
+                && st.contains(AtspiState::Modal)
+                && st.contains(AtspiState::Showing)
+        };
+        pid.and_then(|_| out.iter().position(|(f, _)| f.is_some_and(modal)))
+            .or(fg)
+    } else {
+        fg
+    };
 
     out.into_iter()
         .enumerate()
@@ -137,6 +160,15 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
             }
         })
         .collect()
+}
+
+/// The same rectangle, give or take a few pixels of decoration.
+fn same_place(a: &Rect, b: &Rect) -> bool {
+    const SLACK: u64 = 4;
+    a.x.abs_diff(b.x) <= SLACK
+        && a.y.abs_diff(b.y) <= SLACK
+        && a.w.abs_diff(b.w) <= SLACK
+        && a.h.abs_diff(b.h) <= SLACK
 }
 
 fn overlaps(a: &Rect, b: &Rect) -> bool {
@@ -241,6 +273,38 @@ mod tests {
             .map(|w| w.info.title.as_str())
             .collect();
         assert_eq!(fg, vec!["A"]);
+    }
+
+    #[test]
+    fn without_a_window_manager_a_modal_dialog_is_in_front_of_its_app() {
+        // The document's window was raised above its question.
+        // Its X title is not its accessible name, and the document's frame
+        // stays ACTIVE.
+        let mut question = frame(":1.2", "Question", 10, false);
+        question.role = AtspiRole::Alert;
+        question.states.insert(AtspiState::Modal);
+        question.extents = Some(Rect::new(697, 444, 525, 191));
+        let mut document = frame(":1.2", "sales.csv", 10, true);
+        document.extents = Some(Rect::new(57, 50, 1805, 980));
+        let frames = vec![document, question];
+        let mut dialog = xwin(2, "Confirm File Format", Some(10));
+        dialog.rect = Rect::new(697, 444, 525, 191);
+        let mut main = xwin(1, "sales.csv", Some(10));
+        main.rect = Rect::new(57, 50, 1805, 980);
+        let mut x = state(vec![main, dialog], Some(1));
+        x.managed = false;
+        let w = join_windows(&frames, &x);
+        let bounds: Vec<(&str, Option<Rect>)> = w
+            .iter()
+            .map(|w| (w.info.title.as_str(), w.info.bounds))
+            .collect();
+        assert!(bounds.contains(&("Question", Some(Rect::new(697, 444, 525, 191)))), "{bounds:?}");
+        let fg: Vec<&str> = w
+            .iter()
+            .filter(|w| w.info.foreground)
+            .map(|w| w.info.title.as_str())
+            .collect();
+        assert_eq!(fg, vec!["Question"]);
     }
 
     #[test]

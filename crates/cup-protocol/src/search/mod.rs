@@ -109,6 +109,32 @@ pub fn find<'a>(tree: &'a [Node], query: &FindQuery) -> Result<Vec<Match<'a>>, S
         query.limit
     };
 
+    let mut matches = search(tree, &criteria);
+    // A role word inside a name ("Use Text CSV Format" holds "text"): the
+    // element named by the whole query is still found, and first.
+    if let (Some(text), None, None, Some(_)) = (text, role, name, &parsed_role) {
+        let whole = Criteria {
+            roles: None,
+            name_tokens: tokenize(text)
+                .into_iter()
+                .filter(|t| !query::NOISE_WORDS.contains(&t.as_str()))
+                .collect(),
+            state: query.state,
+        };
+        let named: Vec<Match<'a>> = search(tree, &whole)
+            .into_iter()
+            .filter(|m| m.exact)
+            .collect();
+        matches.retain(|m| !named.iter().any(|n| std::ptr::eq(n.node, m.node)));
+        matches.extend(named);
+    }
+    matches.sort_by(|a, b| b.exact.cmp(&a.exact).then(b.score.total_cmp(&a.score)));
+    matches.truncate(limit);
+    Ok(matches)
+}
+
+/// Every node of `tree` that meets `criteria`, in tree (pre-)order.
+fn search<'a>(tree: &'a [Node], criteria: &Criteria) -> Vec<Match<'a>> {
     let mut matches = Vec::new();
     let mut stack: Vec<(&Node, AncestorHits)> = tree
         .iter()
@@ -138,9 +164,7 @@ pub fn find<'a>(tree: &'a [Node], query: &FindQuery) -> Result<Vec<Match<'a>>, S
         };
         stack.extend(node.children.iter().rev().map(|c| (c, inherited)));
     }
-    matches.sort_by(|a, b| b.exact.cmp(&a.exact).then(b.score.total_cmp(&a.score)));
-    matches.truncate(limit);
-    Ok(matches)
+    matches
 }
 
 /// The trimmed text of an optional criterion, `None` when missing or blank.
@@ -208,6 +232,23 @@ mod tests {
         assert_results(&found, &[("e1", 0.9), ("e4", 0.9125)]);
         assert!(found[0].exact);
         assert!(!found[1].exact);
+    }
+
+    #[test]
+    fn a_name_holding_a_role_word_is_found_by_its_whole_name() {
+        // "text" is a role word; the button is named by the whole query.
+        let t = tree(json!([{
+            "id": "e0", "role": "alert", "name": "Question", "children": [
+                {"id": "e4", "role": "text", "name": "Use the default ODF file format"},
+                {"id": "e9", "role": "button", "name": "Use ODF Format"},
+                {"id": "e10", "role": "button", "name": "Use Text CSV Format"}
+            ]
+        }]));
+        let found = find(&t, &q("Use Text CSV Format")).expect("search");
+        assert_eq!(found.first().map(|m| m.node.id.as_str()), Some("e10"));
+        assert!(found[0].exact);
+        // Found once, not again as a role match.
+        assert_eq!(found.iter().filter(|m| m.node.id == "e10").count(), 1);
     }
 
     #[test]

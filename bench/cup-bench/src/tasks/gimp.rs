@@ -1,0 +1,2 @@
+use super::Task;
+pub(super) fn tasks() -> Vec<Task> { Vec::new() }
