@@ -88,3 +88,18 @@ pub async fn parent(conn: &impl Caller, obj: &ObjRef) -> CallResult<ObjRef> {
 pub async fn select_child(conn: &impl Caller, parent: &ObjRef, index: i32) -> CallResult<bool> {
     call(conn, parent, SELECTION, "SelectChild", &(index,)).await
 }
+
+/// Selects characters `start..end` of a text object: `Text.SetSelection`
+/// of selection 0, else `Text.AddSelection` (GTK refuses to set a
+/// selection that does not exist yet).
+pub async fn select_text(
+    conn: &impl Caller,
+    obj: &ObjRef,
+    start: i32,
+    end: i32,
+) -> CallResult<bool> {
+    if let Ok(true) = call::<_, bool>(conn, obj, TEXT, "SetSelection", &(0i32, start, end)).await {
+        return Ok(true);
+    }
+    call(conn, obj, TEXT, "AddSelection", &(start, end)).await
+}

@@ -47,7 +47,11 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
         // The same place and size: a dialog whose X title differs from its
         // accessible name (LibreOffice's "Confirm File Format" is the
         // "Question" alert), before any larger window it overlaps.
-        &|xw, f| xw.pid.is_some() && f.pid == xw.pid && f.extents.is_some_and(|e| same_place(&e, &xw.rect)),
+        &|xw, f| {
+            xw.pid.is_some()
+                && f.pid == xw.pid
+                && f.extents.is_some_and(|e| same_place(&e, &xw.rect))
+        },
         &|xw, f| {
             xw.pid.is_some() && f.pid == xw.pid && f.extents.is_some_and(|e| overlaps(&e, &xw.rect))
         },
@@ -298,7 +302,10 @@ mod tests {
             .iter()
             .map(|w| (w.info.title.as_str(), w.info.bounds))
             .collect();
-        assert!(bounds.contains(&("Question", Some(Rect::new(697, 444, 525, 191)))), "{bounds:?}");
+        assert!(
+            bounds.contains(&("Question", Some(Rect::new(697, 444, 525, 191)))),
+            "{bounds:?}"
+        );
         let fg: Vec<&str> = w
             .iter()
             .filter(|w| w.info.foreground)

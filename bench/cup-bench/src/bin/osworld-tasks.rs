@@ -29,11 +29,17 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         runs: 3,
         only: None,
-        cup: cup_bench::workspace_root().join("target").join("debug").join("cup"),
+        cup: cup_bench::workspace_root()
+            .join("target")
+            .join("debug")
+            .join("cup"),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("{arg} needs a value\n{USAGE}"));
+        let mut value = || {
+            it.next()
+                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
+        };
         match arg.as_str() {
             "--runs" => {
                 options.runs = value()?
@@ -77,13 +83,21 @@ fn main() -> ExitCode {
     if let Some(only) = &options.only {
         if let Some(unknown) = only.iter().find(|k| !all.iter().any(|t| &t.key == k)) {
             let keys: Vec<&str> = all.iter().map(|t| t.key).collect();
-            eprintln!("osworld-tasks: no task {unknown:?}; the tasks: {}", keys.join(", "));
+            eprintln!(
+                "osworld-tasks: no task {unknown:?}; the tasks: {}",
+                keys.join(", ")
+            );
             return ExitCode::from(2);
         }
     }
     let chosen: Vec<_> = all
         .iter()
-        .filter(|t| options.only.as_ref().is_none_or(|o| o.iter().any(|k| k == t.key)))
+        .filter(|t| {
+            options
+                .only
+                .as_ref()
+                .is_none_or(|o| o.iter().any(|k| k == t.key))
+        })
         .collect();
     let started = Instant::now();
     let mut results: Vec<Vec<Outcome>> = vec![Vec::new(); chosen.len()];

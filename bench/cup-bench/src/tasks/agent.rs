@@ -150,8 +150,12 @@ impl Agent {
             .join("cup-cli")
             .join("tests")
             .join("mcp_client.py");
-        let log = std::fs::File::create(scratch.join("cup-mcp.stderr.log"))
-            .map_err(|e| format!("cannot create the client's log in {}: {e}", scratch.display()))?;
+        let log = std::fs::File::create(scratch.join("cup-mcp.stderr.log")).map_err(|e| {
+            format!(
+                "cannot create the client's log in {}: {e}",
+                scratch.display()
+            )
+        })?;
         let mut command = sandbox.command(&python);
         command
             .arg(&script)
@@ -232,11 +236,18 @@ impl Agent {
             self.steps += 1;
         }
         self.tokens += crate::tokens::count(&text)?;
-        let first = text.lines().next().unwrap_or_default();
+        // An action's result with its observed changes; other results by
+        // their first line.
+        let shown = if tool == "action" { 8 } else { 1 };
+        let head: Vec<String> = text
+            .lines()
+            .take(shown)
+            .map(|l| l.chars().take(160).collect())
+            .collect();
         self.transcript.push(format!(
             "{tool} {args} -> {}{} ({:.0} ms)",
             if is_error { "ERROR " } else { "" },
-            first.chars().take(160).collect::<String>(),
+            head.join("\n    "),
             started.elapsed().as_secs_f64() * 1e3
         ));
         Ok(Reply { text, is_error })
@@ -400,7 +411,10 @@ mod tests {
         assert_eq!(f.value.as_deref(), Some("It\"em"));
         let nameless = Found::parse(r#"[e956] tbx 61,155 126x34 {edt} [clk,sv,typ] val="A1""#);
         let nameless = nameless.unwrap_or_else(|| panic!("not parsed"));
-        assert_eq!((nameless.name.as_str(), nameless.value.as_deref()), ("", Some("A1")));
+        assert_eq!(
+            (nameless.name.as_str(), nameless.value.as_deref()),
+            ("", Some("A1"))
+        );
         assert!(Found::parse("# 3 match(es)").is_none());
         assert!(Found::parse("  # 24 items in closed menu e7").is_none());
     }

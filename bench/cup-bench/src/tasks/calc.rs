@@ -119,11 +119,16 @@ fn save_csv(agent: &mut Agent) -> Result<(), String> {
     agent.wait_for("Use Text CSV Format", 20_000)?;
     let keep = agent.find_one(json!({"query": "Use Text CSV Format"}), Some("btn"))?;
     agent.act(&keep.id, "click", None)?;
-    agent.snapshot_until("the question gone", 30, |s| !s.contains("Keep current format"))?;
+    agent.snapshot_until("the question gone", 30, |s| {
+        !s.contains("Keep current format")
+    })?;
     Ok(())
 }
 
-fn saved_rows(ctx: &Ctx, judge: impl Fn(&[Vec<String>]) -> Result<(), String>) -> Result<(), String> {
+fn saved_rows(
+    ctx: &Ctx,
+    judge: impl Fn(&[Vec<String>]) -> Result<(), String>,
+) -> Result<(), String> {
     poll_file(&ctx.dir.join("sales.csv"), |bytes| judge(&csv_rows(bytes)))
 }
 
@@ -181,14 +186,24 @@ pub(super) fn menu_item(agent: &mut Agent, menu: &str, item: &str) -> Result<(),
     let m = bar
         .into_iter()
         .find(|f| f.name == menu && f.line.contains("clk"))
-        .ok_or_else(|| format!("no menu {menu:?}; the last snapshot:\n{}", agent.last_snapshot))?;
+        .ok_or_else(|| {
+            format!(
+                "no menu {menu:?}; the last snapshot:\n{}",
+                agent.last_snapshot
+            )
+        })?;
     agent.act(&m.id, "click", None)?;
     agent.wait_for(item, 10_000)?;
     let items = agent.find(json!({"name": item}))?;
     let mi = items
         .into_iter()
         .find(|f| f.name == item && (f.role == "mi" || f.role == "mnu"))
-        .ok_or_else(|| format!("no item {item:?} in {menu}; the last snapshot:\n{}", agent.last_snapshot))?;
+        .ok_or_else(|| {
+            format!(
+                "no item {item:?} in {menu}; the last snapshot:\n{}",
+                agent.last_snapshot
+            )
+        })?;
     agent.act(&mi.id, "click", None)?;
     Ok(())
 }
@@ -203,14 +218,18 @@ fn delete_row_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
     go_to(agent, &cell.name)?;
     menu_item(agent, "Sheet", "Delete Rows")?;
     agent.snapshot_until("item 2's row gone", 30, |s| {
-        !Found::all(s).iter().any(|f| f.value.as_deref() == Some("item 2"))
+        !Found::all(s)
+            .iter()
+            .any(|f| f.value.as_deref() == Some("item 2"))
     })?;
     save_csv(agent)
 }
 
 fn delete_row_check(ctx: &Ctx) -> Result<(), String> {
     saved_rows(ctx, |rows| {
-        let gone = !rows.iter().any(|r| r.first().is_some_and(|c| c == "item 2"));
+        let gone = !rows
+            .iter()
+            .any(|r| r.first().is_some_and(|c| c == "item 2"));
         let kept = rows.len() == ITEMS as usize && cell_of(rows, 2, 0) == "item 3";
         (gone && kept)
             .then_some(())
@@ -246,13 +265,18 @@ fn sort_check(ctx: &Ctx) -> Result<(), String> {
         let sorted = amounts.len() == ITEMS as usize && amounts.windows(2).all(|w| w[0] >= w[1]);
         // Each item kept its amount.
         let paired = rows.iter().skip(1).all(|r| {
-            let i: Option<u64> = r.first().and_then(|c| c.strip_prefix("item ")?.parse().ok());
+            let i: Option<u64> = r
+                .first()
+                .and_then(|c| c.strip_prefix("item ")?.parse().ok());
             let a: Option<u64> = r.get(1).and_then(|c| c.parse().ok());
             matches!((i, a), (Some(i), Some(a)) if amount(i) == a)
         });
-        (sorted && paired)
-            .then_some(())
-            .ok_or_else(|| format!("not sorted by amount, largest first: {:?}", &amounts[..amounts.len().min(5)]))
+        (sorted && paired).then_some(()).ok_or_else(|| {
+            format!(
+                "not sorted by amount, largest first: {:?}",
+                &amounts[..amounts.len().min(5)]
+            )
+        })
     })
 }
 

@@ -1,2 +1,4 @@
 use super::Task;
-pub(super) fn tasks() -> Vec<Task> { Vec::new() }
+pub(super) fn tasks() -> Vec<Task> {
+    Vec::new()
+}

@@ -14,10 +14,7 @@ const FILE_DEADLINE: Duration = Duration::from_secs(20);
 /// # Errors
 ///
 /// The last verdict, or why the file could not be read.
-pub fn poll_file<T>(
-    path: &Path,
-    judge: impl Fn(&[u8]) -> Result<T, String>,
-) -> Result<T, String> {
+pub fn poll_file<T>(path: &Path, judge: impl Fn(&[u8]) -> Result<T, String>) -> Result<T, String> {
     let deadline = Instant::now() + FILE_DEADLINE;
     loop {
         let verdict = std::fs::read(path)
@@ -71,7 +68,8 @@ pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
     if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {
         return Err("not a PNG file".into());
     }
-    let be = |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let be =
+        |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     Ok((be(16), be(20)))
 }
 
@@ -99,6 +97,78 @@ pub fn setting(text: &str, key: &str) -> Option<String> {
         .map(|v| v.trim().to_owned())
 }
 
+/// One paragraph or heading of a flat ODF document (`.fodt`, `.fodp`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OdfBlock {
+    /// `p` or `h`.
+    pub kind: String,
+    /// Its style's name (`Heading_20_1`, an automatic `P1`).
+    pub style: String,
+    /// Its text.
+    pub text: String,
+    /// Whether all its text is bold (by its style, or spans of bold
+    /// styles).
+    pub bold: bool,
+}
+
+const ODF_TEXT: &str = "urn:oasis:names:tc:opendocument:xmlns:text:1.0";
+const ODF_STYLE: &str = "urn:oasis:names:tc:opendocument:xmlns:style:1.0";
+const ODF_FO: &str = "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0";
+
+/// The text style of an ODF element ("" when it has none).
+fn style_of<'a>(n: roxmltree::Node<'a, '_>) -> &'a str {
+    n.attribute((ODF_TEXT, "style-name")).unwrap_or("")
+}
+
+/// The paragraphs and headings of a flat ODF file, in document order.
+///
+/// # Errors
+///
+/// The file is not XML.
+pub fn odf_blocks(bytes: &[u8]) -> Result<Vec<OdfBlock>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("not XML: {e}"))?;
+    let bold_styles: std::collections::HashSet<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name((ODF_STYLE, "style")))
+        .filter(|n| {
+            n.children().any(|c| {
+                c.has_tag_name((ODF_STYLE, "text-properties"))
+                    && c.attribute((ODF_FO, "font-weight")) == Some("bold")
+            })
+        })
+        .filter_map(|n| n.attribute((ODF_STYLE, "name")))
+        .collect();
+    let blocks = doc
+        .descendants()
+        .filter(|n| n.has_tag_name((ODF_TEXT, "p")) || n.has_tag_name((ODF_TEXT, "h")))
+        .map(|n| {
+            let style = style_of(n);
+            // Every piece of text is bold by the paragraph's style or a
+            // span's.
+            let pieces: Vec<(String, bool)> = n
+                .descendants()
+                .filter(|d| d.is_text())
+                .map(|d| {
+                    let bold = d
+                        .ancestors()
+                        .take_while(|a| *a != n)
+                        .any(|a| bold_styles.contains(style_of(a)))
+                        || bold_styles.contains(style);
+                    (d.text().unwrap_or("").to_owned(), bold)
+                })
+                .collect();
+            OdfBlock {
+                kind: n.tag_name().name().to_owned(),
+                style: style.to_owned(),
+                text: pieces.iter().map(|(t, _)| t.as_str()).collect(),
+                bold: !pieces.is_empty() && pieces.iter().all(|(t, b)| *b || t.trim().is_empty()),
+            }
+        })
+        .collect();
+    Ok(blocks)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -108,6 +178,30 @@ mod tests {
         let rc = "# one-instance=0\none-instance=1\n#loop=0\n";
         assert_eq!(super::setting(rc, "one-instance").as_deref(), Some("1"));
         assert_eq!(super::setting(rc, "loop"), None);
+    }
+
+    #[test]
+    fn reads_flat_odf_blocks() {
+        let fodt = r#"<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0">
+<office:automatic-styles><style:style style:name="P1" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>
+<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style></office:automatic-styles>
+<office:body><office:text><text:h text:style-name="Heading_20_1">Title</text:h><text:p text:style-name="P1">All bold</text:p>
+<text:p><text:span text:style-name="T1">Bold</text:span> and not</text:p><text:p><text:span text:style-name="T1">Span bold</text:span></text:p></office:text></office:body></office:document>"#;
+        let blocks = super::odf_blocks(fodt.as_bytes()).unwrap_or_default();
+        let seen: Vec<(&str, &str, bool)> = blocks
+            .iter()
+            .map(|b| (b.kind.as_str(), b.text.as_str(), b.bold))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                ("h", "Title", false),
+                ("p", "All bold", true),
+                ("p", "Bold and not", false),
+                ("p", "Span bold", true)
+            ]
+        );
+        assert_eq!(blocks[0].style, "Heading_20_1");
     }
 
     #[test]

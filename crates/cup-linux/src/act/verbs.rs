@@ -105,6 +105,32 @@ fn combo(text: &str) -> Combo {
     parse_combo(text).unwrap_or_default()
 }
 
+/// Most children of a document read for where its focus is.
+const FOCUS_LOOK_MAX: usize = 200;
+
+/// Whether a child of `el` has the keyboard focus (Writer's paragraph with
+/// the caret, Calc's sheet). Its children are asked for only when it
+/// counts a few (a container that manages its descendants makes each one
+/// it is asked for; Writer's document counts its paragraphs on screen).
+async fn child_has_focus(el: &Element<'_>) -> bool {
+    let count =
+        calls::property::<i32>(el.conn, el.obj, "org.a11y.atspi.Accessible", "ChildCount").await;
+    if !count.is_ok_and(|n| usize::try_from(n).is_ok_and(|n| n <= FOCUS_LOOK_MAX)) {
+        return false;
+    }
+    let Ok(kids) = calls::children(el.conn, el.obj).await else {
+        return false;
+    };
+    let looks = kids
+        .iter()
+        .take(FOCUS_LOOK_MAX)
+        .map(|k| calls::states(el.conn, k));
+    futures::future::join_all(looks)
+        .await
+        .into_iter()
+        .any(|s| s.is_ok_and(|s| s.contains(AtspiState::Focused)))
+}
+
 /// Performs `verb` on `el`.
 pub async fn perform(
     el: &Element<'_>,
@@ -161,6 +187,23 @@ pub async fn perform(
                         .map(|()| Performed::done(format!("{label} (pointer)"))),
                 },
             }
+        }
+        // A paragraph or heading of a document: its text (LibreOffice's
+        // document says it selected the child and selects nothing).
+        Action::Select
+            if el.interfaces.contains(Interface::Text)
+                && matches!(
+                    el.role,
+                    cup_protocol::Role::Text | cup_protocol::Role::Heading
+                ) =>
+        {
+            let count = act::char_count(el.conn, el.obj)
+                .await
+                .map_err(|e| platform(e, "select"))?;
+            let ok = act::select_text(el.conn, el.obj, 0, count)
+                .await
+                .map_err(|e| platform(e, "select"))?;
+            Ok(Performed::accepted("Selected its text", ok))
         }
         Action::Select => {
             if let Ok(parent) = act::parent(el.conn, el.obj).await {
@@ -229,6 +272,21 @@ pub async fn perform(
                     .await
                     .map_err(|e| platform(e, "replacing the text"))?;
                 return Ok(Performed::accepted(format!("{label} {value:?}"), ok));
+            }
+            // A document (Writer's text, Calc's sheet) is typed into at
+            // its caret: selecting all first would replace the whole
+            // document with the text.
+            if el.role == cup_protocol::Role::Document && verb == Action::Type {
+                // Its caret's paragraph (or sheet) has the focus already:
+                // asking the document for the focus would move the caret to
+                // its start (LibreOffice Writer).
+                if !has(AtspiState::Focused) && !child_has_focus(el).await {
+                    let _ = act::grab_focus(el.conn, el.obj).await;
+                }
+                input.type_text(events, &value).await?;
+                return Ok(Performed::done(format!(
+                    "{label} {value:?} at the caret (keyboard)"
+                )));
             }
             // No EditableText: focus, select all, type with the keyboard.
             let _ = act::grab_focus(el.conn, el.obj).await;

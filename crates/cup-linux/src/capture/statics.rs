@@ -61,8 +61,13 @@ impl Statics {
             .unwrap_or_default()
     }
 
-    /// Records `obj`'s role and interfaces.
+    /// Records `obj`'s role and interfaces; not for a document's text
+    /// blocks, whose role follows their style (LibreOffice, through the
+    /// GTK bridge, turns a paragraph into a heading in place).
     pub fn put_kind(&self, obj: &ObjRef, role: AtspiRole, interfaces: InterfaceSet) {
+        if matches!(role, AtspiRole::Paragraph | AtspiRole::Heading) {
+            return;
+        }
         self.update(obj, |k| k.kind = Some((role, interfaces)));
     }
 
@@ -102,6 +107,17 @@ mod tests {
 
     fn obj(bus: &str, path: usize) -> ObjRef {
         ObjRef::new(bus, format!("/org/a11y/atspi/accessible/{path}"))
+    }
+
+    #[test]
+    fn a_text_blocks_role_is_not_kept() {
+        let s = Statics::default();
+        s.put_kind(&obj(":1.2", 7), AtspiRole::Paragraph, InterfaceSet::empty());
+        s.put_kind(&obj(":1.2", 8), AtspiRole::Heading, InterfaceSet::empty());
+        s.put_kind(&obj(":1.2", 9), AtspiRole::Button, InterfaceSet::empty());
+        assert!(s.get(&obj(":1.2", 7)).kind.is_none());
+        assert!(s.get(&obj(":1.2", 8)).kind.is_none());
+        assert!(s.get(&obj(":1.2", 9)).kind.is_some());
     }
 
     #[test]

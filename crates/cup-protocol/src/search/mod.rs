@@ -117,7 +117,7 @@ pub fn find<'a>(tree: &'a [Node], query: &FindQuery) -> Result<Vec<Match<'a>>, S
             roles: None,
             name_tokens: tokenize(text)
                 .into_iter()
-                .filter(|t| !query::NOISE_WORDS.contains(&t.as_str()))
+                .filter(|t| !NOISE_WORDS.contains(&t.as_str()))
                 .collect(),
             state: query.state,
         };
