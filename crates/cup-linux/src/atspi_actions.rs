@@ -84,6 +84,11 @@ pub async fn parent(conn: &impl Caller, obj: &ObjRef) -> CallResult<ObjRef> {
     Ok(ObjRef::new(bus, path.as_str()))
 }
 
+/// `Selection.ClearSelection` on `parent`.
+pub async fn clear_selection(conn: &impl Caller, parent: &ObjRef) -> CallResult<bool> {
+    call(conn, parent, SELECTION, "ClearSelection", &()).await
+}
+
 /// `Selection.SelectChild(index)` on `parent`.
 pub async fn select_child(conn: &impl Caller, parent: &ObjRef, index: i32) -> CallResult<bool> {
     call(conn, parent, SELECTION, "SelectChild", &(index,)).await

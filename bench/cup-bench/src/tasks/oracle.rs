@@ -169,6 +169,45 @@ pub fn odf_blocks(bytes: &[u8]) -> Result<Vec<OdfBlock>, String> {
     Ok(blocks)
 }
 
+const ODF_DRAW: &str = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0";
+const ODF_PRESENTATION: &str = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0";
+
+/// The title of each slide of a flat ODF presentation (`.fodp`), in
+/// order, its white space collapsed ("" for a slide without a title).
+///
+/// # Errors
+///
+/// The file is not XML.
+pub fn slide_titles(bytes: &[u8]) -> Result<Vec<String>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("not XML: {e}"))?;
+    Ok(doc
+        .descendants()
+        .filter(|n| n.has_tag_name((ODF_DRAW, "page")))
+        .map(|page| {
+            let frames = || {
+                page.children()
+                    .filter(|f| f.has_tag_name((ODF_DRAW, "frame")))
+            };
+            // The title placeholder; else the first plain text frame (a
+            // title frame LibreOffice did not take as a placeholder is
+            // saved without its class).
+            frames()
+                .find(|f| f.attribute((ODF_PRESENTATION, "class")) == Some("title"))
+                .or_else(|| frames().find(|f| f.attribute((ODF_PRESENTATION, "class")).is_none()))
+                .map(|f| {
+                    let text: String = f
+                        .descendants()
+                        .filter(|d| d.is_text())
+                        .filter_map(|d| d.text())
+                        .collect();
+                    text.split_whitespace().collect::<Vec<_>>().join(" ")
+                })
+                .unwrap_or_default()
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -202,6 +241,23 @@ mod tests {
             ]
         );
         assert_eq!(blocks[0].style, "Heading_20_1");
+    }
+
+    #[test]
+    fn reads_slide_titles() {
+        let fodp = r#"<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:presentation>
+<draw:page><draw:frame presentation:class="title"><draw:text-box><text:p>One</text:p></draw:text-box></draw:frame><draw:frame presentation:class="outline"><draw:text-box><text:p>body</text:p></draw:text-box></draw:frame></draw:page>
+<draw:page><draw:frame presentation:class="outline"/></draw:page>
+<draw:page><draw:frame><draw:text-box><text:p>
+  Plain  frame </text:p></draw:text-box></draw:frame></draw:page></office:presentation></office:body></office:document>"#;
+        assert_eq!(
+            super::slide_titles(fodp.as_bytes()),
+            Ok(vec![
+                "One".to_owned(),
+                String::new(),
+                "Plain frame".to_owned()
+            ])
+        );
     }
 
     #[test]

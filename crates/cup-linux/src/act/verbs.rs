@@ -208,6 +208,15 @@ pub async fn perform(
         Action::Select => {
             if let Ok(parent) = act::parent(el.conn, el.obj).await {
                 if let Ok(index) = act::index_in_parent(el.conn, el.obj).await {
+                    // As a person's click: this item becomes the selection
+                    // (SelectChild adds to a multiple selection; Impress
+                    // then deleted every selected slide, not the one).
+                    let multiple = calls::states(el.conn, &parent)
+                        .await
+                        .is_ok_and(|s| s.contains(AtspiState::Multiselectable));
+                    if multiple {
+                        let _ = act::clear_selection(el.conn, &parent).await;
+                    }
                     if let Ok(ok) = act::select_child(el.conn, &parent, index).await {
                         if ok {
                             return Ok(Performed::done("Selected"));
