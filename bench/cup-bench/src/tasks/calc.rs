@@ -182,10 +182,10 @@ fn formula_check(ctx: &Ctx) -> Result<(), String> {
 
 /// Opens menu `menu` of the menu bar and clicks its item `item`.
 pub(super) fn menu_item(agent: &mut Agent, menu: &str, item: &str) -> Result<(), String> {
-    let bar = agent.find(json!({"name": menu, "role": "menu"}))?;
+    let bar = agent.find(json!({"name": menu}))?;
     let m = bar
         .into_iter()
-        .find(|f| f.name == menu && f.line.contains("clk"))
+        .find(|f| f.name == menu && (f.role == "mnu" || f.role == "mi") && f.line.contains("clk"))
         .ok_or_else(|| {
             format!(
                 "no menu {menu:?}; the last snapshot:\n{}",
