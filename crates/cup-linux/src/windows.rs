@@ -130,7 +130,22 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
                 && st.contains(AtspiState::Modal)
                 && st.contains(AtspiState::Showing)
         };
+        // Else a dialog of the same app stacked above it (GIMP's Scale
+        // Image dialog is not modal; the X focus stays on the image).
+        let dialog_above = |k: usize| {
+            out[..k].iter().position(|(f, _)| {
+                f.is_some_and(|i| {
+                    frames[i].pid == pid
+                        && matches!(
+                            frames[i].role,
+                            AtspiRole::Dialog | AtspiRole::Alert | AtspiRole::FileChooser
+                        )
+                        && frames[i].states.contains(AtspiState::Showing)
+                })
+            })
+        };
         pid.and_then(|_| out.iter().position(|(f, _)| f.is_some_and(modal)))
+            .or_else(|| fg.and_then(dialog_above))
             .or(fg)
     } else {
         fg
@@ -312,6 +327,35 @@ mod tests {
             .map(|w| w.info.title.as_str())
             .collect();
         assert_eq!(fg, vec!["Question"]);
+    }
+
+    #[test]
+    fn without_a_window_manager_a_dialog_above_its_window_is_in_front() {
+        let mut dialog = frame(":1.2", "Scale Image", 10, false);
+        dialog.role = AtspiRole::Dialog;
+        let frames = vec![frame(":1.2", "photo - GIMP", 10, false), dialog];
+        let mut x = state(
+            vec![
+                xwin(1, "photo - GIMP", Some(10)),
+                xwin(2, "Scale Image", Some(10)),
+            ],
+            Some(1),
+        );
+        x.managed = false;
+        let fg: Vec<String> = join_windows(&frames, &x)
+            .into_iter()
+            .filter(|w| w.info.foreground)
+            .map(|w| w.info.title)
+            .collect();
+        assert_eq!(fg, ["Scale Image"]);
+        // With a window manager, its active window is the foreground.
+        x.managed = true;
+        let fg: Vec<String> = join_windows(&frames, &x)
+            .into_iter()
+            .filter(|w| w.info.foreground)
+            .map(|w| w.info.title)
+            .collect();
+        assert_eq!(fg, ["photo - GIMP"]);
     }
 
     #[test]

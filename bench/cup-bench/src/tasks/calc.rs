@@ -197,7 +197,7 @@ pub(super) fn menu_item(agent: &mut Agent, menu: &str, item: &str) -> Result<(),
     let items = agent.find(json!({"name": item}))?;
     let mi = items
         .into_iter()
-        .find(|f| f.name == item && (f.role == "mi" || f.role == "mnu"))
+        .find(|f| f.name == item && matches!(f.role.as_str(), "mi" | "mnu" | "mic" | "mir"))
         .ok_or_else(|| {
             format!(
                 "no item {item:?} in {menu}; the last snapshot:\n{}",

@@ -222,10 +222,27 @@ pub(super) enum Shown {
     Whole,
 }
 
+/// A table with this many columns is a spreadsheet's sheet.
+const SPREADSHEET_COLUMNS: i32 = 1024;
+
 impl Shown {
     /// `false` when there is nothing to say (it is not on screen).
     pub(super) fn said(&self) -> bool {
-        !matches!(self, Shown::Unplaced | Shown::Whole)
+        match self {
+            Shown::Unplaced | Shown::Whole => false,
+            // Every cell was on screen (GIMP's 1×3 grid of brushes).
+            Shown::Table {
+                rows,
+                columns,
+                size,
+            } => {
+                !(rows.0 == 0
+                    && columns.0 == 0
+                    && i64::from(size.0) == i64::from(rows.1) + 1
+                    && i64::from(size.1) == i64::from(columns.1) + 1)
+            }
+            _ => true,
+        }
     }
 
     /// `true` for a table (whose empty cells the capture leaves out).
@@ -242,7 +259,7 @@ impl Shown {
                 columns,
                 size,
             } => format!(
-                "manages its {}×{} cells: only those on screen were read (rows {}–{}, columns {}–{}{}); scroll it, or go to a cell by its address (e.g. the Name Box), or use find",
+                "manages its {}×{} cells: only those on screen were read (rows {}–{}, columns {}–{}{}); scroll it, {}or use find",
                 size.0,
                 size.1,
                 rows.0 + 1,
@@ -253,6 +270,13 @@ impl Shown {
                     format!("; {empty} empty cells left out")
                 } else {
                     String::new()
+                },
+                // A spreadsheet's columns (LibreOffice's 16,384) are
+                // reached by address; a list's are not.
+                if size.1 >= SPREADSHEET_COLUMNS {
+                    "or go to a cell by its address (e.g. the Name Box), "
+                } else {
+                    ""
                 }
             ),
             Shown::Points { found: 0, children } => format!(
@@ -817,6 +841,24 @@ mod tests {
         assert!(t
             .describe(300)
             .contains("(rows 1–40, columns A–N; 300 empty cells left out)"));
+        // A small grid: no spreadsheet address; read whole: no note.
+        let grid = Shown::Table {
+            rows: (0, 9),
+            columns: (0, 2),
+            size: (40, 3),
+        };
+        assert!(
+            !grid.describe(0).contains("Name Box"),
+            "{}",
+            grid.describe(0)
+        );
+        assert!(grid.said());
+        let whole = Shown::Table {
+            rows: (0, 0),
+            columns: (0, 2),
+            size: (1, 3),
+        };
+        assert!(!whole.said());
         assert!(Shown::Points {
             found: 12,
             children: 500

@@ -72,6 +72,10 @@ pub const ROLE_SYNONYMS: &[(&str, &[Role])] = &[
     ("progress", &[R::ProgressBar]),
     ("progress bar", &[R::ProgressBar]),
     ("spinner", &[R::SpinButton]),
+    // GTK's and Qt's word for it, as people write it.
+    ("spin button", &[R::SpinButton]),
+    ("spin box", &[R::SpinButton]),
+    ("spinbox", &[R::SpinButton]),
     ("tab bar", &[R::TabList]),
     ("tab list", &[R::TabList]),
     ("tabs", &[R::TabList, R::Tab]),
@@ -192,6 +196,7 @@ mod tests {
             ("xyznonexistent", None),
             ("Button", Some(&["button"])),
             ("combo", Some(&["combobox"])),
+            ("spin button", Some(&["spinbutton"])),
             (
                 "bar",
                 Some(&["menubar", "progressbar", "scrollbar", "titlebar", "toolbar"]),
