@@ -128,7 +128,7 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
             let st = &frames[i].states;
             frames[i].pid == pid
                 && st.contains(AtspiState::Modal)
-                && st.contains(AtspiState::Showing)
+                && crate::capture::is_showing(*st)
         };
         // Else a dialog of the same app stacked above it (GIMP's Scale
         // Image dialog is not modal; the X focus stays on the image).
@@ -140,7 +140,7 @@ pub fn join_windows(frames: &[Frame], x11: &DisplayState) -> Vec<WindowHandle> {
                             frames[i].role,
                             AtspiRole::Dialog | AtspiRole::Alert | AtspiRole::FileChooser
                         )
-                        && frames[i].states.contains(AtspiState::Showing)
+                        && crate::capture::is_showing(frames[i].states)
                 })
             })
         };

@@ -288,9 +288,22 @@ fn same_element(
     let role_changed = snapshot_role.is_some_and(|r| r != live_role);
     let snapshot_name = target.node.name.as_str();
     let live = crate::mapping::text::cap(name.trim(), crate::mapping::text::NAME_MAX);
-    // The snapshot may have named the element from its text or its window
-    // title; only a different non-empty accessible name counts.
-    let name_changed = !live.is_empty() && !snapshot_name.is_empty() && live != snapshot_name;
+    // The snapshot may have named the element from its text, its window
+    // title, its description, label, wrapper or content (`nameFrom`), or
+    // dropped a name that is the app's type name (Nautilus's
+    // "NautilusGridCell"): only a different accessible name it showed
+    // counts.
+    let named_elsewhere = target
+        .node
+        .platform
+        .linux
+        .as_ref()
+        .is_some_and(|l| l.extra.contains_key(crate::mapping::NAME_FROM));
+    let name_changed = !named_elsewhere
+        && !crate::mapping::text::is_app_type_name(&live)
+        && !live.is_empty()
+        && !snapshot_name.is_empty()
+        && live != snapshot_name;
     if role_changed || name_changed {
         return Err(AdapterError::NotFound(format!(
             "element {} is no longer {} \"{}\" (now {} \"{}\"); take a new snapshot",

@@ -23,7 +23,7 @@ pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
     let name = if type_name {
         String::new()
     } else {
-        cap(trimmed, NAME_MAX)
+        cap(without_mnemonic_echo(trimmed), NAME_MAX)
     };
     if !name.is_empty() || !kinds::names_from_text(role) {
         return (name, false);
@@ -65,6 +65,26 @@ pub fn is_toolkit_type_name(name: &str) -> bool {
             rest.starts_with(|c: char| c.is_ascii_uppercase())
                 && rest.bytes().all(|b| b.is_ascii_alphanumeric())
         })
+}
+
+/// A name that is a label's mnemonic form followed by its text ("_Rename
+/// Rename": GTK 4.8's name of a button whose label has a mnemonic, as in
+/// Nautilus's rename popover), reduced to the text; any other name as it
+/// is.
+pub fn without_mnemonic_echo(name: &str) -> &str {
+    if !name.contains('_') {
+        return name;
+    }
+    for (i, c) in name.char_indices() {
+        if c != ' ' {
+            continue;
+        }
+        let (mnemonic, text) = (&name[..i], &name[i + 1..]);
+        if mnemonic.contains('_') && !text.is_empty() && mnemonic.replace('_', "") == text {
+            return text;
+        }
+    }
+    name
 }
 
 /// `true` when `name` looks like an app's own widget type name, which
@@ -209,6 +229,27 @@ pub fn map_value(raw: &RawNode, role: Role) -> Option<String> {
         return text().filter(|t| t.trim() != raw.name.trim());
     }
     None
+}
+
+#[cfg(test)]
+mod mnemonic_tests {
+    use super::without_mnemonic_echo;
+
+    #[test]
+    fn a_mnemonic_echo_is_reduced_to_its_text() {
+        assert_eq!(without_mnemonic_echo("_Rename Rename"), "Rename");
+        assert_eq!(without_mnemonic_echo("_Save As Save As"), "Save As");
+        assert_eq!(without_mnemonic_echo("Save _As Save As"), "Save As");
+        for kept in [
+            "Rename",
+            "my_file.txt",
+            "_Rename",
+            "_Rename Remove",
+            "a_b a_b",
+        ] {
+            assert_eq!(without_mnemonic_echo(kept), kept);
+        }
+    }
 }
 
 #[cfg(test)]
