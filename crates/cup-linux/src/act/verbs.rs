@@ -105,6 +105,92 @@ fn combo(text: &str) -> Combo {
     parse_combo(text).unwrap_or_default()
 }
 
+/// Most options of a drop-down read to find the one asked for.
+const OPTIONS_MAX: usize = 500;
+
+/// The option named `wanted` of a drop-down (GTK's combo box: a menu of
+/// items; Chromium's select: a list of options), searched two levels
+/// down: exactly (ignoring case), else the only one that starts with it.
+async fn find_option(el: &Element<'_>, wanted: &str) -> Option<ObjRef> {
+    let wanted = wanted.trim().to_lowercase();
+    let mut level = vec![el.obj.clone()];
+    let mut seen: Vec<(ObjRef, String)> = Vec::new();
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for obj in &level {
+            let count =
+                calls::property::<i32>(el.conn, obj, "org.a11y.atspi.Accessible", "ChildCount")
+                    .await
+                    .ok()?;
+            if usize::try_from(count).map_or(true, |n| n > OPTIONS_MAX) {
+                continue;
+            }
+            next.extend(calls::children(el.conn, obj).await.ok()?);
+        }
+        let named = futures::future::join_all(next.iter().map(|o| async move {
+            calls::accessible_props(el.conn, o, false)
+                .await
+                .map(|p| p.name.trim().to_lowercase())
+                .unwrap_or_default()
+        }))
+        .await;
+        seen.extend(next.iter().cloned().zip(named));
+        if let Some((obj, _)) = seen.iter().find(|(_, n)| *n == wanted) {
+            return Some(obj.clone());
+        }
+        level = next;
+    }
+    let mut prefixed = seen
+        .iter()
+        .filter(|(_, n)| !wanted.is_empty() && n.starts_with(&wanted));
+    match (prefixed.next(), prefixed.next()) {
+        (Some((obj, _)), None) => Some(obj.clone()),
+        _ => None,
+    }
+}
+
+/// Chooses the option named `wanted` of the drop-down `el`: selected in
+/// its list (`Selection.SelectChild`), else its own action (a GTK menu
+/// item's "click").
+async fn choose_option(el: &Element<'_>, wanted: &str) -> Result<Performed, AdapterError> {
+    let option = find_option(el, wanted).await.ok_or_else(|| {
+        AdapterError::Unsupported(format!(
+            "no option named {wanted:?} in this drop-down; open it (expand) and take a snapshot to see its options"
+        ))
+    })?;
+    if let (Ok(parent), Ok(index)) = (
+        act::parent(el.conn, &option).await,
+        act::index_in_parent(el.conn, &option).await,
+    ) {
+        if let Ok(true) = act::select_child(el.conn, &parent, index).await {
+            return Ok(Performed::done(format!("Selected {wanted:?}")));
+        }
+    }
+    let names = calls::action_names(el.conn, &option)
+        .await
+        .unwrap_or_default();
+    let index = names
+        .iter()
+        .position(|n| {
+            matches!(
+                n.to_ascii_lowercase().as_str(),
+                "click" | "press" | "activate" | "select"
+            )
+        })
+        .ok_or_else(|| {
+            AdapterError::Unsupported(format!(
+                "the option {wanted:?} can be neither selected nor clicked over AT-SPI; open the drop-down (expand) and click it"
+            ))
+        })?;
+    let ok = act::do_action(el.conn, &option, index)
+        .await
+        .map_err(|e| platform(e, "choosing the option"))?;
+    Ok(Performed::accepted(
+        format!("Selected {wanted:?} (action \"{}\")", names[index]),
+        ok,
+    ))
+}
+
 /// Most children of a document read for where its focus is.
 const FOCUS_LOOK_MAX: usize = 200;
 
@@ -187,6 +273,10 @@ pub async fn perform(
                         .map(|()| Performed::done(format!("{label} (pointer)"))),
                 },
             }
+        }
+        // A drop-down with the option to choose.
+        Action::Select if el.role == cup_protocol::Role::Combobox && params.value.is_some() => {
+            choose_option(el, params.value.as_deref().unwrap_or_default()).await
         }
         // A paragraph or heading of a document: its text (LibreOffice's
         // document says it selected the child and selects nothing).

@@ -173,6 +173,10 @@ pub fn map_actions(raw: &RawNode, role: Role) -> Vec<Action> {
     if has(AtspiState::Selectable) || selectable_by_parent {
         out.insert(Action::Select);
     }
+    // A drop-down chooses an option by its name (select with a value).
+    if role == Role::Combobox {
+        out.insert(Action::Select);
+    }
     if raw.role == AtspiRole::ScrollPane || role == Role::Document {
         out.insert(Action::Scroll);
     }

@@ -260,9 +260,15 @@ fn gtk3_combo_box_expandable() {
     let m = map(&raw);
     assert_eq!(m.role, Role::Combobox);
     assert_eq!(m.states, vec![State::Collapsed]);
+    // select chooses one of its options by name.
     assert_eq!(
         m.actions,
-        vec![Action::Click, Action::Collapse, Action::Expand]
+        vec![
+            Action::Click,
+            Action::Collapse,
+            Action::Expand,
+            Action::Select
+        ]
     );
 }
 
