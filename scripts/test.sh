@@ -154,4 +154,12 @@ for variant in "" --chromium; do
         sudo deploy/image/test.sh $variant
     fi
 done
+# OSWorld-style tasks end to end: 20 tasks in Calc, Writer, Impress,
+# VLC, GIMP, Files, gnome-terminal and Chromium, each on a private
+# desktop of its own, driven through `cup mcp` (the release cup built
+# above) by the official MCP client, and judged by oracles that read the
+# apps' files, settings and a loopback server; three runs in a row, all
+# must pass (about 5 minutes).
+phase "task suite (20 OSWorld-style tasks x 3 runs, cup mcp + the official MCP client)"
+target/debug/osworld-tasks --runs 3 --cup target/release/cup
 phase "done"
