@@ -150,9 +150,31 @@ fn write_calc_csv(path: &Path) -> std::io::Result<()> {
     std::fs::write(path, csv)
 }
 
+/// Chromium's arguments for a window with its accessibility tree on
+/// (AT-SPI), a fresh `profile` and no first-run or background work,
+/// showing `url`.
+pub fn chromium_args(profile: &Path, url: &str) -> Vec<String> {
+    vec![
+        "--force-renderer-accessibility".to_owned(),
+        "--no-sandbox".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--disable-sync".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+        "--window-size=1200,900".to_owned(),
+        url.to_owned(),
+    ]
+}
+
 /// `crates/cup-linux/tests/desktop/support/nonroot.c` compiled into
 /// `out`: the preload that lets VLC start as root.
-fn build_nonroot_preload(out: &Path) -> std::io::Result<()> {
+///
+/// # Errors
+///
+/// `cc` is missing or fails.
+pub fn build_nonroot_preload(out: &Path) -> std::io::Result<()> {
     let source = crate::workspace_root()
         .join("crates")
         .join("cup-linux")
@@ -251,18 +273,10 @@ impl AppSpec {
                 std::fs::write(&page, PAGE)?;
                 let profile = scratch.join("chromium-profile");
                 std::fs::create_dir_all(&profile)?;
-                Ok(vec![
-                    "--force-renderer-accessibility".to_owned(),
-                    "--no-sandbox".to_owned(),
-                    "--no-first-run".to_owned(),
-                    "--disable-gpu".to_owned(),
-                    "--disable-background-networking".to_owned(),
-                    "--disable-component-update".to_owned(),
-                    "--disable-sync".to_owned(),
-                    format!("--user-data-dir={}", profile.display()),
-                    "--window-size=1200,900".to_owned(),
-                    format!("file://{}", page.display()),
-                ])
+                Ok(chromium_args(
+                    &profile,
+                    &format!("file://{}", page.display()),
+                ))
             }
             Kind::Calc => {
                 let csv = scratch.join("osworld-cells.csv");

@@ -132,7 +132,7 @@ fn saved_rows(
     poll_file(&ctx.dir.join("sales.csv"), |bytes| judge(&csv_rows(bytes)))
 }
 
-fn cell_of<'a>(rows: &'a [Vec<String>], row: usize, column: usize) -> &'a str {
+fn cell_of(rows: &[Vec<String>], row: usize, column: usize) -> &str {
     rows.get(row)
         .and_then(|r| r.get(column))
         .map_or("", String::as_str)
@@ -251,8 +251,6 @@ fn sort_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
 }
 
 fn sort_check(ctx: &Ctx) -> Result<(), String> {
-    let mut want: Vec<(u64, u64)> = (1..=ITEMS).map(|i| (amount(i), i)).collect();
-    want.sort_by(|a, b| b.0.cmp(&a.0));
     saved_rows(ctx, |rows| {
         if cell_of(rows, 0, 0) != "Item" {
             return Err(format!("the header moved: {:?}", rows.first()));

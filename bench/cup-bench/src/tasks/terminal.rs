@@ -118,15 +118,6 @@ fn count_check(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn reads_numbers_after_a_marker() {
-        let screen = "root@vm:~# echo lines:$(wc -l < data.txt) lines:137 root@vm:~#";
-        assert_eq!(super::numbers_after(screen, "lines:"), vec![137]);
-    }
-}
-
 pub(super) fn tasks() -> Vec<Task> {
     vec![
         Task {
@@ -146,4 +137,13 @@ pub(super) fn tasks() -> Vec<Task> {
             check: count_check,
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reads_numbers_after_a_marker() {
+        let screen = "root@vm:~# echo lines:$(wc -l < data.txt) lines:137 root@vm:~#";
+        assert_eq!(super::numbers_after(screen, "lines:"), vec![137]);
+    }
 }

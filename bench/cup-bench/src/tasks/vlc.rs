@@ -3,8 +3,6 @@
 //! `HOME`). VLC refuses to start as root: it runs through the preload
 //! `crates/cup-linux/tests/desktop/support/nonroot.c`, built here.
 
-use std::path::Path;
-
 use serde_json::json;
 
 use super::agent::Agent;
@@ -14,7 +12,8 @@ use super::{Ctx, Launch, Task};
 
 fn prepare(ctx: &mut Ctx) -> Result<Launch, String> {
     let preload = ctx.dir.join("nonroot.so");
-    build_preload(&preload)?;
+    crate::apps::build_nonroot_preload(&preload)
+        .map_err(|e| format!("{e} (cc comes with apt-get install gcc)"))?;
     Ok(Launch {
         program: "vlc",
         package: "vlc",
@@ -27,26 +26,6 @@ fn prepare(ctx: &mut Ctx) -> Result<Launch, String> {
             ("LD_PRELOAD".to_owned(), preload.display().to_string()),
         ],
     })
-}
-
-fn build_preload(out: &Path) -> Result<(), String> {
-    let source = crate::workspace_root().join("crates/cup-linux/tests/desktop/support/nonroot.c");
-    let built = std::process::Command::new("cc")
-        .args(["-shared", "-fPIC", "-O2", "-o"])
-        .arg(out)
-        .arg(&source)
-        .arg("-ldl")
-        .output()
-        .map_err(|e| format!("cannot run cc (apt-get install gcc): {e}"))?;
-    if built.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "cc {} failed: {}",
-            source.display(),
-            String::from_utf8_lossy(&built.stderr).trim()
-        ))
-    }
 }
 
 /// Opens Tools > Preferences, ticks the box named `option` and saves.

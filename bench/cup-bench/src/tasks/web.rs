@@ -191,18 +191,7 @@ fn chromium(ctx: &mut Ctx, page: &'static str) -> Result<Launch, String> {
     Ok(Launch {
         program: "chromium",
         package: "chromium",
-        args: vec![
-            "--force-renderer-accessibility".to_owned(),
-            "--no-sandbox".to_owned(),
-            "--no-first-run".to_owned(),
-            "--disable-gpu".to_owned(),
-            "--disable-background-networking".to_owned(),
-            "--disable-component-update".to_owned(),
-            "--disable-sync".to_owned(),
-            format!("--user-data-dir={}", profile.display()),
-            "--window-size=1200,900".to_owned(),
-            url,
-        ],
+        args: crate::apps::chromium_args(&profile, &url),
         env: Vec::new(),
     })
 }
@@ -287,21 +276,6 @@ fn review_check(ctx: &Ctx) -> Result<(), String> {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn decodes_form_bodies() {
-        assert_eq!(
-            super::decode_form("name=Ada+Lovelace&email=ada%40example.org&x=%"),
-            vec![
-                ("name".to_owned(), "Ada Lovelace".to_owned()),
-                ("email".to_owned(), "ada@example.org".to_owned()),
-                ("x".to_owned(), "%".to_owned())
-            ]
-        );
-    }
-}
-
 pub(super) fn tasks() -> Vec<Task> {
     vec![
         Task {
@@ -321,4 +295,19 @@ pub(super) fn tasks() -> Vec<Task> {
             check: review_check,
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decodes_form_bodies() {
+        assert_eq!(
+            super::decode_form("name=Ada+Lovelace&email=ada%40example.org&x=%"),
+            vec![
+                ("name".to_owned(), "Ada Lovelace".to_owned()),
+                ("email".to_owned(), "ada@example.org".to_owned()),
+                ("x".to_owned(), "%".to_owned())
+            ]
+        );
+    }
 }

@@ -147,7 +147,7 @@ fn search<'a>(tree: &'a [Node], criteria: &Criteria) -> Vec<Match<'a>> {
         } else {
             tokenize(&node.name)
         };
-        if let Some(scored) = score_node(node, &name_tokens, ancestors, &criteria) {
+        if let Some(scored) = score_node(node, &name_tokens, ancestors, criteria) {
             matches.push(Match {
                 node,
                 score: scored.score,
