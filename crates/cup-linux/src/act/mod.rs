@@ -287,7 +287,10 @@ fn same_element(
     let live_role = crate::mapping::atspi_role_name(role);
     let role_changed = snapshot_role.is_some_and(|r| r != live_role);
     let snapshot_name = target.node.name.as_str();
-    let live = crate::mapping::text::cap(name.trim(), crate::mapping::text::NAME_MAX);
+    let live = crate::mapping::text::cap(
+        crate::mapping::text::without_mnemonic_echo(name.trim()),
+        crate::mapping::text::NAME_MAX,
+    );
     // The snapshot may have named the element from its text, its window
     // title, its description, label, wrapper or content (`nameFrom`), or
     // dropped a name that is the app's type name (Nautilus's

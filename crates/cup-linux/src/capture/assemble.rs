@@ -192,6 +192,51 @@ pub(super) fn managed_notes(tree: &[Node], notes: &mut Vec<String>) {
     }
 }
 
+/// One note per document that shows only part of its content: the
+/// toolkit exposes only what is on screen (LibreOffice Writer's
+/// paragraphs), and its vertical scroll bar, a sibling, says there is
+/// more. The note says where the view is and how to read the rest.
+pub(super) fn scrolled_notes(tree: &[Node], notes: &mut Vec<String>) {
+    for n in tree {
+        let bar = n.children.iter().find_map(|c| {
+            let a = &c.attributes;
+            let vertical = a.orientation == Some(cup_protocol::Orientation::Vertical);
+            match (c.role, vertical, a.value_min, a.value_max, a.value_now) {
+                (cup_protocol::Role::ScrollBar, true, Some(min), Some(max), Some(now))
+                    if max > min =>
+                {
+                    Some(((now - min) / (max - min)).clamp(0.0, 1.0))
+                }
+                _ => None,
+            }
+        });
+        if let Some(at) = bar {
+            for doc in n
+                .children
+                .iter()
+                .filter(|c| c.role == cup_protocol::Role::Document)
+            {
+                let name = if doc.name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" \"{}\"", doc.name)
+                };
+                let way = match at {
+                    a if a <= 0.0 => "scroll it down",
+                    a if a >= 1.0 => "scroll it up",
+                    _ => "scroll it up or down",
+                };
+                notes.push(format!(
+                    "[{}] document{name} shows only what is on screen ({:.0}% of the way down): {way} to read the rest",
+                    doc.id,
+                    at * 100.0
+                ));
+            }
+        }
+        scrolled_notes(&n.children, notes);
+    }
+}
+
 pub(super) fn window_without_tree(target: &Target, next_id: &mut usize) -> Node {
     let mut n = Node::new(
         format!("e{next_id}"),
@@ -201,4 +246,47 @@ pub(super) fn window_without_tree(target: &Target, next_id: &mut usize) -> Node 
     *next_id += 1;
     n.bounds = target.rect;
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use cup_protocol::{Node, Orientation, Role};
+
+    fn bar(now: f64, max: f64) -> Node {
+        let mut b = Node::new("e9", Role::ScrollBar, "Vertical scroll bar");
+        b.attributes.orientation = Some(Orientation::Vertical);
+        b.attributes.value_min = Some(0.0);
+        b.attributes.value_max = Some(max);
+        b.attributes.value_now = Some(now);
+        b
+    }
+
+    fn pane(scroll: Node) -> Vec<Node> {
+        let mut pane = Node::new("e1", Role::Group, "");
+        pane.children = vec![
+            Node::new("e2", Role::Document, "long - LibreOffice Document"),
+            scroll,
+        ];
+        vec![pane]
+    }
+
+    #[test]
+    fn a_document_with_more_below_says_so() {
+        let mut notes = Vec::new();
+        super::scrolled_notes(&pane(bar(0.0, 411_212.0)), &mut notes);
+        assert_eq!(
+            notes,
+            ["[e2] document \"long - LibreOffice Document\" shows only what is on screen (0% of the way down): scroll it down to read the rest"]
+        );
+        let mut notes = Vec::new();
+        super::scrolled_notes(&pane(bar(205_606.0, 411_212.0)), &mut notes);
+        assert!(
+            notes[0].contains("(50% of the way down): scroll it up or down"),
+            "{notes:?}"
+        );
+        // All of it on screen: nothing to say.
+        let mut notes = Vec::new();
+        super::scrolled_notes(&pane(bar(0.0, 0.0)), &mut notes);
+        assert!(notes.is_empty());
+    }
 }

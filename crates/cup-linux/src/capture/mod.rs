@@ -34,7 +34,7 @@ mod structure;
 mod unallocated;
 mod warm;
 
-use assemble::{build, managed_notes, raw_tree, window_without_tree};
+use assemble::{build, managed_notes, raw_tree, scrolled_notes, window_without_tree};
 pub use cache_index::{CacheIndex, ReadAhead, ReadAheadFor};
 use details::{collect_details, extents_top_down, is_gtk4, read_one, wants, Got, Job, Want};
 use statics::Statics;
@@ -632,6 +632,7 @@ async fn capture_once(
     }
 
     managed_notes(&tree, &mut notes);
+    scrolled_notes(&tree, &mut notes);
     let mut reasons = Vec::new();
     if walk.timed_out || timed_out_details > 0 {
         reasons.push(format!(
