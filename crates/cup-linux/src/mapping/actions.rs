@@ -177,6 +177,13 @@ pub fn map_actions(raw: &RawNode, role: Role) -> Vec<Action> {
     if role == Role::Combobox {
         out.insert(Action::Select);
     }
+    // A separator is never chosen nor clicked (LibreOffice marks its
+    // menus' separators SELECTABLE and gives its toolbars' separators,
+    // 0x0 and disabled, a "press" action); a splitter keeps its value.
+    if role == Role::Separator {
+        out.remove(&Action::Select);
+        out.remove(&Action::Click);
+    }
     if raw.role == AtspiRole::ScrollPane || role == Role::Document {
         out.insert(Action::Scroll);
     }
@@ -195,6 +202,13 @@ mod tests {
         let mut raw = RawNode::new(role);
         raw.action_names = names.iter().map(|n| (*n).to_owned()).collect();
         raw
+    }
+
+    #[test]
+    fn a_separator_is_not_selected() {
+        let mut sep = with_actions(AtspiRole::Separator, &["press"]);
+        sep.states = crate::raw::StateSet::new(AtspiState::Selectable | AtspiState::Showing);
+        assert!(map_actions(&sep, Role::Separator).is_empty());
     }
 
     #[test]

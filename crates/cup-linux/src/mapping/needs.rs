@@ -52,13 +52,16 @@ pub fn needs_attributes(role: AtspiRole, toolkit: &str, version: &str) -> bool {
 /// Whether a node's bounds serve nothing, so the capture may skip reading
 /// them: unnamed structural containers without actions (GTK's fillers and
 /// panels, which the compact format hoists away; scroll panes and
-/// viewports excepted, their bounds clip their children) and separators.
+/// viewports excepted, their bounds clip their children) and separators
+/// without actions.
 pub fn bounds_unused(role: AtspiRole, name: &str, interfaces: InterfaceSet) -> bool {
     if matches!(role, AtspiRole::ScrollPane | AtspiRole::Viewport) {
         return false;
     }
     let cup = native_role(role);
-    cup == Role::Separator
+    // A separator that acts is a splitter a person drags (GTK's paned
+    // handle): its bounds are where to drag.
+    (cup == Role::Separator && !interfaces.contains(Interface::Action))
         || (cup == Role::Generic
             && name.trim().is_empty()
             && !interfaces.contains(Interface::Action))

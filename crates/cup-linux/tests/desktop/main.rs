@@ -15,6 +15,7 @@ mod gimp;
 mod gtk3;
 mod gtk4;
 mod input;
+mod large;
 mod qt5;
 mod screenshot;
 mod terminal;

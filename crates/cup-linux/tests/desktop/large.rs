@@ -1,0 +1,218 @@
+//! OSWorld's apps on large content, read as an agent's first snapshot
+//! reads them: Writer on a 30-page document, Impress on a deck of 20
+//! slides, Nautilus on a folder of 500 files. Each snapshot is complete,
+//! holds what is on screen with bounds, folds or says the rest (and how to
+//! reach it), and fits the default budget without a cut.
+
+use std::time::Duration;
+
+use crate::support::{assert_bounds_on_screen, nodes, until, Desk, TempDir};
+use cup::{Snapshot, SnapshotRequest};
+use cup_protocol::{Role, Scope, State};
+use cup_sandbox::LaunchOptions;
+
+/// What every first snapshot of a large window must be: complete, every
+/// actionable element on screen with bounds, within the default budget.
+fn assert_read_right(snap: &Snapshot) {
+    assert!(!snap.text.contains("# partial capture"), "{}", snap.text);
+    assert!(
+        !snap.text.contains("left out to fit the budget")
+            && snap.text.len() <= cup_protocol::compact::MAX_OUTPUT_CHARS,
+        "{} characters, over the default budget:\n{}",
+        snap.text.len(),
+        snap.text
+    );
+    assert_bounds_on_screen(snap);
+    for n in nodes(snap) {
+        let shown = !n.states.contains(&State::Offscreen) && !n.states.contains(&State::Hidden);
+        if shown && n.has_meaningful_action() {
+            assert!(
+                n.bounds.is_some(),
+                "{} {:?} {:?} can be acted on ({:?}), is on screen and has no bounds: {:?}",
+                n.id,
+                n.role,
+                n.name,
+                n.actions,
+                n.platform.linux
+            );
+        }
+    }
+}
+
+fn libreoffice(desk: &Desk, module: &str, dir: &TempDir, file: &std::path::Path) {
+    let profile = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))
+        .unwrap_or_else(|e| panic!("profile: {e}"));
+    let options = LaunchOptions {
+        timeout: Duration::from_secs(90),
+        env: vec![("SAL_USE_VCLPLUGIN".into(), "gtk3".into())],
+    };
+    let file = file.display().to_string();
+    desk.sandbox
+        .launch_with(
+            "soffice",
+            &[format!("--{module}").as_str(), "--norestore", "--nologo", profile.as_str(), file.as_str()],
+            &options,
+        )
+        .unwrap_or_else(|e| {
+            panic!("cannot launch soffice: {e} (apt-get install libreoffice-{module} libreoffice-gtk3, or scripts/install-deps.sh)")
+        });
+}
+
+fn foreground() -> SnapshotRequest {
+    SnapshotRequest {
+        scope: Scope::Foreground,
+        ..SnapshotRequest::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writer_on_thirty_pages_reads_the_screen_and_says_the_rest() {
+    let desk = Desk::start();
+    let dir = TempDir::new("cup-writer-long");
+    let paragraphs: String = (1..=600)
+        .map(|i| {
+            format!("<text:p>Paragraph {i}: the figures for region {} rose by {} percent, and the board asked for a review of the costs that followed.</text:p>\n", i % 7, i % 13)
+        })
+        .collect();
+    let file = dir.path().join("long.fodt");
+    std::fs::write(
+        &file,
+        format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.3\" office:mimetype=\"application/vnd.oasis.opendocument.text\"><office:body><office:text>\n{paragraphs}</office:text></office:body></office:document>\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    libreoffice(&desk, "writer", &dir, &file);
+    let mut session = desk.session();
+    let snap = until(
+        &mut session,
+        &foreground(),
+        "the document's first page",
+        60,
+        true,
+        |s| s.text.contains("\"Paragraph 1: "),
+    )
+    .await;
+    assert_read_right(&snap);
+    let shown = nodes(&snap)
+        .into_iter()
+        .filter(|n| n.name.starts_with("Paragraph "))
+        .count();
+    assert!(
+        (5..100).contains(&shown),
+        "{shown} paragraphs read:\n{}",
+        snap.text
+    );
+    assert!(
+        snap.text.contains(
+            "shows only what is on screen (0% of the way down): scroll it down to read the rest"
+        ),
+        "no word of the 29 pages below:\n{}",
+        snap.text
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn impress_on_twenty_slides_lists_the_thumbnails_on_screen() {
+    let desk = Desk::start();
+    let dir = TempDir::new("cup-impress-deck");
+    let pages: String = (1..=20)
+        .map(|i| format!("<draw:page draw:name=\"Slide{i}\"><draw:frame svg:x=\"2cm\" svg:y=\"1cm\" svg:width=\"24cm\" svg:height=\"3cm\"><draw:text-box><text:p>Topic {i}</text:p></draw:text-box></draw:frame></draw:page>"))
+        .collect();
+    let file = dir.path().join("deck.fodp");
+    std::fs::write(
+        &file,
+        format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:draw=\"urn:oasis:names:tc:opendocument:xmlns:drawing:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" xmlns:svg=\"urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0\" xmlns:style=\"urn:oasis:names:tc:opendocument:xmlns:style:1.0\" office:version=\"1.3\" office:mimetype=\"application/vnd.oasis.opendocument.presentation\"><office:styles/><office:master-styles><style:master-page style:name=\"Default\"/></office:master-styles><office:body><office:presentation>{pages}</office:presentation></office:body></office:document>\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    libreoffice(&desk, "impress", &dir, &file);
+    let mut session = desk.session();
+    let snap = until(
+        &mut session,
+        &foreground(),
+        "the slide pane",
+        60,
+        true,
+        |s| s.text.contains("\"Slides View\"") && s.text.contains("\"Slide1\""),
+    )
+    .await;
+    assert_read_right(&snap);
+    let thumbnails: Vec<&str> = nodes(&snap)
+        .into_iter()
+        .filter(|n| n.name.starts_with("Slide") && n.name[5..].parse::<u32>().is_ok())
+        .map(|n| n.name.as_str())
+        .collect();
+    assert!(
+        (5..20).contains(&thumbnails.len()),
+        "thumbnails read: {thumbnails:?}\n{}",
+        snap.text
+    );
+    assert!(
+        snap.text
+            .contains("document \"Slides View\" shows only what is on screen"),
+        "no word of the slides below:\n{}",
+        snap.text
+    );
+    // The slide shown, with its title.
+    assert!(snap.text.contains("\"Topic 1\""), "{}", snap.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nautilus_on_five_hundred_files_folds_the_rows_off_screen() {
+    let desk = Desk::start();
+    let dir = TempDir::new("cup-nautilus-500");
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(&files).unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..500 {
+        std::fs::write(
+            files.join(format!("note-{i:03}.txt")),
+            format!("note {i}\n"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let home = dir.path().display().to_string();
+    let options = LaunchOptions {
+        timeout: Duration::from_secs(60),
+        env: vec![("HOME".into(), home)],
+    };
+    let folder = files.display().to_string();
+    desk.sandbox
+        .launch_with("nautilus", &["--new-window", folder.as_str()], &options)
+        .unwrap_or_else(|e| panic!("cannot launch nautilus: {e} (apt-get install nautilus, or scripts/install-deps.sh)"));
+    let mut session = desk.session();
+    let snap = until(
+        &mut session,
+        &foreground(),
+        "the folder's files",
+        60,
+        true,
+        |s| s.text.contains("\"note-000.txt\""),
+    )
+    .await;
+    assert_read_right(&snap);
+    let on_screen = nodes(&snap)
+        .into_iter()
+        .filter(|n| n.role == Role::Cell && n.name.starts_with("note-") && n.bounds.is_some())
+        .count();
+    assert!(
+        (4..100).contains(&on_screen),
+        "{on_screen} files on screen:\n{}",
+        snap.text
+    );
+    let listed = snap.text.matches("cel \"note-").count();
+    assert!(
+        listed < 100,
+        "{listed} file lines: the rows off screen were not folded"
+    );
+    assert!(
+        snap.text.contains("offscreen items without bounds under"),
+        "no fold line for the files off screen:\n{}",
+        snap.text
+    );
+    // find still reaches a file far down the folder.
+    let found = session
+        .find(&cup_protocol::FindQuery {
+            name: Some("note-450.txt".into()),
+            ..cup_protocol::FindQuery::default()
+        })
+        .unwrap_or_else(|e| panic!("find: {e}"));
+    assert!(!found.is_empty(), "find did not reach note-450.txt");
+}
