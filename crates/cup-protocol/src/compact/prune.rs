@@ -7,8 +7,9 @@
 //!    action is replaced by its children (recursively);
 //! 2. skip: chrome roles, zero size, offscreen without a meaningful action,
 //!    unnamed `img`, unnamed `text`, a `text` that is the only child of a
-//!    named parent and repeats its name (D14) — the node and its subtree
-//!    are dropped;
+//!    named parent and repeats its name (D14), or a sole child with its
+//!    parent's role and name and no action or children (D14) — the node
+//!    and its subtree are dropped;
 //! 3. clip: a child with bounds entirely outside the viewport is counted, by
 //!    direction, instead of shown;
 //! 4. the child is pruned recursively; an unnamed structural container
@@ -271,6 +272,17 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
             return true
         }
         _ => {}
+    }
+    // A sole child that is its parent again: the same role and name, no
+    // action and nothing below it (GTK 4's grid cell holding its label's
+    // cell: Nautilus's `cel "a.txt"` twice per file).
+    if siblings == 1
+        && !node.name.is_empty()
+        && node.children.is_empty()
+        && !node.has_meaningful_action()
+        && parent.is_some_and(|p| p.role == node.role && p.name == node.name)
+    {
+        return true;
     }
     node.bounds.is_some_and(|b| b.is_empty())
         || (viewport == Viewport::Applied

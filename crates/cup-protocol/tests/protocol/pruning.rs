@@ -128,6 +128,27 @@ fn a_sole_text_that_says_more_than_its_parent_stays() {
 }
 
 #[test]
+fn a_sole_child_that_repeats_its_parent_whole_is_dropped() {
+    // D14: GTK 4's grid cell holds its label's cell (Nautilus). A child
+    // that acts, or says something else, stays.
+    let out = body(
+        json!([{"id": "e0", "role": "table", "name": "", "children": [
+            {"id": "e1", "role": "cell", "name": "a.txt", "bounds": {"x": 0, "y": 0, "w": 10, "h": 10}, "actions": ["select"], "children": [
+                {"id": "e2", "role": "cell", "name": "a.txt"}]},
+            {"id": "e3", "role": "cell", "name": "b.txt", "bounds": {"x": 0, "y": 10, "w": 10, "h": 10}, "actions": ["select"], "children": [
+                {"id": "e4", "role": "cell", "name": "b.txt", "actions": ["click"]}]},
+            {"id": "e5", "role": "cell", "name": "c.txt", "bounds": {"x": 0, "y": 20, "w": 10, "h": 10}, "actions": ["select"], "children": [
+                {"id": "e6", "role": "cell", "name": "c.txt (2)"}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] tbl\n  [e1] cel \"a.txt\" 0,0 10x10 [sel]\n  [e3] cel \"b.txt\" 0,10 10x10 [sel]\n    \
+         [e4] cel \"b.txt\" [clk]\n  [e5] cel \"c.txt\" 0,20 10x10 [sel]\n    [e6] cel \"c.txt (2)\"\n"
+    );
+}
+
+#[test]
 fn offscreen_nodes_stay_only_when_actionable() {
     let out = body(
         json!([{"id": "e0", "role": "window", "name": "W", "children": [
