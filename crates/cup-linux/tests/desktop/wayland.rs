@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use crate::support::{has, nodes, request, snapshot, Desk};
+use crate::support::{complete_snapshot, has, nodes, request, snapshot, Desk};
 use cup::{ActionParams, Button, Gesture, Point, ShotTarget};
 use cup_linux::wayland::sway::SwayIpc;
 use cup_protocol::{Node, Role, Scope, State};
@@ -99,7 +99,7 @@ async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
     assert_eq!(windows[0].info.bounds, Some(rect));
 
     // Bounds on screen: the check buttons lie inside sway's rectangle.
-    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
     let buttons = check_buttons(&snap);
     assert!(buttons.len() >= 2, "two enabled check buttons: {buttons:?}");
     let target = buttons
@@ -295,7 +295,7 @@ async fn qt5_and_gtk4_take_clicks_at_their_reported_centres() {
 
     // Qt: 7 + 5 = by pointer, each followed by a snapshot.
     for (key, shown) in [("7", "7"), ("+", "7"), ("5", "5"), ("=", "12")] {
-        let snap = snapshot(&mut session, &request(Scope::Full)).await;
+        let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
         let at = centre(named(&snap, Role::Button, key));
         click(&mut session, at, Button::Left).await;
         let after = snapshot(&mut session, &request(Scope::Full)).await;
@@ -309,7 +309,7 @@ async fn qt5_and_gtk4_take_clicks_at_their_reported_centres() {
     // GTK 4: a click at an entry's centre gives it the focus.
     desk.launch("gtk4-widget-factory", &[]);
     mapped(&ipc, 2).await;
-    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
     // GTK 4.8 does not mark its insensitive entry (the first "entry"):
     // the last one is the sensitive one.
     let entry = nodes(&snap)
@@ -378,7 +378,7 @@ async fn drag_scroll_and_right_click_do_what_they_should() {
     // The window settles in its floating size (with its shadow) first.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let mut session = desk.session();
-    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
     // Ids are numbered per snapshot: controls are found again by rule.
     let slider_of = |snap: &cup::Snapshot| {
         nodes(snap)
@@ -766,7 +766,7 @@ async fn chromium_web_content_takes_a_click_at_its_reported_centre() {
     let until = std::time::Instant::now() + Duration::from_secs(30);
     let mut last: Option<cup_protocol::Rect> = None;
     let button = loop {
-        let snap = snapshot(&mut session, &request(Scope::Full)).await;
+        let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
         let found = nodes(&snap)
             .into_iter()
             .find(|n| n.role == Role::Button && n.name == "Press me" && n.bounds.is_some())
@@ -865,7 +865,7 @@ async fn a_second_output_at_scale_2() {
         .collect();
     assert_eq!(scales, vec![(0, 1.0), (1280, 2.0)], "{screen:?}");
 
-    let snap = snapshot(&mut session, &request(Scope::Full)).await;
+    let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
     let target = check_buttons(&snap)
         .into_iter()
         .find(|n| !has(n, State::Checked))
