@@ -161,5 +161,6 @@ done
 # apps' files, settings and a loopback server; three runs in a row, all
 # must pass (about 5 minutes).
 phase "task suite (20 OSWorld-style tasks x 3 runs, cup mcp + the official MCP client)"
+cargo build --locked -p cup-bench --bin osworld-tasks
 target/debug/osworld-tasks --runs 3 --cup target/release/cup
 phase "done"

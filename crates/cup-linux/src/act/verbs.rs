@@ -217,6 +217,33 @@ async fn child_has_focus(el: &Element<'_>) -> bool {
         .any(|s| s.is_ok_and(|s| s.contains(AtspiState::Focused)))
 }
 
+/// Longest wait for a grabbed focus to arrive before typing.
+const FOCUS_WAIT: std::time::Duration = std::time::Duration::from_millis(1_000);
+
+/// Waits (at most [`FOCUS_WAIT`]) until `el` reports the keyboard focus
+/// it was asked to take. A field's focus-in handler may reset its text
+/// (LibreOffice's Paragraph Style box shows the caret's style again):
+/// text set before the focus arrives is lost on a busy machine.
+async fn until_focused(el: &Element<'_>, events: &EventLog) {
+    let deadline = tokio::time::Instant::now() + FOCUS_WAIT;
+    let mut step = std::time::Duration::from_millis(2);
+    loop {
+        if calls::states(el.conn, el.obj)
+            .await
+            .map_or(true, |s| s.contains(AtspiState::Focused))
+        {
+            return;
+        }
+        let now = tokio::time::Instant::now();
+        if now >= deadline {
+            tracing::debug!("the focus did not arrive within {FOCUS_WAIT:?}; typing anyway");
+            return;
+        }
+        events.wait((now + step).min(deadline)).await;
+        step = (step * 2).min(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Performs `verb` on `el`.
 pub async fn perform(
     el: &Element<'_>,
@@ -364,8 +391,11 @@ pub async fn perform(
                 // The element takes the keyboard focus first, as it would
                 // for a person typing: the next key (Enter in a Name Box
                 // or a search field) goes to it.
-                if verb == Action::Type {
+                if verb == Action::Type && !has(AtspiState::Focused) {
                     let _ = act::grab_focus(el.conn, el.obj).await;
+                    if has(AtspiState::Focusable) {
+                        until_focused(el, events).await;
+                    }
                 }
                 let ok = act::set_text(el.conn, el.obj, &value)
                     .await
