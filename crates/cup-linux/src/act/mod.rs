@@ -214,6 +214,13 @@ pub async fn act(
     } else {
         Effect::Confirmed
     };
+    // Expanding has one evidence, the element's expanded state: the
+    // focus moving to it (Gecko's "activate" on a tree row) is not it.
+    let unexpanded = matches!(verb, Action::Expand | Action::Collapse)
+        && effect == Effect::Confirmed
+        && events::only_focus(&changes)
+        && after.states.contains(crate::raw::AtspiState::Expanded) != (verb == Action::Expand);
+    let effect = if unexpanded { Effect::NoChange } else { effect };
     let elapsed = started.elapsed();
     tracing::debug!(verb = %verb, ?effect, settle_ms = elapsed.as_secs_f64() * 1e3, "action observed");
 
@@ -222,6 +229,9 @@ pub async fn act(
         message.push_str(&format!(
             "; the app announced {unreadable} changes without saying what changed (Qt does); take a snapshot to see them"
         ));
+    }
+    if unexpanded {
+        message.push_str("; only the keyboard focus moved to it");
     }
     if effect == Effect::NoChange && !performed.already {
         let why = if target.node.states.contains(&cup_protocol::State::Disabled) {

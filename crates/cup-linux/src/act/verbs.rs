@@ -149,15 +149,144 @@ async fn find_option(el: &Element<'_>, wanted: &str) -> Option<ObjRef> {
     }
 }
 
-/// Chooses the option named `wanted` of the drop-down `el`: selected in
-/// its list (`Selection.SelectChild`), else its own action (a GTK menu
-/// item's "click").
-async fn choose_option(el: &Element<'_>, wanted: &str) -> Result<Performed, AdapterError> {
+/// Most arrow keys pressed to reach an option of a web drop-down.
+const OPTION_KEYS_MAX: usize = 200;
+
+/// The arrow key and how many presses move a web drop-down's selection
+/// from the selected option to option `wanted` of `states` (its options'
+/// states, in order): the keys pass over disabled options. `None` when no
+/// option is selected or the wanted one is disabled.
+fn option_keys(states: &[StateSet], wanted: usize) -> Option<(&'static str, usize)> {
+    let enabled =
+        |s: &StateSet| s.contains(AtspiState::Enabled) || s.contains(AtspiState::Sensitive);
+    let selected = states
+        .iter()
+        .position(|s| s.contains(AtspiState::Selected))?;
+    if !states.get(wanted).is_some_and(enabled) {
+        return None;
+    }
+    let (from, to, key) = if wanted >= selected {
+        (selected + 1, wanted + 1, "down")
+    } else {
+        (wanted, selected, "up")
+    };
+    let presses = states[from..to].iter().filter(|s| enabled(s)).count();
+    Some((key, presses))
+}
+
+/// Chooses `option` of the web drop-down `el` with the arrow keys, as a
+/// person does: the page hears its change event (Thunderbird's account
+/// form sets the port for the protocol chosen; an option set over AT-SPI
+/// changes the value and tells the page nothing). `None` when the keys
+/// cannot be counted.
+async fn choose_by_keys(
+    el: &Element<'_>,
+    option: &ObjRef,
+    wanted: &str,
+    input: &Fallback<'_>,
+    events: &EventLog,
+) -> Result<Option<Performed>, AdapterError> {
+    let (Ok(list), Ok(index)) = (
+        act::parent(el.conn, option).await,
+        act::index_in_parent(el.conn, option).await,
+    ) else {
+        return Ok(None);
+    };
+    let Ok(siblings) = calls::children(el.conn, &list).await else {
+        return Ok(None);
+    };
+    if siblings.len() > OPTIONS_MAX {
+        return Ok(None);
+    }
+    let states: Vec<StateSet> =
+        futures::future::join_all(siblings.iter().map(|o| calls::states(el.conn, o)))
+            .await
+            .into_iter()
+            .map(Result::unwrap_or_default)
+            .collect();
+    let Some((key, presses)) = usize::try_from(index)
+        .ok()
+        .and_then(|i| option_keys(&states, i))
+        .filter(|(_, n)| *n <= OPTION_KEYS_MAX)
+    else {
+        return Ok(None);
+    };
+    if presses == 0 {
+        return Ok(Some(Performed::already(format!(
+            "{wanted:?} is already chosen"
+        ))));
+    }
+    let _ = act::grab_focus(el.conn, el.obj).await;
+    until_focused(el, events).await;
+    for _ in 0..presses {
+        input.keys(events, &combo(key)).await?;
+    }
+    Ok(Some(Performed::done(format!(
+        "Selected {wanted:?} (keyboard: {key} \u{d7}{presses})"
+    ))))
+}
+
+/// Selects the option `el` of a web drop-down (its list's parent is the
+/// combo box) with the drop-down's arrow keys (see [`choose_by_keys`]);
+/// `None` when `el` is no such option.
+async fn option_of_web_dropdown(
+    el: &Element<'_>,
+    input: &Fallback<'_>,
+    events: &EventLog,
+) -> Result<Option<Performed>, AdapterError> {
+    let Ok(list) = act::parent(el.conn, el.obj).await else {
+        return Ok(None);
+    };
+    let Ok(dropdown) = act::parent(el.conn, &list).await else {
+        return Ok(None);
+    };
+    if !calls::role(el.conn, &dropdown)
+        .await
+        .is_ok_and(|r| r == crate::raw::AtspiRole::ComboBox)
+    {
+        return Ok(None);
+    }
+    let (Ok(interfaces), Ok(states)) = (
+        calls::interfaces(el.conn, &dropdown).await,
+        calls::states(el.conn, &dropdown).await,
+    ) else {
+        return Ok(None);
+    };
+    let name = calls::accessible_props(el.conn, el.obj, false)
+        .await
+        .map(|p| p.name.trim().to_owned())
+        .unwrap_or_default();
+    let combo_box = Element {
+        conn: el.conn,
+        obj: &dropdown,
+        interfaces,
+        states,
+        role: cup_protocol::Role::Combobox,
+        toolkit: el.toolkit,
+    };
+    choose_by_keys(&combo_box, el.obj, &name, input, events).await
+}
+
+/// Chooses the option named `wanted` of the drop-down `el`: in a web
+/// page with the arrow keys (see [`choose_by_keys`]), else selected in its
+/// list (`Selection.SelectChild`), else its own action (a GTK menu item's
+/// "click").
+async fn choose_option(
+    el: &Element<'_>,
+    wanted: &str,
+    input: &Fallback<'_>,
+    events: &EventLog,
+) -> Result<Performed, AdapterError> {
     let option = find_option(el, wanted).await.ok_or_else(|| {
         AdapterError::Unsupported(format!(
             "no option named {wanted:?} in this drop-down; open it (expand) and take a snapshot to see its options"
         ))
     })?;
+    if crate::mapping::is_web_toolkit(el.toolkit) {
+        if let Some(done) = choose_by_keys(el, &option, wanted, input, events).await? {
+            return Ok(done);
+        }
+    }
     if let (Ok(parent), Ok(index)) = (
         act::parent(el.conn, &option).await,
         act::index_in_parent(el.conn, &option).await,
@@ -290,20 +419,39 @@ pub async fn perform(
                 }));
             }
             let label = if expanding { "Expanded" } else { "Collapsed" };
-            match raw(el, verb, label).await? {
+            if let Some(p) = raw(el, verb, label).await? {
+                return Ok(p);
+            }
+            // A web tree item (the ARIA tree pattern: Thunderbird's folder
+            // tree, a page's tree view) offers only "activate", which
+            // selects its row: the pattern's keys open and close it.
+            if el.role == cup_protocol::Role::TreeItem && crate::mapping::is_web_toolkit(el.toolkit)
+            {
+                let _ = act::grab_focus(el.conn, el.obj).await;
+                if has(AtspiState::Focusable) {
+                    until_focused(el, events).await;
+                }
+                let key = if expanding { "right" } else { "left" };
+                input.keys(events, &combo(key)).await?;
+                return Ok(Performed::done(format!("{label} (keyboard: {key})")));
+            }
+            match raw(el, Action::Click, label).await? {
                 Some(p) => Ok(p),
-                None => match raw(el, Action::Click, label).await? {
-                    Some(p) => Ok(p),
-                    None => input
-                        .click(el, 1, 1)
-                        .await
-                        .map(|()| Performed::done(format!("{label} (pointer)"))),
-                },
+                None => input
+                    .click(el, 1, 1)
+                    .await
+                    .map(|()| Performed::done(format!("{label} (pointer)"))),
             }
         }
         // A drop-down with the option to choose.
         Action::Select if el.role == cup_protocol::Role::Combobox && params.value.is_some() => {
-            choose_option(el, params.value.as_deref().unwrap_or_default()).await
+            choose_option(
+                el,
+                params.value.as_deref().unwrap_or_default(),
+                input,
+                events,
+            )
+            .await
         }
         // A paragraph or heading of a document: its text (LibreOffice's
         // document says it selected the child and selects nothing).
@@ -323,6 +471,11 @@ pub async fn perform(
             Ok(Performed::accepted("Selected its text", ok))
         }
         Action::Select => {
+            if crate::mapping::is_web_toolkit(el.toolkit) {
+                if let Some(done) = option_of_web_dropdown(el, input, events).await? {
+                    return Ok(done);
+                }
+            }
             if let Ok(parent) = act::parent(el.conn, el.obj).await {
                 if let Ok(index) = act::index_in_parent(el.conn, el.obj).await {
                     // As a person's click: this item becomes the selection
@@ -499,5 +652,51 @@ pub async fn perform(
                 "Scrolled {direction} ×{amount} (wheel)"
             )))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn states(list: &[(bool, bool)]) -> Vec<StateSet> {
+        list.iter()
+            .map(|&(enabled, selected)| {
+                let mut s = StateSet::empty();
+                if enabled {
+                    s.insert(AtspiState::Enabled);
+                }
+                if selected {
+                    s.insert(AtspiState::Selected);
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn option_keys_count_the_enabled_options_between() {
+        // IMAP (selected), POP3, Exchange: POP3 is one Down away.
+        let s = states(&[(true, true), (true, false), (true, false)]);
+        assert_eq!(option_keys(&s, 1), Some(("down", 1)));
+        assert_eq!(option_keys(&s, 2), Some(("down", 2)));
+        assert_eq!(option_keys(&s, 0), Some(("down", 0)));
+        // From the last back to the first.
+        let s = states(&[(true, false), (true, false), (true, true)]);
+        assert_eq!(option_keys(&s, 0), Some(("up", 2)));
+        // A disabled option between is passed over by the keys.
+        let s = states(&[(true, true), (false, false), (true, false)]);
+        assert_eq!(option_keys(&s, 2), Some(("down", 1)));
+        let s = states(&[(true, false), (false, false), (true, true)]);
+        assert_eq!(option_keys(&s, 0), Some(("up", 1)));
+    }
+
+    #[test]
+    fn option_keys_need_a_selected_option_and_an_enabled_target() {
+        let none_selected = states(&[(true, false), (true, false)]);
+        assert_eq!(option_keys(&none_selected, 1), None);
+        let disabled_target = states(&[(true, true), (false, false)]);
+        assert_eq!(option_keys(&disabled_target, 1), None);
+        assert_eq!(option_keys(&disabled_target, 5), None);
     }
 }

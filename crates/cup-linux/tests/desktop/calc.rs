@@ -9,25 +9,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{complete_snapshot, find, nodes, until, Desk, TempDir};
+use crate::support::{complete_snapshot, find, nodes, rss_mib, until, Desk, TempDir};
 use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
 use cup_protocol::{Node, Role, Scope, State};
 use cup_sandbox::LaunchOptions;
 
 const ROWS: usize = 5_000;
 const COLUMNS: usize = 20;
-
-/// Resident memory of `pid`, in MiB.
-fn rss_mib(pid: i64) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_else(|e| panic!("/proc/{pid}/status: {e}"));
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map(|kib| kib / 1024)
-        .unwrap_or_else(|| panic!("no VmRSS for pid {pid}"))
-}
 
 fn cell<'a>(snap: &'a Snapshot, address: &str) -> Option<&'a Node> {
     find(snap, Role::Cell, address).into_iter().next()

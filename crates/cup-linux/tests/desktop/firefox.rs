@@ -21,7 +21,8 @@ const FORM: &str = r#"<!doctype html>
 <label><input id="agree" type="checkbox"> Agree</label>
 <button id="go" onclick="out.textContent = 'Clicked ' + (++window.clicks)">Go</button></p>
 <p id="out">Not clicked</p>
-<p><label>Size <select id="size"><option>Small</option><option>Medium</option><option>Large</option></select></label></p>
+<p><label>Size <select id="size" onchange="sized.textContent = 'Size changed to ' + this.value"><option>Small</option><option>Medium</option><option>Large</option></select></label></p>
+<p id="sized">Size not changed</p>
 <p><label>Notes <textarea id="notes"></textarea></label></p>
 <div id="editor" contenteditable="true" role="textbox" aria-label="Editor" style="min-height: 2em; border: 1px solid"></div>
 <p><a href="/second">Second page</a></p>
@@ -195,6 +196,31 @@ async fn firefox_web_content_from_the_first_snapshot_and_every_action_confirmed(
     assert_eq!(
         one(&after, Role::Combobox, "Size").value.as_deref(),
         Some("Large"),
+        "{}",
+        after.text
+    );
+    // The page heard it (its change handler ran), as for a person's
+    // choice; then the drop-down chooses by an option's name.
+    assert!(
+        after.text.contains("Size changed to Large"),
+        "{}",
+        after.text
+    );
+    let size = one(&after, Role::Combobox, "Size").id.clone();
+    let params = ActionParams {
+        value: Some("Medium".into()),
+        ..ActionParams::default()
+    };
+    act(&mut session, &size, "select", &params).await;
+    let after = snapshot(&mut session, &req).await;
+    assert_eq!(
+        one(&after, Role::Combobox, "Size").value.as_deref(),
+        Some("Medium"),
+        "{}",
+        after.text
+    );
+    assert!(
+        after.text.contains("Size changed to Medium"),
         "{}",
         after.text
     );

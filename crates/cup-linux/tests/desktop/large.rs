@@ -6,38 +6,10 @@
 
 use std::time::Duration;
 
-use crate::support::{assert_bounds_on_screen, nodes, until, Desk, TempDir};
-use cup::{Snapshot, SnapshotRequest};
-use cup_protocol::{Role, Scope, State};
+use crate::support::{assert_read_right, nodes, until, Desk, TempDir};
+use cup::SnapshotRequest;
+use cup_protocol::{Role, Scope};
 use cup_sandbox::LaunchOptions;
-
-/// What every first snapshot of a large window must be: complete, every
-/// actionable element on screen with bounds, within the default budget.
-fn assert_read_right(snap: &Snapshot) {
-    assert!(!snap.text.contains("# partial capture"), "{}", snap.text);
-    assert!(
-        !snap.text.contains("left out to fit the budget")
-            && snap.text.len() <= cup_protocol::compact::MAX_OUTPUT_CHARS,
-        "{} characters, over the default budget:\n{}",
-        snap.text.len(),
-        snap.text
-    );
-    assert_bounds_on_screen(snap);
-    for n in nodes(snap) {
-        let shown = !n.states.contains(&State::Offscreen) && !n.states.contains(&State::Hidden);
-        if shown && n.has_meaningful_action() {
-            assert!(
-                n.bounds.is_some(),
-                "{} {:?} {:?} can be acted on ({:?}), is on screen and has no bounds: {:?}",
-                n.id,
-                n.role,
-                n.name,
-                n.actions,
-                n.platform.linux
-            );
-        }
-    }
-}
 
 fn libreoffice(desk: &Desk, module: &str, dir: &TempDir, file: &std::path::Path) {
     let profile = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))

@@ -19,6 +19,7 @@ mod large;
 mod qt5;
 mod screenshot;
 mod terminal;
+mod thunderbird;
 mod typing;
 mod vlc;
 mod wayland;

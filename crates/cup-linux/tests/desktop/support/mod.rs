@@ -224,3 +224,43 @@ pub async fn until(
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
+
+/// Resident memory of `pid`, in MiB.
+pub fn rss_mib(pid: i64) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_else(|e| panic!("/proc/{pid}/status: {e}"));
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kib| kib / 1024)
+        .unwrap_or_else(|| panic!("no VmRSS for pid {pid}"))
+}
+
+/// What every first snapshot of a large window must be: complete, every
+/// actionable element on screen with bounds, within the default budget.
+pub fn assert_read_right(snap: &Snapshot) {
+    assert!(!snap.text.contains("# partial capture"), "{}", snap.text);
+    assert!(
+        !snap.text.contains("left out to fit the budget")
+            && snap.text.len() <= cup_protocol::compact::MAX_OUTPUT_CHARS,
+        "{} characters, over the default budget:\n{}",
+        snap.text.len(),
+        snap.text
+    );
+    assert_bounds_on_screen(snap);
+    for n in nodes(snap) {
+        let shown = !n.states.contains(&State::Offscreen) && !n.states.contains(&State::Hidden);
+        if shown && n.has_meaningful_action() {
+            assert!(
+                n.bounds.is_some(),
+                "{} {:?} {:?} can be acted on ({:?}), is on screen and has no bounds: {:?}",
+                n.id,
+                n.role,
+                n.name,
+                n.actions,
+                n.platform.linux
+            );
+        }
+    }
+}
