@@ -77,6 +77,7 @@ pub(super) fn wants(n: &Skel) -> Vec<Want> {
     };
     if n.interfaces.contains(Interface::Component)
         && !mapping::bounds_unused(n.role, &n.name, interfaces)
+        && !mapping::in_closed_menu(n.role, n.states, &n.toolkit, &n.toolkit_version)
     {
         out.push(Want::Extents);
     }

@@ -67,6 +67,29 @@ pub fn bounds_unused(role: AtspiRole, name: &str, interfaces: InterfaceSet) -> b
             && !interfaces.contains(Interface::Action))
 }
 
+/// Whether an item of a menu is in a closed menu: a menu, menu item or
+/// separator the toolkit says is not SHOWING (LibreOffice answers its
+/// closed menus' items with the extents of the menu bar's button, 0x0,
+/// or none at all). Its place means nothing until its menu opens; the
+/// compact text folds those items into one line either way. GTK 2 (GAIL,
+/// its toolkit name) never says SHOWING of a menu's items, open or not
+/// (GIMP's open File menu): there this says nothing.
+pub fn in_closed_menu(role: AtspiRole, states: StateSet, toolkit: &str, version: &str) -> bool {
+    let gtk2 = toolkit.eq_ignore_ascii_case("gail")
+        || (toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("2."));
+    !gtk2
+        && matches!(
+            role,
+            AtspiRole::Menu
+                | AtspiRole::MenuItem
+                | AtspiRole::CheckMenuItem
+                | AtspiRole::RadioMenuItem
+                | AtspiRole::TearoffMenuItem
+                | AtspiRole::Separator
+        )
+        && !states.contains(AtspiState::Showing)
+}
+
 /// Whether to read the Action interface's names: always, except in web
 /// content, where every node offers "press" and "showContextMenu" and
 /// [`super::map_actions`] keeps a click only on interactive roles and

@@ -824,3 +824,31 @@ fn qt_show_menu_on_a_menu_bar_item_opens_it() {
         Some(0)
     );
 }
+
+#[test]
+fn items_of_a_closed_menu_are_told_by_their_showing_state() {
+    let closed = crate::raw::StateSet::new(AtspiState::Visible | AtspiState::Enabled);
+    let open = crate::raw::StateSet::new(AtspiState::Visible | AtspiState::Showing);
+    for role in [
+        AtspiRole::Menu,
+        AtspiRole::MenuItem,
+        AtspiRole::CheckMenuItem,
+        AtspiRole::RadioMenuItem,
+        AtspiRole::Separator,
+    ] {
+        assert!(in_closed_menu(role, closed, "gtk", "3.24.38"), "{role:?}");
+        assert!(in_closed_menu(role, closed, "Qt", "5.15.8"), "{role:?}");
+        assert!(!in_closed_menu(role, open, "gtk", "3.24.38"), "{role:?}");
+        // GTK 2 never says SHOWING of a menu's items.
+        assert!(!in_closed_menu(role, closed, "gtk", "2.24.33"), "{role:?}");
+        assert!(!in_closed_menu(role, closed, "GAIL", ""), "{role:?}");
+    }
+    // Not a menu's item: its place is read whatever it says.
+    assert!(!in_closed_menu(AtspiRole::Button, closed, "gtk", "3.24.38"));
+    assert!(!in_closed_menu(
+        AtspiRole::TableCell,
+        closed,
+        "gtk",
+        "3.24.38"
+    ));
+}
