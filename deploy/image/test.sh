@@ -194,7 +194,10 @@ say "ok: cup is PID 1 and reaps the orphans handed to it"
 curl -sf "http://$ADDR/metrics" | grep -q '^cup_ready 1$' || fail "GET /metrics does not say cup_ready 1"
 say "ok: /healthz, /readyz, /metrics"
 t="$EPOCHREALTIME"
-say "MCP client: $(mcp_check "$NAME")"
+# Assigned first: a failure inside "$( )" of an argument ends only that
+# subshell, and `say` would print it and go on.
+mcp_said="$(mcp_check "$NAME")" || fail "the MCP client failed on $NAME (its logs above)"
+say "MCP client: $mcp_said"
 say "ok: driven by the MCP client in $(elapsed "$t") s"
 
 # ---------------------------------------------------------------- 4. nothing written to the root
