@@ -66,7 +66,10 @@ fn new_slide_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
     // result lists the toolbar's states arriving): as a person would,
     // the agent clicks again when no slide came.
     let added = |s: &str| s.contains("\"Click to add Title\"");
-    if agent.snapshot_until("the new slide's title box", 10, added).is_err() {
+    if agent
+        .snapshot_until("the new slide's title box", 10, added)
+        .is_err()
+    {
         let button = agent.find_one(json!({"name": "New Slide", "role": "button"}), Some("btn"))?;
         agent.act(&button.id, "click", None)?;
         agent.snapshot_until("the new slide's title box", 30, added)?;
