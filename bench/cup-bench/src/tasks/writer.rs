@@ -103,11 +103,10 @@ fn bold_check(ctx: &Ctx) -> Result<(), String> {
     })
 }
 
-fn heading_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
-    select_paragraph(agent, 0)?;
+/// The text box inside the "Paragraph Style" box, in a new snapshot.
+fn style_field(agent: &mut Agent) -> Result<String, String> {
     agent.snapshot()?;
     let group = agent.find_one(json!({"name": "Paragraph Style"}), None)?;
-    // The text box inside the "Paragraph Style" box.
     let text = agent.last_snapshot.clone();
     let lines = Found::all(&text);
     let at = lines
@@ -115,20 +114,38 @@ fn heading_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
         .position(|f| f.id == group.id)
         .ok_or("the Paragraph Style box is not in the snapshot")?;
     let depth = text_indent(&text, &group.id);
-    let field = lines[at + 1..]
+    Ok(lines[at + 1..]
         .iter()
         .take_while(|f| text_indent(&text, &f.id) > depth)
         .find(|f| f.role == "tbx")
         .ok_or_else(|| format!("no text box in the Paragraph Style box:\n{text}"))?
         .id
-        .clone();
-    agent.act(&field, "type", Some("Heading 1"))?;
-    agent.press("enter")?;
-    agent.snapshot_until("the first paragraph a heading", 30, |s| {
+        .clone())
+}
+
+fn heading_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
+    let heading = |s: &str| {
         Found::all(s)
             .iter()
             .any(|f| f.role == "hdg" && f.name == PARAGRAPHS[0])
-    })?;
+    };
+    select_paragraph(agent, 0)?;
+    let field = style_field(agent)?;
+    agent.act(&field, "type", Some("Heading 1"))?;
+    agent.press("enter")?;
+    // On a busy machine LibreOffice can take the Enter and leave the style
+    // as it was (the box shows "Default Paragraph Style" again): as a
+    // person would, the agent sets it once more when no heading came.
+    if agent
+        .snapshot_until("the first paragraph a heading", 10, heading)
+        .is_err()
+    {
+        select_paragraph(agent, 0)?;
+        let field = style_field(agent)?;
+        agent.act(&field, "type", Some("Heading 1"))?;
+        agent.press("enter")?;
+        agent.snapshot_until("the first paragraph a heading", 30, heading)?;
+    }
     save(agent)
 }
 
