@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{find, has, nodes, snapshot, Desk, TempDir};
+use crate::support::{find, has, nodes, snapshot, until, Desk, TempDir};
 use cup::{ActionParams, Effect, SnapshotRequest};
 use cup_protocol::{Role, Scope, State};
 use cup_sandbox::LaunchOptions;
@@ -84,10 +84,10 @@ async fn writer_types_unicode_and_bolds_it() {
     // Writer's paragraph object can trail the last character by a moment
     // on a loaded machine (seen once in CI: the skin tone modifier arrived
     // after the snapshot): up to 3 s for it.
-    let until = Instant::now() + Duration::from_secs(3);
+    let typed_by = Instant::now() + Duration::from_secs(3);
     let after = loop {
         let after = snapshot(&mut session, &req).await;
-        if find(&after, Role::Text, TYPED).len() == 1 || Instant::now() >= until {
+        if find(&after, Role::Text, TYPED).len() == 1 || Instant::now() >= typed_by {
             break after;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -116,41 +116,37 @@ async fn writer_types_unicode_and_bolds_it() {
             // machine: once the paragraph says it is selected, what
             // Ctrl+B's result reports is Ctrl+B's own (in CI its result
             // once held only Ctrl+A's late selection events).
-            let until = Instant::now() + Duration::from_secs(5);
-            loop {
-                let now = snapshot(&mut session, &req).await;
-                if find(&now, Role::Text, TYPED)
-                    .iter()
-                    .any(|p| has(p, State::Selected))
-                {
-                    break;
-                }
-                assert!(
-                    Instant::now() < until,
-                    "the paragraph is not selected after ctrl+a:\n{}",
-                    now.text
-                );
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            until(
+                &mut session,
+                &req,
+                "the paragraph selected after ctrl+a",
+                5,
+                false,
+                |s| {
+                    find(s, Role::Text, TYPED)
+                        .iter()
+                        .any(|p| has(p, State::Selected))
+                },
+            )
+            .await;
         }
         // Ctrl+B's result holds what changed first (a toolbar box's text
         // came before Bold's +checked once in the test command): the Bold
         // button is checked in the snapshots that follow.
     }
-    let until = Instant::now() + Duration::from_secs(5);
-    loop {
-        let now = snapshot(&mut session, &req).await;
-        let bold = find(&now, Role::Button, "Bold");
-        if bold
-            .first()
-            .is_some_and(|b| has(b, State::Pressed) || has(b, State::Checked))
-            || Instant::now() >= until
-        {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let after = snapshot(&mut session, &req).await;
+    let after = until(
+        &mut session,
+        &req,
+        "Bold checked after ctrl+b",
+        5,
+        false,
+        |s| {
+            find(s, Role::Button, "Bold")
+                .first()
+                .is_some_and(|b| has(b, State::Pressed) || has(b, State::Checked))
+        },
+    )
+    .await;
     let bold = find(&after, Role::Button, "Bold");
     assert_eq!(bold.len(), 1, "{}", after.text);
     assert!(
