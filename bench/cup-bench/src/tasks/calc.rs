@@ -65,15 +65,16 @@ fn is_address(s: &str) -> bool {
     letters > 0 && s.len() > letters && s[letters..].chars().all(|c| c.is_ascii_digit())
 }
 
-/// The Name Box: the text box whose value is the current cell's address.
+/// The Name Box, found by its name (cup names LibreOffice's nameless
+/// box); its value is the current cell's address.
 fn name_box(agent: &mut Agent) -> Result<Found, String> {
-    let boxes = agent.find(json!({"role": "text box", "limit": 10}))?;
+    let boxes = agent.find(json!({"role": "text box", "name": "Name Box", "limit": 3}))?;
     boxes
         .into_iter()
         .find(|f| f.value.as_deref().is_some_and(is_address))
         .ok_or_else(|| {
             format!(
-                "no text box holds a cell address; the last snapshot:\n{}",
+                "no text box named Name Box holds a cell address; the last snapshot:\n{}",
                 agent.last_snapshot
             )
         })

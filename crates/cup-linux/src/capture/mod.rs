@@ -29,6 +29,7 @@ mod cache_index;
 mod details;
 mod labels;
 mod managed;
+mod office;
 mod statics;
 mod structure;
 mod unallocated;
@@ -625,6 +626,7 @@ async fn capture_once(
                     // GTK leaves many frames unnamed; the X11 title names the window.
                     node.name = mapping::text::cap(target.title.trim(), mapping::text::NAME_MAX);
                 }
+                office::put_right(&mut node);
                 tree.push(node);
             }
             None => tree.push(window_without_tree(target, &mut next_id)),

@@ -379,7 +379,10 @@ fn attach(
         return None;
     }
     let depth = walk.nodes[p].depth + 1;
-    let selectable = walk.nodes[p].interfaces.contains(Interface::Selection);
+    // A toolbar's Selection (LibreOffice's) only moves its highlight: its
+    // buttons are clicked, never chosen.
+    let selectable = walk.nodes[p].interfaces.contains(Interface::Selection)
+        && walk.nodes[p].role != AtspiRole::ToolBar;
     let node = match cache.by_obj.get(c) {
         Some(&i) if unrendered(cache.items[i].states) => return None,
         Some(&i) if walk.room() => Some(push_cached(

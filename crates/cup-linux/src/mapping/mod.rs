@@ -38,8 +38,9 @@ pub use states::map_states;
 
 /// The `platform.linux` key that says where a name the toolkit did not
 /// give came from: `description` (the control's tooltip), `label` (the
-/// label that labels it), `content` (its descendants' names) or `parent`
-/// (the wrapper it is the only child of).
+/// label that labels it), `content` (its descendants' names), `parent`
+/// (the wrapper it is the only child of) or `app` (cup's knowledge of an
+/// app that gives nothing: Calc's Name Box).
 pub const NAME_FROM: &str = "nameFrom";
 
 /// What the mapping needs to know beyond the node itself.

@@ -21,17 +21,21 @@ fn cell<'a>(snap: &'a Snapshot, address: &str) -> Option<&'a Node> {
     find(snap, Role::Cell, address).into_iter().next()
 }
 
-/// The Name Box: the first text box of the "Formula Tool Bar" (LibreOffice
-/// 7.4 gives it no name; its value is the current cell's address).
+/// The Name Box, found by its name: LibreOffice 7.4 gives it none, cup
+/// names it (the first text box of the "Formula Tool Bar") and says so.
 fn name_box(snap: &Snapshot) -> String {
-    let bar = find(snap, Role::Toolbar, "Formula Tool Bar");
-    let bar = bar
+    let found = find(snap, Role::TextBox, "Name Box");
+    let nb = found
         .first()
-        .unwrap_or_else(|| panic!("no Formula Tool Bar:\n{}", snap.text));
-    bar.iter()
-        .find(|n| n.role == Role::TextBox)
-        .map(|n| n.id.clone())
-        .unwrap_or_else(|| panic!("no Name Box:\n{}", snap.text))
+        .unwrap_or_else(|| panic!("no text box named Name Box:\n{}", snap.text));
+    let from = nb
+        .platform
+        .linux
+        .as_ref()
+        .and_then(|l| l.extra.get("nameFrom"))
+        .and_then(|v| v.as_str());
+    assert_eq!(from, Some("app"), "{nb:?}");
+    nb.id.clone()
 }
 
 /// Goes to `address` (a cell or a range) through the Name Box: typed

@@ -273,9 +273,13 @@ fn parse_hint(s: &str) -> Option<(String, Clipped)> {
     Some((container?, clipped))
 }
 
-/// `12 items in closed menu e17 — action(element_id='e17', action='click') to open`
+/// `12 items in closed menu e17: click to open` (before 2026-11-29:
+/// `12 items in closed menu e17 — action(element_id='e17', action='click') to open`)
 /// or `3 offscreen items without bounds under e40 — detail='full' shows them`.
 fn parse_fold(s: &str) -> Option<(String, Folded)> {
+    if let Some(fold) = parse_closed(s) {
+        return Some(fold);
+    }
     let (head, rest) = s.split_once(" — ")?;
     let (count, head) = head.split_once(' ')?;
     let items: usize = count.parse().ok()?;
@@ -312,6 +316,30 @@ fn parse_fold(s: &str) -> Option<(String, Folded)> {
         (rest == format!("detail='full' shows {shows}") && !id.is_empty() && !id.contains(' '))
             .then(|| (id.to_owned(), Folded { items, open: None }))
     }
+}
+
+/// `12 items in closed menu e17: click to open`.
+fn parse_closed(s: &str) -> Option<(String, Folded)> {
+    let (head, action) = s.strip_suffix(" to open")?.split_once(": ")?;
+    let (count, tail) = head.split_once(' ')?;
+    let items: usize = count.parse().ok()?;
+    let tail = tail.strip_prefix(if items == 1 {
+        "item in closed "
+    } else {
+        "items in closed "
+    })?;
+    let (role, id) = tail.split_once(' ')?;
+    Role::from_name(role)?;
+    let open: Action = action.parse().ok()?;
+    (!id.is_empty() && !id.contains(' ')).then(|| {
+        (
+            id.to_owned(),
+            Folded {
+                items,
+                open: Some(open),
+            },
+        )
+    })
 }
 
 /// A cursor over one line.

@@ -118,16 +118,16 @@ const WRITER_COMPACT: &str = "\
 [e0] win \"Untitled 1 - LibreOffice Writer\"
   [e1] mnub \"Menu Bar\"
     [e2] mnu \"File\" 0,0 40x20 [clk]
-      # 6 items in closed menu e2 — action(element_id='e2', action='click') to open
+      # 6 items in closed menu e2: click to open
     [e14] mnu \"Edit\" 40,0 40x20 [clk]
-      # 1 item in closed menu e14 — action(element_id='e14', action='click') to open
+      # 1 item in closed menu e14: click to open
     [e16] mnu \"View\" 80,0 40x20 {exp} [clk]
       [e17] mi \"Normal\" 80,20 120x20 [clk]
       [e18] mi \"Web\" 80,40 120x20 [clk]
       [e19] mnu \"Toolbars\" 80,60 120x20 [clk]
-        # 2 items in closed menu e19 — action(element_id='e19', action='click') to open
+        # 2 items in closed menu e19: click to open
     [e22] mnu \"Format\" 120,0 50x20 {col} [clk,exp]
-      # 2 items in closed menu e22 — action(element_id='e22', action='expand') to open
+      # 2 items in closed menu e22: expand to open
   [e25] tlbr \"Standard\"
     [e26] btn \"Save\" 0,20 30x30 [clk]
 ";
@@ -182,7 +182,7 @@ fn an_open_menu_shows_its_items() {
     }
     // Recent Documents is on screen and closed: its items fold below it.
     assert!(
-        out.contains("[e5] mnu \"Recent Documents\" 0,60 150x20 [clk]\n        # 2 items in closed menu e5 — action(element_id='e5', action='click') to open\n"),
+        out.contains("[e5] mnu \"Recent Documents\" 0,60 150x20 [clk]\n        # 2 items in closed menu e5: click to open\n"),
         "{out}"
     );
     assert!(!out.contains("closed menu e2 "), "{out}");
@@ -210,7 +210,7 @@ fn the_count_is_the_items_of_d6() {
             "Exit LibreOffice"
         ]
     );
-    assert!(WRITER_COMPACT.contains(&format!("# {} items in closed menu e2 ", items.len())));
+    assert!(WRITER_COMPACT.contains(&format!("# {} items in closed menu e2: ", items.len())));
 }
 
 #[test]
@@ -331,13 +331,11 @@ fn minimal_detail_folds_its_own_items() {
     // five items there, the wrapper one of them.
     assert!(
         out.starts_with("[e0] win \"Untitled 1 - LibreOffice Writer\"\n  [e1] mnub \"Menu Bar\"\n    [e2] mnu \"File\" 0,0 40x20 [clk]\n      \
-         # 5 items in closed menu e2 — action(element_id='e2', action='click') to open\n    [e14] mnu \"Edit\""),
+         # 5 items in closed menu e2: click to open\n    [e14] mnu \"Edit\""),
         "{out}"
     );
     assert!(
-        out.contains(
-            "# 2 items in closed menu e22 — action(element_id='e22', action='expand') to open"
-        ),
+        out.contains("# 2 items in closed menu e22: expand to open"),
         "{out}"
     );
     assert!(!out.contains("{off}"), "{out}");
@@ -385,7 +383,7 @@ fn focused_nodes_never_fold() {
     assert_eq!(
         body(&tree, Detail::Compact),
         "[e0] mnu \"File\" 0,0 40x20 [clk]\n  [e2] mi \"Open\" {foc,off} [clk]\n  \
-         # 1 item in closed menu e0 — action(element_id='e0', action='click') to open\n"
+         # 1 item in closed menu e0: click to open\n"
     );
 }
 
@@ -447,7 +445,8 @@ fn parse_reads_fold_lines_back() {
     // The singular forms, and lines that only look like fold lines.
     let one = "# CUP 0.1.0 | linux | 10x10\n\n[e0] btn\n  # 1 offscreen item without bounds under e0 — detail='full' shows it\n  \
                # 2 items in closed menu e1 — action(element_id='e2', action='click') to open\n  \
-               # 2 items in closed thing e1 — action(element_id='e1', action='click') to open\n";
+               # 2 items in closed thing e1: click to open\n  \
+               # 3 items in closed menu e1 — action(element_id='e1', action='click') to open\n";
     let doc = parse(one).unwrap();
     assert_eq!(
         doc.lines[1],
@@ -462,6 +461,18 @@ fn parse_reads_fold_lines_back() {
     );
     assert!(matches!(doc.lines[2], Line::Comment { .. }));
     assert!(matches!(doc.lines[3], Line::Comment { .. }));
+    // The form written before 2026-11-29 is still read.
+    assert_eq!(
+        doc.lines[4],
+        Line::Fold {
+            depth: 1,
+            container: "e1".into(),
+            folded: Folded {
+                items: 3,
+                open: Some(Action::Click)
+            }
+        }
+    );
 }
 
 #[test]
