@@ -16,6 +16,7 @@ mod gtk3;
 mod gtk4;
 mod input;
 mod large;
+mod nautilus;
 mod qt5;
 mod screenshot;
 mod terminal;
