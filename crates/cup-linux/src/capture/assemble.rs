@@ -78,6 +78,7 @@ pub(super) fn build(
         .map(|c| build(nodes, details, c, ctx, next_id, refs))
         .collect();
     name_only_child(&mut node);
+    text_over_tooltip(&mut node);
     // GTK's page tab holds its whole page: a tab with controls below it
     // is not named by them (GIMP's Fonts tab came out as "Rescan the
     // installed fonts", its only button).
@@ -136,6 +137,40 @@ fn shown_children(nodes: &[Skel], details: &[Details], i: usize) -> Vec<usize> {
                 )
         })
         .collect()
+}
+
+/// An item of a list, tree or tab bar named from its tooltip whose
+/// content shows a text is named by that text, what a person reads on
+/// it: Nautilus's sidebar row "Home" (its tooltip, "Open your personal
+/// folder", stays its description).
+fn text_over_tooltip(node: &mut Node) {
+    use cup_protocol::Role;
+    let Some(linux) = node.platform.linux.as_mut() else {
+        return;
+    };
+    let from_tooltip = linux
+        .extra
+        .get(mapping::NAME_FROM)
+        .is_some_and(|v| v == "description");
+    if !from_tooltip
+        || !matches!(
+            node.role,
+            Role::Option | Role::Row | Role::TreeItem | Role::Tab | Role::ListItem
+        )
+    {
+        return;
+    }
+    let shown = mapping::text::name_from_content(&node.children);
+    if shown.is_empty() {
+        return;
+    }
+    linux
+        .extra
+        .insert(mapping::NAME_FROM.to_owned(), "content".into());
+    let tooltip = std::mem::replace(&mut node.name, shown);
+    if node.description.is_none() {
+        node.description = Some(tooltip);
+    }
 }
 
 /// A nameless control that is the only child of a wrapper takes the
@@ -268,6 +303,33 @@ mod tests {
             scroll,
         ];
         vec![pane]
+    }
+
+    #[test]
+    fn a_list_item_shows_its_text_not_its_tooltip() {
+        use cup_protocol::node::{PlatformData, PlatformLinux};
+        // Nautilus 43's sidebar: the row has no name, only a tooltip.
+        let mut row = Node::new("e1", Role::Option, "Open your personal folder");
+        let mut linux = PlatformLinux::default();
+        linux
+            .extra
+            .insert(crate::mapping::NAME_FROM.to_owned(), "description".into());
+        row.platform = PlatformData {
+            linux: Some(linux),
+            ..PlatformData::default()
+        };
+        row.children = vec![Node::new("e2", Role::Text, "Home")];
+        let mut button = row.clone();
+        button.role = Role::Button;
+        super::text_over_tooltip(&mut row);
+        assert_eq!(row.name, "Home");
+        assert_eq!(
+            row.description.as_deref(),
+            Some("Open your personal folder")
+        );
+        // A button keeps the name its tooltip gave (VLC's player).
+        super::text_over_tooltip(&mut button);
+        assert_eq!(button.name, "Open your personal folder");
     }
 
     #[test]

@@ -7,9 +7,9 @@
 //!    action is replaced by its children (recursively);
 //! 2. skip: chrome roles, zero size, offscreen without a meaningful action,
 //!    unnamed `img`, unnamed `text`, a `text` that is the only child of a
-//!    named parent and repeats its name (D14), or a sole child with its
-//!    parent's role and name and no action or children (D14) — the node
-//!    and its subtree are dropped;
+//!    named parent and repeats its name (D14) — the node and its subtree
+//!    are dropped; a sole child with its parent's role and name and no
+//!    action (D14) is hoisted like a wrapper;
 //! 3. clip: a child with bounds entirely outside the viewport is counted, by
 //!    direction, instead of shown;
 //! 4. the child is pruned recursively; an unnamed structural container
@@ -193,7 +193,7 @@ pub fn prune_folding(
             walk_items(
                 None,
                 roots,
-                roots.len(),
+                sibling_count(roots),
                 Viewport::Ignored,
                 &mut |child, _| {
                     out.push(prune_page(child));
@@ -218,7 +218,7 @@ fn prune_page(node: &Node) -> Pruned<'_> {
     walk_items(
         Some(node),
         &node.children,
-        node.children.len(),
+        sibling_count(&node.children),
         Viewport::Ignored,
         &mut |child, _| children.push(prune_page(child)),
     );
@@ -273,21 +273,37 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
         }
         _ => {}
     }
-    // A sole child that is its parent again: the same role and name, no
-    // action and nothing below it (GTK 4's grid cell holding its label's
-    // cell: Nautilus's `cel "a.txt"` twice per file).
-    if siblings == 1
-        && !node.name.is_empty()
-        && node.children.is_empty()
-        && !node.has_meaningful_action()
-        && parent.is_some_and(|p| p.role == node.role && p.name == node.name)
-    {
-        return true;
-    }
     node.bounds.is_some_and(|b| b.is_empty())
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
             && !node.has_meaningful_action())
+}
+
+/// How many of `children` count as siblings for D14's "only child": all
+/// but those skipped whatever their place (chrome, an unnamed icon or
+/// text, zero size). GTK 4's list row holds an icon beside its label.
+fn sibling_count(children: &[Node]) -> usize {
+    children
+        .iter()
+        .filter(|c| {
+            !(matches!(
+                c.role,
+                Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status
+            ) || (matches!(c.role, Role::Img | Role::Text) && c.name.is_empty())
+                || c.bounds.is_some_and(|b| b.is_empty()))
+        })
+        .count()
+}
+
+/// Whether `node`, a sole child, is its parent again (D14): the same role
+/// and name, no action of its own. It is hoisted: GTK 4's grid cell holds
+/// its label's cell (Nautilus's `cel "a.txt"` twice per file, the inner
+/// one over an icon and the label); what is below it is shown as its
+/// parent's, where the label repeating the name is dropped in turn.
+fn is_parent_again(node: &Node, parent: Option<&Node>) -> bool {
+    !node.name.is_empty()
+        && !node.has_meaningful_action()
+        && parent.is_some_and(|p| p.role == node.role && p.name == node.name)
 }
 
 /// Whether a sole `text` child named `text` only repeats its parent's
@@ -349,7 +365,13 @@ pub fn for_each_item<'a>(
     children: &'a [Node],
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
-    walk_items(parent, children, children.len(), Viewport::Applied, visit);
+    walk_items(
+        parent,
+        children,
+        sibling_count(children),
+        Viewport::Applied,
+        visit,
+    );
 }
 
 fn walk_items<'a>(
@@ -360,13 +382,13 @@ fn walk_items<'a>(
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
     for child in children {
-        if is_hoisted(child) {
+        if is_hoisted(child) || (siblings == 1 && is_parent_again(child, parent)) {
             // The promoted children keep the container as their parent; the
             // sibling count of the redundant-text rule is the wrapper's.
             walk_items(
                 parent,
                 &child.children,
-                child.children.len(),
+                sibling_count(&child.children),
                 viewport,
                 visit,
             );

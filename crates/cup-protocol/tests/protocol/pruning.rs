@@ -149,6 +149,38 @@ fn a_sole_child_that_repeats_its_parent_whole_is_dropped() {
 }
 
 #[test]
+fn a_repeated_cell_over_an_icon_and_its_label_shows_once() {
+    // D14, as Nautilus 43 gives a file of its grid: the cell, the cell
+    // again, wrappers, an unnamed icon and the label. One line is left;
+    // a label beside an unnamed icon is still the only thing said.
+    let out = body(
+        json!([{"id": "e0", "role": "table", "name": "", "children": [
+            {"id": "e1", "role": "cell", "name": "a.txt", "bounds": {"x": 0, "y": 0, "w": 10, "h": 10}, "actions": ["select"], "children": [
+                {"id": "e2", "role": "cell", "name": "a.txt", "children": [
+                    {"id": "e3", "role": "group", "name": "", "children": [
+                        {"id": "e4", "role": "group", "name": "", "children": [{"id": "e5", "role": "img", "name": ""}]},
+                        {"id": "e6", "role": "group", "name": "", "children": [{"id": "e7", "role": "text", "name": "a.txt"}]}
+                    ]}
+                ]}
+            ]},
+            {"id": "e8", "role": "option", "name": "Home", "bounds": {"x": 0, "y": 20, "w": 10, "h": 10}, "actions": ["select"], "children": [
+                {"id": "e9", "role": "img", "name": ""},
+                {"id": "e10", "role": "text", "name": "Home"}
+            ]},
+            {"id": "e11", "role": "option", "name": "Work", "bounds": {"x": 0, "y": 30, "w": 10, "h": 10}, "actions": ["select"], "children": [
+                {"id": "e12", "role": "img", "name": "Shared"},
+                {"id": "e13", "role": "text", "name": "Work"}
+            ]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] tbl\n  [e1] cel \"a.txt\" 0,0 10x10 [sel]\n  [e8] opt \"Home\" 0,20 10x10 [sel]\n  \
+         [e11] opt \"Work\" 0,30 10x10 [sel]\n    [e12] img \"Shared\"\n    [e13] txt \"Work\"\n"
+    );
+}
+
+#[test]
 fn offscreen_nodes_stay_only_when_actionable() {
     let out = body(
         json!([{"id": "e0", "role": "window", "name": "W", "children": [
