@@ -306,6 +306,22 @@ fn is_parent_again(node: &Node, parent: Option<&Node>) -> bool {
         && parent.is_some_and(|p| p.role == node.role && p.name == node.name)
 }
 
+/// Whether `node` is only a wrapper around itself (D14): no action of
+/// its own, one child with its role and name, and no state the child
+/// does not have. It is hoisted and the child, the one that acts, stays:
+/// GTK 4's menu button (`btn "Main Menu"`) around its toggle button
+/// (`btn "Main Menu" [clk]`).
+fn wraps_itself(node: &Node) -> bool {
+    let [child] = node.children.as_slice() else {
+        return false;
+    };
+    !node.name.is_empty()
+        && !node.has_meaningful_action()
+        && child.role == node.role
+        && child.name == node.name
+        && node.states.iter().all(|s| child.states.contains(s))
+}
+
 /// Whether a sole `text` child named `text` only repeats its parent's
 /// name `parent` (D14): the parent's name holds it (case and surrounding
 /// space aside). A document whose only paragraph is what the user typed
@@ -382,7 +398,10 @@ fn walk_items<'a>(
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
     for child in children {
-        if is_hoisted(child) || (siblings == 1 && is_parent_again(child, parent)) {
+        if is_hoisted(child)
+            || (siblings == 1 && is_parent_again(child, parent))
+            || wraps_itself(child)
+        {
             // The promoted children keep the container as their parent; the
             // sibling count of the redundant-text rule is the wrapper's.
             walk_items(

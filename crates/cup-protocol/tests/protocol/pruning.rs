@@ -181,6 +181,25 @@ fn a_repeated_cell_over_an_icon_and_its_label_shows_once() {
 }
 
 #[test]
+fn a_wrapper_around_itself_leaves_the_one_that_acts() {
+    // D14, GTK 4's menu button around its toggle button. A wrapper with
+    // a state of its own, or an action, stays.
+    let out = body(
+        json!([{"id": "e0", "role": "toolbar", "name": "", "children": [
+            {"id": "e1", "role": "button", "name": "Main Menu", "children": [
+                {"id": "e2", "role": "button", "name": "Main Menu", "bounds": {"x": 0, "y": 0, "w": 10, "h": 10}, "actions": ["click"]}]},
+            {"id": "e3", "role": "button", "name": "Edit", "states": ["disabled"], "children": [
+                {"id": "e4", "role": "button", "name": "Edit", "bounds": {"x": 0, "y": 10, "w": 10, "h": 10}, "actions": ["click"]}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] tlbr\n  [e2] btn \"Main Menu\" 0,0 10x10 [clk]\n  [e3] btn \"Edit\" {dis}\n    \
+         [e4] btn \"Edit\" 0,10 10x10 [clk]\n"
+    );
+}
+
+#[test]
 fn offscreen_nodes_stay_only_when_actionable() {
     let out = body(
         json!([{"id": "e0", "role": "window", "name": "W", "children": [
