@@ -429,6 +429,8 @@ pub(super) struct View {
     /// The cells' extents, from the rows' and columns' places (read from
     /// the first row's and the first column's cells, not from each).
     pub(super) extents: Vec<(ObjRef, Extents)>,
+    /// Each cell's spreadsheet address (`B12`), in the order of `cells`.
+    pub(super) addresses: Vec<String>,
 }
 
 impl View {
@@ -438,6 +440,7 @@ impl View {
             shown,
             cells: Vec::new(),
             extents: Vec::new(),
+            addresses: Vec::new(),
         }
     }
 }
@@ -523,6 +526,7 @@ pub(super) async fn visible_children(
                 shown: Shown::Whole,
                 cells: Vec::new(),
                 extents: Vec::new(),
+                addresses: Vec::new(),
             };
         }
     }
@@ -550,6 +554,7 @@ pub(super) async fn visible_children(
         shown,
         cells: Vec::new(),
         extents: Vec::new(),
+        addresses: Vec::new(),
     }
 }
 
@@ -684,11 +689,13 @@ async fn table_children(
         .flatten()
         .filter(|c| c != table && seen.insert(c.clone()))
         .collect();
-    let cells: Vec<ObjRef> = cells
+    let places = (rows.0..=rows.1).flat_map(|r| (columns.0..=columns.1).map(move |c| (r, c)));
+    let (cells, addresses): (Vec<ObjRef>, Vec<String>) = cells
         .into_iter()
-        .flatten()
-        .filter(|c| c != table && seen.insert(c.clone()))
-        .collect();
+        .zip(places)
+        .filter_map(|(cell, (r, c))| Some((cell?, address(r, c))))
+        .filter(|(c, _)| c != table && seen.insert(c.clone()))
+        .unzip();
     let children = headers.iter().chain(&cells).cloned().collect();
     Some(View {
         children,
@@ -699,7 +706,48 @@ async fn table_children(
         },
         cells,
         extents,
+        addresses,
     })
+}
+
+/// The spreadsheet address of the cell at `row`, `column` (0-based):
+/// `A1`, `AB12`.
+pub(super) fn address(row: i32, column: i32) -> String {
+    format!("{}{}", column_label(column), i64::from(row) + 1)
+}
+
+/// The `Accessible` properties of a table's cells known without reading
+/// them: LibreOffice names each cell by its address and gives it no
+/// description and no children, and reading them took 1,395 calls a
+/// snapshot of a full sheet. `first` is what the first cell (`addresses[0]`)
+/// answered; only when it is exactly that are the others taken to be the
+/// same (a table whose cells say their content is read cell by cell).
+pub(super) fn addressed(
+    cells: &[ObjRef],
+    addresses: &[String],
+    first: &calls::AccessibleProps,
+) -> Vec<(ObjRef, calls::AccessibleProps)> {
+    let by_address = addresses.first().is_some_and(|a| *a == first.name)
+        && first.description.is_empty()
+        && first.child_count == 0;
+    if !by_address {
+        return Vec::new();
+    }
+    cells
+        .iter()
+        .zip(addresses)
+        .skip(1)
+        .map(|(c, a)| {
+            (
+                c.clone(),
+                calls::AccessibleProps {
+                    name: a.clone(),
+                    description: String::new(),
+                    child_count: 0,
+                },
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -765,6 +813,47 @@ mod tests {
         assert_eq!(find(5), None);
         assert_eq!(got.len(), 3);
         assert!(grid_extents(&cells, 0, &first_row, &first_column).is_empty());
+    }
+
+    #[test]
+    fn cells_named_by_their_address_are_not_asked() {
+        let obj = |p: &str| ObjRef {
+            bus: ":1.4".into(),
+            path: p.into(),
+        };
+        let cells = vec![obj("/c0"), obj("/c1"), obj("/c2")];
+        let addresses = vec![address(0, 0), address(0, 1), address(27, 27)];
+        assert_eq!(addresses, ["A1", "B1", "AB28"]);
+        let first = calls::AccessibleProps {
+            name: "A1".into(),
+            description: String::new(),
+            child_count: 0,
+        };
+        let known = addressed(&cells, &addresses, &first);
+        assert_eq!(known.len(), 2);
+        assert_eq!(known[0].0, obj("/c1"));
+        assert_eq!(known[1].1.name, "AB28");
+        // A first cell named otherwise, described, or with children: every
+        // cell is read.
+        for other in [
+            calls::AccessibleProps {
+                name: "Blue mug".into(),
+                ..first.clone()
+            },
+            calls::AccessibleProps {
+                description: "Total".into(),
+                ..first.clone()
+            },
+            calls::AccessibleProps {
+                child_count: -1,
+                ..first.clone()
+            },
+        ] {
+            assert!(
+                addressed(&cells, &addresses, &other).is_empty(),
+                "{other:?}"
+            );
+        }
     }
 
     #[test]

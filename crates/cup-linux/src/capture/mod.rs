@@ -214,6 +214,9 @@ struct Walk<'a> {
     /// Extents of a managed table's cells, known from their rows and
     /// columns (see [`managed::grid_extents`]).
     grid_extents: HashMap<ObjRef, Extents>,
+    /// `Accessible` properties of a managed table's cells, known without a
+    /// read (see [`managed::addressed`]).
+    known_props: HashMap<ObjRef, calls::AccessibleProps>,
 }
 
 impl Walk<'_> {
@@ -374,6 +377,7 @@ async fn capture_once(
         defer_extents: false,
         ahead: ReadAheadFor::default(),
         grid_extents: HashMap::new(),
+        known_props: HashMap::new(),
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut gecko_roots: Vec<(String, usize)> = Vec::new();

@@ -289,6 +289,7 @@ async fn grow(
             tracing::debug!(role = ?walk.nodes[p].role, children = view.children.len(), shown = ?view.shown, "managed descendants: on screen only");
             let toolkit = walk.nodes[p].toolkit.clone();
             same_kind(walk, &view.cells, &toolkit).await;
+            same_names(walk, &view.cells, &view.addresses, &toolkit).await;
             walk.grid_extents.extend(view.extents);
             walk.nodes[p].shown = Some(view.shown);
             lists.push((p, Some(view.children)));
@@ -362,6 +363,28 @@ async fn same_kind(walk: &Walk<'_>, cells: &[ObjRef], toolkit: &str) {
     }
 }
 
+/// A spreadsheet's cells named by their addresses: the first one is read,
+/// and when it is named so, the others' names are not read
+/// ([`managed::addressed`]).
+async fn same_names(walk: &mut Walk<'_>, cells: &[ObjRef], addresses: &[String], toolkit: &str) {
+    let Some(first) = cells.first() else { return };
+    if cells.len() < 2 {
+        return;
+    }
+    let conn = walk.links.to(&first.bus);
+    let get_all = calls::get_all_safe(toolkit);
+    let props = timeout_at(
+        walk.deadline,
+        calls::accessible_props(&conn, first, get_all),
+    )
+    .await;
+    if let Ok(Ok(props)) = props {
+        let known = managed::addressed(cells, addresses, &props);
+        walk.known_props.extend(known);
+        walk.known_props.insert(first.clone(), props);
+    }
+}
+
 /// Takes object `c` as a child of node `p`: from the cache, or from
 /// `fetched` (read outside it). `None` when it is left out: unrendered, or
 /// past the node cap or unread (counted as truncated). The caller sets
@@ -429,8 +452,10 @@ async fn fetch_nodes(
     let deadline = walk.deadline;
     let get_all = calls::get_all_safe(toolkit);
     let keep = Statics::keeps(toolkit);
+    let known_props = &walk.known_props;
     let read: Vec<Option<NodeRead>> = stream::iter(objs.iter().cloned().map(|obj| async move {
         let conn = links.to(&obj.bus);
+        let props = known_props.get(&obj).cloned();
         let known = if keep { statics.get(&obj).kind } else { None };
         let kind = async {
             if let Some(kind) = known {
@@ -443,11 +468,13 @@ async fn fetch_nodes(
             Ok(kind)
         };
         let all = async {
-            tokio::try_join!(
-                kind,
-                calls::states(&conn, &obj),
-                calls::accessible_props(&conn, &obj, get_all)
-            )
+            let props = async {
+                match props {
+                    Some(known) => calls::CallResult::Ok(known),
+                    None => calls::accessible_props(&conn, &obj, get_all).await,
+                }
+            };
+            tokio::try_join!(kind, calls::states(&conn, &obj), props)
         };
         timeout_at(deadline, all).await.ok().and_then(Result::ok)
     }))
