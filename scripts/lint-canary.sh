@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves that the lint settings of the test build still make warnings
-# errors. scripts/test.sh enforces clippy's lints through clippy-driver's
+# errors. The test tiers enforce clippy's lints through clippy-driver's
 # private encoding of its arguments (RUSTC_WORKSPACE_WRAPPER=clippy-driver,
 # CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"): if that
 # encoding changed, the lints would silently stop being enforced. So three
@@ -10,7 +10,7 @@
 # each naming its lint. Takes a few seconds.
 #
 # Uses RUSTC_WORKSPACE_WRAPPER and CLIPPY_ARGS as the caller exported them
-# (scripts/test.sh exports them before it calls this script).
+# (scripts/lint-env.sh, which the tiers source, exports them).
 set -euo pipefail
 
 fail() {
@@ -19,7 +19,7 @@ fail() {
 }
 
 [ -n "${RUSTC_WORKSPACE_WRAPPER:-}" ] ||
-    fail "RUSTC_WORKSPACE_WRAPPER is not set; export it (clippy-driver) as scripts/test.sh does"
+    fail "RUSTC_WORKSPACE_WRAPPER is not set; source scripts/lint-env.sh first, as scripts/test-fast.sh does"
 
 dir="$(mktemp -d "${TMPDIR:-/tmp}/cup-lint-canary.XXXXXX")"
 trap 'rm -rf "$dir"' EXIT
