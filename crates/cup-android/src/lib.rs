@@ -1,4 +1,5 @@
-//! Android for cup (issue 40, started): the native facts of a UI dump.
+//! Android for cup: a phone over adb, read and acted on through the
+//! Session like any other platform.
 //!
 //! Android's accessibility tree reaches a computer over adb as XML, in
 //! three shapes ([`dump::parse`] reads them all into one [`facts::Dump`]):
@@ -14,8 +15,12 @@
 //!   `displayed` and more.
 //!
 //! The facts are the `--native-dump` format of the Android adapter: plain
-//! serde structs, nothing mapped yet. The mapping to CUP, the adb
-//! transport and the actions are the rest of issue 40.
+//! serde structs, nothing mapped yet. Layout: [`adb`] (the transport: adb's
+//! wire protocol to the adb server, every call with a deadline),
+//! [`device`] (the commands a phone is sent), [`dump`] and [`facts`] (the
+//! native facts), [`role`] and [`map`] (pure mapping to CUP), [`plan`]
+//! (action plans), [`adapter`] (the `cup::Adapter`), [`sample`] (a synthetic
+//! dump for benchmarks and size tests).
 
 pub mod adapter;
 pub mod adb;
