@@ -39,11 +39,8 @@ pub fn map_name(raw: &RawNode, role: Role) -> (String, bool) {
 /// control's tooltip there when it has no name (VLC's player buttons:
 /// "Play\nIf the playlist is empty, open a medium"; GIMP's "Portrait";
 /// LibreOffice's "Close Document"), and an agent can act only on what it
-/// can name. A line that is a short title, a colon, then its
-/// explanation gives only the title: GIMP's "Free Select Tool: Select a
-/// hand-drawn region with free and polygonal segments" names the button
-/// "Free Select Tool" (the whole line stays its description). Only for
-/// controls ([`kinds::is_interactive`]); empty when the description is.
+/// can name. Only for controls ([`kinds::is_interactive`]); empty when the
+/// description is.
 pub fn name_from_description(raw: &RawNode, role: Role) -> String {
     if !kinds::is_interactive(role) {
         return String::new();
@@ -52,26 +49,8 @@ pub fn name_from_description(raw: &RawNode, role: Role) -> String {
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .map(|l| cap(title_of(l), NAME_MAX))
+        .map(|l| cap(l, NAME_MAX))
         .unwrap_or_default()
-}
-
-/// The title before ": " when the line is "Title: explanation" and the
-/// title is short: 2 to 4 words ("Note: ..." is no title), at most 40
-/// characters, not ending in a digit ("Zoom level 2: ..." is a value).
-fn title_of(line: &str) -> &str {
-    match line.split_once(": ") {
-        Some((title, rest))
-            if !rest.trim().is_empty()
-                && !title.is_empty()
-                && title.chars().count() <= 40
-                && (2..=4).contains(&title.split_whitespace().count())
-                && !title.ends_with(|c: char| c.is_ascii_digit()) =>
-        {
-            title.trim()
-        }
-        _ => line,
-    }
 }
 
 /// `true` when `name` is only a GTK or libadwaita type name: `Gtk` or
@@ -491,26 +470,6 @@ mod tests {
         assert_eq!(map_name(&raw, Role::TextBox), (String::new(), false));
         raw.text = Some("\u{fffc}".into());
         assert_eq!(map_name(&raw, Role::Text), (String::new(), false));
-    }
-
-    #[test]
-    fn a_tooltip_that_titles_its_explanation_names_by_the_title() {
-        let mut raw = RawNode::new(AtspiRole::Button);
-        raw.description =
-            "Free Select Tool: Select a hand-drawn region with free and polygonal segments".into();
-        assert_eq!(
-            name_from_description(&raw, Role::Button),
-            "Free Select Tool"
-        );
-        for whole in [
-            "Click to toggle between loop all, loop one and no loop",
-            "Zoom level 2: 100",
-            "Note: the settings of this dialog apply to every image you open from now on",
-            "Shift the pixels, optionally wrapping them at the borders",
-        ] {
-            raw.description = whole.into();
-            assert_eq!(name_from_description(&raw, Role::Button), whole);
-        }
     }
 
     #[test]
