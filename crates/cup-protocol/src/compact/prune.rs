@@ -262,37 +262,31 @@ pub fn is_hoisted(node: &Node) -> bool {
         && !node.has_meaningful_action()
 }
 
+/// Whether `node` is skipped wherever it stands: a chrome role, an
+/// unnamed icon or text, zero size.
+fn skipped_anywhere(node: &Node) -> bool {
+    matches!(
+        node.role,
+        Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status
+    ) || (matches!(node.role, Role::Img | Role::Text) && node.name.is_empty())
+        || node.bounds.is_some_and(|b| b.is_empty())
+}
+
 fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Viewport) -> bool {
-    match node.role {
-        Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status => {
-            return true
-        }
-        Role::Img | Role::Text if node.name.is_empty() => return true,
-        Role::Text if siblings == 1 && parent.is_some_and(|p| repeats(&p.name, &node.name)) => {
-            return true
-        }
-        _ => {}
-    }
-    node.bounds.is_some_and(|b| b.is_empty())
+    skipped_anywhere(node)
+        || (node.role == Role::Text
+            && siblings == 1
+            && parent.is_some_and(|p| repeats(&p.name, &node.name)))
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
             && !node.has_meaningful_action())
 }
 
 /// How many of `children` count as siblings for D14's "only child": all
-/// but those skipped whatever their place (chrome, an unnamed icon or
-/// text, zero size). GTK 4's list row holds an icon beside its label.
+/// but those skipped wherever they stand ([`skipped_anywhere`]). GTK 4's
+/// list row holds an icon beside its label.
 fn sibling_count(children: &[Node]) -> usize {
-    children
-        .iter()
-        .filter(|c| {
-            !(matches!(
-                c.role,
-                Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status
-            ) || (matches!(c.role, Role::Img | Role::Text) && c.name.is_empty())
-                || c.bounds.is_some_and(|b| b.is_empty()))
-        })
-        .count()
+    children.iter().filter(|c| !skipped_anywhere(c)).count()
 }
 
 /// Whether `node`, a sole child, is its parent again (D14): the same role
