@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::support::{assert_read_right, nodes, until, Desk, TempDir};
+use crate::support::{assert_read_right, nodes, unbounded, until, Desk, TempDir};
 use cup::SnapshotRequest;
 use cup_protocol::{Role, Scope};
 use cup_sandbox::LaunchOptions;
@@ -57,10 +57,10 @@ async fn writer_on_thirty_pages_reads_the_screen_and_says_the_rest() {
     let snap = until(
         &mut session,
         &foreground(),
-        "the document's first page",
+        "the document's first page, every control laid out",
         60,
         true,
-        |s| s.text.contains("\"Paragraph 1: "),
+        |s| s.text.contains("\"Paragraph 1: ") && unbounded(s).is_none(),
     )
     .await;
     assert_read_right(&snap);
@@ -100,10 +100,14 @@ async fn impress_on_twenty_slides_lists_the_thumbnails_on_screen() {
     let snap = until(
         &mut session,
         &foreground(),
-        "the slide pane",
+        "the slide pane, every control laid out",
         60,
         true,
-        |s| s.text.contains("\"Slides View\"") && s.text.contains("\"Slide1\""),
+        |s| {
+            s.text.contains("\"Slides View\"")
+                && s.text.contains("\"Slide1\"")
+                && unbounded(s).is_none()
+        },
     )
     .await;
     assert_read_right(&snap);
