@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates deploy/kubernetes offline, without a cluster:
 #   - every manifest file, and every document kustomize renders from each
-#     kustomization (when kubectl or kustomize is on PATH), strictly:
+#     kustomization (the venv's pinned `kubectl kustomize`), strictly:
 #     built-in kinds with `kubernetes-validate --strict -k VERSION` (an
 #     unknown field, or a kind it has no schema for, fails), agent-sandbox
 #     custom resources with deploy/kubernetes/validate_crs.py against the
@@ -82,32 +82,25 @@ mapfile -t files < <(find "$DEPLOY" -name '*.yaml' ! -name kustomization.yaml \
     ! -path "$CRDS/*" | sort)
 ((${#files[@]})) || fail "no manifest under $DEPLOY"
 
-if command -v kubectl >/dev/null 2>&1; then
-    render=(kubectl kustomize)
-    echo "render: kubectl kustomize ($(kubectl version --client 2>/dev/null | grep -m1 Kustomize || echo 'version unknown'))"
-elif command -v kustomize >/dev/null 2>&1; then
-    render=(kustomize build)
-    echo "render: kustomize build ($(kustomize version 2>/dev/null || echo 'version unknown'))"
-else
-    render=()
-fi
+# The pinned kubectl of the venv, not whatever is on PATH: the same
+# renderer on every machine, and never a phase that skips rendering.
+render=("$VENV/bin/kubectl" kustomize)
+[[ -x ${render[0]} ]] || fail "${render[0]} missing: remove $VENV and run again (it comes from $REQS)"
+echo "render: kubectl kustomize ($("${render[0]}" version --client 2>/dev/null | grep -m1 Kustomize || echo 'version unknown'))"
 rendered=()
 mapfile -t kdirs < <(find "$DEPLOY" -name kustomization.yaml -printf '%h\n' | sort)
-if ((${#render[@]})); then
-    for dir in "${kdirs[@]}"; do
-        # A Component is only built as part of a kustomization that uses it.
-        grep -q '^kind: Component' "$dir/kustomization.yaml" && continue
-        out="$WORK/rendered/$(echo "${dir#"$DEPLOY"/}" | tr / _).yaml"
-        if ! "${render[@]}" "$dir" >"$out" 2>"$out.err"; then
-            cat "$out.err" >&2
-            fail "${render[*]} $dir: $(head -c 300 "$out.err" | tr '\n' ' ')"
-        fi
-        echo "RENDER $dir -> $out ($(grep -c '^kind:' "$out") documents)"
-        rendered+=("$out")
-    done
-else
-    echo "SKIP rendering: neither kubectl nor kustomize is installed; the kustomizations are not checked"
-fi
+for dir in "${kdirs[@]}"; do
+    # A Component is only built as part of a kustomization that uses it.
+    grep -q '^kind: Component' "$dir/kustomization.yaml" && continue
+    out="$WORK/rendered/$(echo "${dir#"$DEPLOY"/}" | tr / _).yaml"
+    if ! "${render[@]}" "$dir" >"$out" 2>"$out.err"; then
+        cat "$out.err" >&2
+        fail "${render[*]} $dir: $(head -c 300 "$out.err" | tr '\n' ' ')"
+    fi
+    echo "RENDER $dir -> $out ($(grep -c '^kind:' "$out") documents)"
+    rendered+=("$out")
+done
+((${#rendered[@]})) || fail "no kustomization rendered under $DEPLOY"
 
 # --- vendored CRDs ------------------------------------------------------------
 (cd "$CRDS" && sha256sum --quiet -c SHA256SUMS) ||
@@ -168,4 +161,15 @@ for f in template pool; do
     echo "PASS negative: $(tail -1 "$neg/$f.log" | sed 's/^ *//')"
 done
 
-echo "validate-manifests: ${#files[@]} files and ${#rendered[@]} renders valid for Kubernetes $K8S_VERSIONS and agent-sandbox v0.5.6 CRDs; 4 negative checks failed as they must ($(elapsed))"
+# A kustomization naming a resource that is not there must fail to render.
+broken="$neg/broken-kustomization"
+cp -r "$DEPLOY/base/job" "$broken"
+mutate "$DEPLOY/base/job/kustomization.yaml" "$broken/kustomization.yaml" 's/^  - job.yaml$/  - job.yaml\n  - no-such-file.yaml/'
+if "${render[@]}" "$broken" >"$neg/render.out" 2>"$neg/render.log"; then
+    fail "negative check: kubectl kustomize rendered a kustomization naming a missing file"
+fi
+grep -q "no-such-file.yaml" "$neg/render.log" ||
+    fail "negative check: the broken kustomization failed for another reason: $(head -1 "$neg/render.log")"
+echo "PASS negative: a kustomization naming a missing file does not render: $(grep -m1 -o '[^:]*no-such-file.yaml[^:]*' "$neg/render.log" | head -1)"
+
+echo "validate-manifests: ${#files[@]} files and ${#rendered[@]} renders valid for Kubernetes $K8S_VERSIONS and agent-sandbox v0.5.6 CRDs; 5 negative checks failed as they must ($(elapsed))"
