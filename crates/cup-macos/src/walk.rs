@@ -351,13 +351,76 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Condvar;
 
-    /// A scripted app: a tree of `fanout`-ary levels, each read taking
-    /// `delay`; it can hang for good, refuse, or list an ancestor as a
-    /// child.
+    /// A deadline for the walks whose deadline is not under test: ample
+    /// on the busiest machine, so only what they check can fail them.
+    const AMPLE: u64 = 60_000;
+
+    /// How long a test waits for a walk that must honour a deadline of at
+    /// most a second: far longer than a busy machine takes, far shorter
+    /// than a walk that misses its deadline (minutes, or never).
+    const BOUND: Duration = Duration::from_secs(20);
+
+    /// Runs `f` on a thread of its own and waits at most `bound` for it: a
+    /// walk that does not honour its deadline fails the test instead of
+    /// hanging it.
+    fn within<T: Send + 'static>(bound: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(bound)
+            .unwrap_or_else(|e| panic!("the walk did not return within {bound:?}: {e}"))
+    }
+
+    /// Where the apps' reads meet: a read waits until reads of two apps
+    /// have been under way at once (an app's own reads are made one after
+    /// the other by its task), or `wait` has passed. A walk that runs the
+    /// apps side by side meets at once; one that runs them in turn waits
+    /// the whole `wait` at the first read.
+    struct Meet {
+        /// Reads under way now, and the most at once so far.
+        inside: Mutex<(usize, usize)>,
+        met: Condvar,
+        wait: Duration,
+    }
+
+    impl Meet {
+        fn new(wait: Duration) -> Meet {
+            Meet {
+                inside: Mutex::new((0, 0)),
+                met: Condvar::new(),
+                wait,
+            }
+        }
+
+        fn read(&self) {
+            let mut inside = self.inside.lock().unwrap_or_else(PoisonError::into_inner);
+            inside.0 += 1;
+            inside.1 = inside.1.max(inside.0);
+            self.met.notify_all();
+            let (mut inside, _) = self
+                .met
+                .wait_timeout_while(inside, self.wait, |(_, most)| *most < 2)
+                .unwrap_or_else(PoisonError::into_inner);
+            inside.0 -= 1;
+        }
+
+        /// The most reads that were under way at once.
+        fn most(&self) -> usize {
+            self.inside.lock().unwrap_or_else(PoisonError::into_inner).1
+        }
+    }
+
+    /// A scripted app: a tree of `fanout`-ary levels, each read after the
+    /// first `quick` ones taking `delay`; it can hang for good, refuse,
+    /// list an ancestor as a child, or meet other apps' reads.
     #[derive(Clone)]
     struct Fake {
         delay: Duration,
+        /// Reads that answer at once, before the slow ones.
+        quick: usize,
         fanout: usize,
         depth: usize,
         hang: bool,
@@ -365,6 +428,8 @@ mod tests {
         cycle: bool,
         /// The first two children share one identity.
         collide: bool,
+        /// Each read waits there for another app's.
+        meet: Option<Arc<Meet>>,
         calls: Arc<AtomicUsize>,
     }
 
@@ -372,12 +437,14 @@ mod tests {
         fn new(fanout: usize, depth: usize) -> Fake {
             Fake {
                 delay: Duration::ZERO,
+                quick: 0,
                 fanout,
                 depth,
                 hang: false,
                 denied: false,
                 cycle: false,
                 collide: false,
+                meet: None,
                 calls: Arc::new(AtomicUsize::new(0)),
             }
         }
@@ -397,13 +464,18 @@ mod tests {
         }
 
         fn read(&mut self, el: &Vec<usize>) -> Result<(AxElement, Vec<Vec<usize>>), ReadError> {
-            self.calls.fetch_add(1, Ordering::SeqCst);
+            let call = self.calls.fetch_add(1, Ordering::SeqCst);
             if self.hang {
                 loop {
                     std::thread::sleep(Duration::from_secs(3600));
                 }
             }
-            std::thread::sleep(self.delay);
+            if let Some(meet) = &self.meet {
+                meet.read();
+            }
+            if call >= self.quick {
+                std::thread::sleep(self.delay);
+            }
             let mut children: Vec<Vec<usize>> = if el.len() < self.depth {
                 (0..self.fanout)
                     .map(|i| {
@@ -469,7 +541,7 @@ mod tests {
             window(2, "Safari"),
             window(1, "Finder"),
         ];
-        let walked = walk(&windows, |_| Fake::new(3, 3), plan(5000)).expect("walk");
+        let walked = walk(&windows, |_| Fake::new(3, 3), plan(AMPLE)).expect("walk");
         assert!(walked.partial.is_empty(), "{:?}", walked.partial);
         assert_eq!(walked.trees.len(), 3);
         for (t, w) in walked.trees.iter().zip(&windows) {
@@ -480,19 +552,28 @@ mod tests {
 
     #[test]
     fn the_deadline_is_honoured_with_the_partial_flag() {
-        // A slow app: 2 ms a read, 100,000 elements: minutes to read.
+        // A slow app of 111,111 elements: 50 read at once, then 2 ms a
+        // read: minutes to read all.
         let mut slow = Fake::new(10, 5);
         slow.delay = Duration::from_millis(2);
+        slow.quick = 50;
         let start = Instant::now();
-        let walked = walk(&[window(1, "Slow")], move |_| slow.clone(), plan(500)).expect("walk");
+        let walked = within(BOUND, move || {
+            walk(&[window(1, "Slow")], move |_| slow.clone(), plan(2000))
+        })
+        .expect("walk");
         let took = start.elapsed();
+        // Never sooner: the walker stops 100 ms before the deadline (its
+        // margin, room for its answer to arrive on a busy machine) and the
+        // app cannot be read whole before; never much later: `within`
+        // fails a walk that takes `BOUND`.
         assert!(
-            took >= Duration::from_millis(400) && took <= Duration::from_millis(550),
-            "took {took:?} for a 500 ms deadline"
+            took >= Duration::from_millis(1900),
+            "took {took:?} for a 2 s deadline"
         );
         assert_eq!(walked.missing, 1);
         assert!(
-            walked.partial[0].contains("deadline"),
+            walked.partial[0].contains("the deadline passed"),
             "{:?}",
             walked.partial
         );
@@ -504,19 +585,19 @@ mod tests {
     #[test]
     fn an_app_that_never_answers_does_not_hang_the_capture() {
         let windows = [window(1, "Hung"), window(2, "Fine")];
-        let start = Instant::now();
-        let walked = walk(
-            &windows,
-            |pid| {
-                let mut f = Fake::new(2, 2);
-                f.hang = pid == 1;
-                f
-            },
-            plan(300),
-        )
+        // `within` fails a capture that waits for the hung app.
+        let walked = within(BOUND, move || {
+            walk(
+                &windows,
+                |pid| {
+                    let mut f = Fake::new(2, 2);
+                    f.hang = pid == 1;
+                    f
+                },
+                plan(1000),
+            )
+        })
         .expect("walk");
-        let took = start.elapsed();
-        assert!(took <= Duration::from_millis(330), "took {took:?}");
         assert!(walked.trees[0].root.is_none());
         assert_eq!(
             walked.trees[1].root.as_ref().map(NativeNode::count),
@@ -535,29 +616,34 @@ mod tests {
 
     #[test]
     fn apps_are_walked_in_parallel() {
-        // Four apps of 8 reads of 60 ms: 1.92 s one after another, about
-        // 0.5 s side by side.
+        // Four apps of 8 reads; a read waits until two apps' reads are
+        // under way at once, or for longer than the capture's deadline: a
+        // walk of one app after another misses the deadline at its first
+        // read.
+        let meet = Arc::new(Meet::new(Duration::from_secs(60)));
         let windows: Vec<WindowFacts> = (1..=4).map(|p| window(p, "App")).collect();
-        let start = Instant::now();
+        let m = Arc::clone(&meet);
         let walked = walk(
             &windows,
-            |_| {
+            move |_| {
                 let mut f = Fake::new(7, 1);
-                f.delay = Duration::from_millis(60);
+                f.meet = Some(Arc::clone(&m));
                 f
             },
-            plan(5000),
+            plan(10_000),
         )
         .expect("walk");
-        let took = start.elapsed();
-        assert!(walked.partial.is_empty());
-        assert!(took < Duration::from_millis(1200), "took {took:?}");
+        assert!(walked.partial.is_empty(), "{:?}", walked.partial);
+        assert!(meet.most() >= 2, "{} read at once", meet.most());
+        for t in &walked.trees {
+            assert_eq!(t.root.as_ref().map(NativeNode::count), Some(8));
+        }
     }
 
     #[test]
     fn the_node_cap_is_shared_and_exact() {
         let windows = [window(1, "A"), window(2, "B")];
-        let mut p = plan(10_000);
+        let mut p = plan(AMPLE);
         p.max_nodes = 50_000;
         // Two apps of 1 + 10 + 100 + 1,000 + 10,000 + 100,000 elements.
         let walked = walk(&windows, |_| Fake::new(10, 5), p).expect("walk");
@@ -576,13 +662,13 @@ mod tests {
         let mut f = Fake::new(2, 3);
         f.cycle = true;
         let calls = Arc::clone(&f.calls);
-        let walked = walk(&[window(1, "Loop")], move |_| f.clone(), plan(2000)).expect("walk");
+        let walked = walk(&[window(1, "Loop")], move |_| f.clone(), plan(AMPLE)).expect("walk");
         assert_eq!(
             walked.trees[0].root.as_ref().map(NativeNode::count),
             Some(15)
         );
         assert_eq!(calls.load(Ordering::SeqCst), 15);
-        let mut p = plan(2000);
+        let mut p = plan(AMPLE);
         p.max_depth = 1;
         let walked = walk(&[window(1, "Deep")], |_| Fake::new(2, 3), p).expect("walk");
         let root = walked.trees[0].root.as_ref().expect("root");
@@ -597,7 +683,7 @@ mod tests {
     fn elements_that_share_a_hash_are_both_kept() {
         let mut f = Fake::new(2, 3);
         f.collide = true;
-        let walked = walk(&[window(1, "Twins")], move |_| f.clone(), plan(2000)).expect("walk");
+        let walked = walk(&[window(1, "Twins")], move |_| f.clone(), plan(AMPLE)).expect("walk");
         assert_eq!(
             walked.trees[0].root.as_ref().map(NativeNode::count),
             Some(15),
@@ -614,7 +700,7 @@ mod tests {
                 f.denied = true;
                 f
             },
-            plan(1000),
+            plan(AMPLE),
         )
         .expect_err("denied");
         assert!(err.contains("Accessibility"), "{err}");

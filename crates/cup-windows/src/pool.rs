@@ -245,8 +245,52 @@ impl<S: 'static> Pool<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::future::Future;
+    use std::pin::Pin;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc::Receiver;
+    use std::sync::Condvar;
+    use std::task::Poll;
     use std::time::Instant;
+
+    /// A deadline for the jobs whose deadline is not under test: ample on
+    /// the busiest machine, so only what a test checks can fail it.
+    const AMPLE: Duration = Duration::from_secs(60);
+
+    /// How long a test waits for what must happen by a short deadline:
+    /// far longer than a busy machine takes, far shorter than never.
+    const BOUND: Duration = Duration::from_secs(20);
+
+    /// A job's call that does not return until the test lets it: the job
+    /// blocks on the receiver, the test holds the sender and lets it go by
+    /// dropping it (a failing test drops it too, so no thread stays
+    /// blocked).
+    fn held() -> (Sender<()>, Receiver<()>) {
+        channel()
+    }
+
+    /// `call` (a job's run, its deadline short or its job let go), which
+    /// must end: a run that ignores its deadline fails the test at
+    /// `BOUND` instead of hanging it.
+    async fn by<T>(call: impl Future<Output = T>) -> T {
+        tokio::time::timeout(BOUND, call)
+            .await
+            .unwrap_or_else(|_| panic!("the run did not end within {BOUND:?}"))
+    }
+
+    /// Waits until `done` holds, at most `BOUND`.
+    async fn until(what: &str, done: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(start.elapsed() < BOUND, "{what}: not within {BOUND:?}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Polls `f` once.
+    async fn poll_once<F: Future + Unpin>(f: &mut F) -> Poll<F::Output> {
+        std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut *f).poll(cx))).await
+    }
 
     #[tokio::test]
     async fn jobs_run_on_a_worker_with_its_state_made_once() {
@@ -257,7 +301,7 @@ mod tests {
             Ok(10_u32)
         });
         for i in 0..5 {
-            let got = pool.run(Duration::from_secs(5), move |s| {
+            let got = pool.run(AMPLE, move |s| {
                 *s += 1;
                 *s + i
             });
@@ -270,31 +314,29 @@ mod tests {
     #[tokio::test]
     async fn a_hung_job_times_out_and_a_new_worker_serves_the_next() {
         let pool = Pool::new("t", 3, || Ok(()));
-        let start = Instant::now();
-        let hung = pool
-            .run(Duration::from_millis(100), |_| {
-                thread::sleep(Duration::from_secs(3))
-            })
-            .await;
+        // Hung until the end of the test: only the deadline ends the run.
+        let (release, hold) = held();
+        let hung = by(pool.run(Duration::from_millis(100), move |_| {
+            let _ = hold.recv();
+        }))
+        .await;
         assert_eq!(hung, Err(PoolError::Deadline(100)));
-        assert!(
-            start.elapsed() < Duration::from_secs(1),
-            "{:?}",
-            start.elapsed()
-        );
-        assert_eq!(pool.run(Duration::from_secs(5), |_| 7).await, Ok(7));
+        assert_eq!(pool.run(AMPLE, |_| 7).await, Ok(7));
         assert_eq!(pool.threads(), 2, "the hung worker is not reused");
+        drop(release);
     }
 
     #[tokio::test]
     async fn stuck_workers_exhaust_the_pool_with_advice() {
         let pool = Pool::new("t", 2, || Ok(()));
+        let mut releases = Vec::new();
         for _ in 0..2 {
-            let r = pool
-                .run(Duration::from_millis(20), |_| {
-                    thread::sleep(Duration::from_secs(2))
-                })
-                .await;
+            let (release, hold) = held();
+            releases.push(release);
+            let r = by(pool.run(Duration::from_millis(20), move |_| {
+                let _ = hold.recv();
+            }))
+            .await;
             assert!(matches!(r, Err(PoolError::Deadline(_))));
         }
         let r = pool.run(Duration::from_secs(1), |_| 1).await;
@@ -306,33 +348,73 @@ mod tests {
     #[tokio::test]
     async fn a_worker_that_returns_late_rejoins_the_pool() {
         let pool = Pool::new("t", 1, || Ok(()));
-        let r = pool
-            .run(Duration::from_millis(20), |_| {
-                thread::sleep(Duration::from_millis(200))
-            })
-            .await;
+        let (release, hold) = held();
+        let r = by(pool.run(Duration::from_millis(20), move |_| {
+            let _ = hold.recv();
+        }))
+        .await;
         assert!(matches!(r, Err(PoolError::Deadline(_))));
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        assert_eq!(pool.run(Duration::from_secs(1), |_| 3).await, Ok(3));
+        // The call returns, late.
+        drop(release);
+        until("the late worker rejoins", || pool.stuck() == 0).await;
+        assert_eq!(by(pool.run(AMPLE, |_| 3)).await, Ok(3));
         assert_eq!(pool.threads(), 1);
+    }
+
+    /// Jobs that wait inside until `n` of them are in at once (or, giving
+    /// up for all, `wait` has passed), counting the most at once.
+    struct Crowd {
+        /// Jobs inside now, the most at once so far, and whether one gave
+        /// up waiting.
+        inside: Mutex<(usize, usize, bool)>,
+        full: Condvar,
+        n: usize,
+        wait: Duration,
+    }
+
+    impl Crowd {
+        fn job(&self) {
+            let mut inside = self.inside.lock().unwrap_or_else(PoisonError::into_inner);
+            inside.0 += 1;
+            inside.1 = inside.1.max(inside.0);
+            self.full.notify_all();
+            let (mut inside, waited) = self
+                .full
+                .wait_timeout_while(inside, self.wait, |(_, most, gave_up)| {
+                    *most < self.n && !*gave_up
+                })
+                .unwrap_or_else(PoisonError::into_inner);
+            if waited.timed_out() {
+                inside.2 = true;
+                self.full.notify_all();
+            }
+            inside.0 -= 1;
+        }
+
+        fn most(&self) -> usize {
+            self.inside.lock().unwrap_or_else(PoisonError::into_inner).1
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn twenty_windows_on_eight_threads_all_get_their_answer() {
         // A full snapshot of 20 windows: each job waits for a free worker
-        // (none is stuck), none fails with "restart cup".
+        // (none is stuck), none fails with "restart cup". The first jobs
+        // stay until eight are in at once: a pool that ran fewer at a time
+        // would keep them `wait` (then let all through, to fail the count).
         let pool = Arc::new(Pool::new("t", 8, || Ok(())));
-        let busy = Arc::new(AtomicUsize::new(0));
-        let most = Arc::new(AtomicUsize::new(0));
+        let crowd = Arc::new(Crowd {
+            inside: Mutex::new((0, 0, false)),
+            full: Condvar::new(),
+            n: 8,
+            wait: BOUND,
+        });
         let jobs: Vec<_> = (0..20)
             .map(|i| {
-                let (pool, busy, most) = (Arc::clone(&pool), Arc::clone(&busy), Arc::clone(&most));
+                let (pool, crowd) = (Arc::clone(&pool), Arc::clone(&crowd));
                 tokio::spawn(async move {
-                    pool.run(Duration::from_secs(10), move |_| {
-                        let now = busy.fetch_add(1, Ordering::SeqCst) + 1;
-                        most.fetch_max(now, Ordering::SeqCst);
-                        thread::sleep(Duration::from_millis(50));
-                        busy.fetch_sub(1, Ordering::SeqCst);
+                    pool.run(AMPLE, move |_| {
+                        crowd.job();
                         i
                     })
                     .await
@@ -348,67 +430,77 @@ mod tests {
         }
         assert_eq!(got, (0..20).map(Ok).collect::<Vec<_>>());
         assert!(pool.threads() <= 8, "{}", pool.threads());
-        assert_eq!(most.load(Ordering::SeqCst), 8, "eight at a time");
+        assert_eq!(crowd.most(), 8, "eight at a time");
         assert_eq!(pool.stuck(), 0);
     }
 
     #[tokio::test]
     async fn a_job_waiting_for_a_busy_pool_keeps_its_deadline() {
         let pool = Arc::new(Pool::new("t", 1, || Ok(())));
+        let (entered_tx, entered) = oneshot::channel();
+        let (release, hold) = held();
         let long = {
             let pool = Arc::clone(&pool);
             tokio::spawn(async move {
-                pool.run(Duration::from_secs(5), |_| {
-                    thread::sleep(Duration::from_millis(600))
+                pool.run(AMPLE, move |_| {
+                    let _ = entered_tx.send(());
+                    let _ = hold.recv();
                 })
                 .await
             })
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let start = Instant::now();
-        let waited = pool.run(Duration::from_millis(100), |_| 1).await;
+        entered.await.expect("the long job started");
+        // The only worker is busy until this job's deadline has passed.
+        let waited = by(pool.run(Duration::from_millis(100), |_| 1)).await;
         assert_eq!(waited, Err(PoolError::Deadline(100)));
-        assert!(start.elapsed() < Duration::from_millis(500));
-        assert!(matches!(long.await, Ok(Ok(()))));
+        drop(release);
+        assert!(matches!(by(long).await, Ok(Ok(()))));
         // Not counted as stuck: it never reached a worker.
         assert_eq!(pool.stuck(), 0);
-        assert_eq!(pool.run(Duration::from_secs(1), |_| 2).await, Ok(2));
+        assert_eq!(by(pool.run(AMPLE, |_| 2)).await, Ok(2));
     }
 
     #[tokio::test]
     async fn one_stuck_and_one_busy_worker_make_a_job_wait_not_fail() {
         let pool = Arc::new(Pool::new("t", 2, || Ok(())));
-        let r = pool
-            .run(Duration::from_millis(20), |_| {
-                thread::sleep(Duration::from_secs(2))
-            })
-            .await;
+        let (_release_stuck, hold) = held();
+        let r = by(pool.run(Duration::from_millis(20), move |_| {
+            let _ = hold.recv();
+        }))
+        .await;
         assert!(matches!(r, Err(PoolError::Deadline(_))));
         assert_eq!(pool.stuck(), 1);
+        let (entered_tx, entered) = oneshot::channel();
+        let (release_busy, hold) = held();
         let busy = {
             let pool = Arc::clone(&pool);
             tokio::spawn(async move {
-                pool.run(Duration::from_secs(5), |_| {
-                    thread::sleep(Duration::from_millis(200))
+                pool.run(AMPLE, move |_| {
+                    let _ = entered_tx.send(());
+                    let _ = hold.recv();
                 })
                 .await
             })
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        entered.await.expect("the busy job started");
         // Both threads taken, one of them only busy: this job waits for it.
-        assert_eq!(pool.run(Duration::from_secs(5), |_| 5).await, Ok(5));
-        assert!(matches!(busy.await, Ok(Ok(()))));
+        let mut waits = std::pin::pin!(pool.run(AMPLE, |_| 5));
+        let first = poll_once(&mut waits).await;
+        assert!(first.is_pending(), "{first:?}");
+        drop(release_busy);
+        assert_eq!(by(waits).await, Ok(5));
+        assert!(matches!(by(busy).await, Ok(Ok(()))));
         assert_eq!(pool.threads(), 2);
     }
 
     #[tokio::test]
     async fn a_stuck_worker_that_returns_is_counted_free_again() {
         let pool = Pool::new("t", 1, || Ok(()));
-        let r = pool
-            .run(Duration::from_millis(20), |_| {
-                thread::sleep(Duration::from_millis(150))
-            })
-            .await;
+        let (release, hold) = held();
+        let r = by(pool.run(Duration::from_millis(20), move |_| {
+            let _ = hold.recv();
+        }))
+        .await;
         assert!(matches!(r, Err(PoolError::Deadline(_))));
         assert_eq!(pool.stuck(), 1);
         assert_eq!(
@@ -416,9 +508,10 @@ mod tests {
             Err(PoolError::Exhausted(1)),
             "its only thread is stuck"
         );
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(pool.stuck(), 0);
-        assert_eq!(pool.run(Duration::from_secs(1), |_| 4).await, Ok(4));
+        // The call returns, late.
+        drop(release);
+        until("the returned worker is counted free", || pool.stuck() == 0).await;
+        assert_eq!(by(pool.run(AMPLE, |_| 4)).await, Ok(4));
     }
 
     #[tokio::test]
@@ -426,21 +519,29 @@ mod tests {
         // An Invoke past its grace: the caller drops its wait; the worker
         // finishes the call later and serves the next job.
         let pool = Pool::new("t", 1, || Ok(()));
+        let (entered_tx, entered) = oneshot::channel();
+        let (release, hold) = held();
         {
-            let call = pool.run(Duration::from_secs(5), |_| {
-                thread::sleep(Duration::from_millis(200))
+            let call = pool.run(AMPLE, move |_| {
+                let _ = entered_tx.send(());
+                let _ = hold.recv();
             });
-            let _ = tokio::time::timeout(Duration::from_millis(30), call).await;
+            // The caller gives up once the call is under way.
+            tokio::select! {
+                r = call => panic!("the call is held, yet it ended: {r:?}"),
+                _ = entered => {}
+            }
         }
         assert_eq!(pool.stuck(), 0, "never counted stuck");
-        assert_eq!(pool.run(Duration::from_secs(2), |_| 6).await, Ok(6));
+        drop(release);
+        assert_eq!(by(pool.run(AMPLE, |_| 6)).await, Ok(6));
         assert_eq!(pool.threads(), 1);
     }
 
     #[tokio::test]
     async fn a_failed_setup_is_the_jobs_error() {
         let pool: Pool<()> = Pool::new("t", 2, || Err("CoInitializeEx failed: 0x80004005".into()));
-        let r = pool.run(Duration::from_secs(1), |_| 1).await;
+        let r = pool.run(AMPLE, |_| 1).await;
         assert_eq!(
             r,
             Err(PoolError::Setup("CoInitializeEx failed: 0x80004005".into()))

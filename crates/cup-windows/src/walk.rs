@@ -124,9 +124,42 @@ pub struct WalkLimits {
     pub retry_wait: Duration,
 }
 
+/// The time a walk goes by: the system's ([`SystemClock`]), or in tests
+/// one that moves only as a scripted provider's round trips take time, so
+/// deadlines are tested without racing the machine's load.
+trait Clock {
+    /// The time now.
+    fn now(&self) -> Instant;
+    /// Waits `d`.
+    fn sleep(&self, d: Duration);
+}
+
+/// The system's clock.
+#[derive(Debug, Clone, Copy)]
+struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn sleep(&self, d: Duration) {
+        thread::sleep(d);
+    }
+}
+
 /// Calls `call` until it succeeds, fails for good, runs out of tries or
 /// the deadline would pass during the next wait.
 pub fn with_retries<T>(
+    limits: &WalkLimits,
+    call: impl FnMut() -> Result<T, ReadError>,
+) -> Result<T, ReadError> {
+    retry_on(&SystemClock, limits, call)
+}
+
+/// [`with_retries`] by `clock`.
+fn retry_on<T>(
+    clock: &impl Clock,
     limits: &WalkLimits,
     mut call: impl FnMut() -> Result<T, ReadError>,
 ) -> Result<T, ReadError> {
@@ -137,25 +170,26 @@ pub fn with_retries<T>(
             Ok(v) => return Ok(v),
             Err(ReadError::Transient(why))
                 if tries < limits.tries.max(1)
-                    && Instant::now() + limits.retry_wait < limits.deadline =>
+                    && clock.now() + limits.retry_wait < limits.deadline =>
             {
                 tracing::debug!(%why, tries, "retrying a UIA read");
-                thread::sleep(limits.retry_wait);
+                clock.sleep(limits.retry_wait);
             }
             Err(e) => return Err(e),
         }
     }
 }
 
-struct Walk<'a, R: Reads> {
+struct Walk<'a, R: Reads, C: Clock> {
     reads: &'a mut R,
+    clock: &'a C,
     limits: WalkLimits,
     subtree: bool,
     count: usize,
     stop: Option<String>,
 }
 
-impl<R: Reads> Walk<'_, R> {
+impl<R: Reads, C: Clock> Walk<'_, R, C> {
     fn node(&mut self, element: &R::Element, depth: usize) -> NativeNode {
         self.count += 1;
         let mut node = NativeNode {
@@ -166,15 +200,15 @@ impl<R: Reads> Walk<'_, R> {
         if depth >= self.limits.max_depth || self.stop.is_some() {
             return node;
         }
-        if !self.subtree && Instant::now() >= self.limits.deadline {
+        if !self.subtree && self.clock.now() >= self.limits.deadline {
             self.stop = Some(format!("deadline reached after {} elements", self.count));
             return node;
         }
-        let limits = self.limits;
+        let (clock, limits) = (self.clock, self.limits);
         let children = if self.subtree {
-            with_retries(&limits, || self.reads.cached_children(element))
+            retry_on(clock, &limits, || self.reads.cached_children(element))
         } else {
-            with_retries(&limits, || self.reads.fetch_children(element))
+            retry_on(clock, &limits, || self.reads.fetch_children(element))
         };
         let children = match children {
             Ok(c) => c,
@@ -205,14 +239,24 @@ impl<R: Reads> Walk<'_, R> {
 /// that cannot be read has no root and an error; one cut short has the
 /// nodes read so far and says why.
 pub fn walk<R: Reads>(reads: &mut R, window: &WindowFacts, limits: WalkLimits) -> WindowTree {
-    let fetched = with_retries(&limits, || reads.fetch(window.hwnd));
+    walk_on(&SystemClock, reads, window, limits)
+}
+
+/// [`walk`] by `clock`.
+fn walk_on<R: Reads>(
+    clock: &impl Clock,
+    reads: &mut R,
+    window: &WindowFacts,
+    limits: WalkLimits,
+) -> WindowTree {
+    let fetched = retry_on(clock, &limits, || reads.fetch(window.hwnd));
     // A whole subtree that timed out (a large browser or editor window)
     // is read element by element instead, within the deadline and the
     // element cap: a partial tree rather than none.
     let fetched = match fetched {
         Err(ReadError::TimedOut(why)) => {
             tracing::debug!(%why, "the subtree timed out; reading element by element");
-            with_retries(&limits, || reads.fetch_root(window.hwnd)).map(|root| (root, false))
+            retry_on(clock, &limits, || reads.fetch_root(window.hwnd)).map(|root| (root, false))
         }
         other => other,
     };
@@ -228,6 +272,7 @@ pub fn walk<R: Reads>(reads: &mut R, window: &WindowFacts, limits: WalkLimits) -
     };
     let mut w = Walk {
         reads,
+        clock,
         limits,
         subtree,
         count: 0,
@@ -357,11 +402,39 @@ mod tests {
         };
         assert!(!wants_second_walk(&none));
     }
+    use std::cell::Cell;
     use std::collections::HashMap;
+    use std::rc::Rc;
+
+    /// A deadline for the walks whose deadline is not under test: ample
+    /// on the busiest machine, so only what they check can fail them.
+    const AMPLE: u64 = 60_000;
+
+    /// A clock that stands still but for the time the script's round trips
+    /// and the walk's waits take: a walk's deadline is met or missed the
+    /// same way on an idle machine and a busy one.
+    #[derive(Clone)]
+    struct FakeClock(Rc<Cell<Instant>>);
+
+    impl Default for FakeClock {
+        fn default() -> Self {
+            FakeClock(Rc::new(Cell::new(Instant::now())))
+        }
+    }
+
+    impl Clock for FakeClock {
+        fn now(&self) -> Instant {
+            self.0.get()
+        }
+
+        fn sleep(&self, d: Duration) {
+            self.0.set(self.0.get() + d);
+        }
+    }
 
     /// A scripted provider: a tree of numbered elements, whether subtrees
     /// can be cached, per-element failures to play once or always, and a
-    /// cost per round trip.
+    /// cost per round trip, spent on its clock.
     #[derive(Default)]
     struct Script {
         children: HashMap<u32, Vec<u32>>,
@@ -371,6 +444,7 @@ mod tests {
         fetch_fails: Vec<ReadError>,
         round_trip: Duration,
         round_trips: u32,
+        clock: FakeClock,
     }
 
     impl Script {
@@ -396,7 +470,7 @@ mod tests {
 
         fn fetch(&mut self, _hwnd: i64) -> Result<(u32, bool), ReadError> {
             self.round_trips += 1;
-            thread::sleep(self.round_trip);
+            self.clock.sleep(self.round_trip);
             if !self.fetch_fails.is_empty() {
                 return Err(self.fetch_fails.remove(0));
             }
@@ -425,7 +499,7 @@ mod tests {
         fn fetch_children(&mut self, e: &u32) -> Result<Vec<u32>, ReadError> {
             assert!(!self.subtree, "a cached subtree needs no more round trips");
             self.round_trips += 1;
-            thread::sleep(self.round_trip);
+            self.clock.sleep(self.round_trip);
             self.answer(*e)
         }
     }
@@ -461,7 +535,7 @@ mod tests {
         let mut s = Script::wide(3);
         s.children.insert(2, vec![20, 21]);
         s.subtree = true;
-        let t = walk(&mut s, &window(), limits(1000));
+        let t = walk(&mut s, &window(), limits(AMPLE));
         let root = t.root.expect("root");
         assert_eq!(names(&root), ["n0", "n1", "n2", "n20", "n21", "n3"]);
         assert_eq!((s.round_trips, t.error), (1, None));
@@ -471,7 +545,7 @@ mod tests {
     fn without_subtree_caching_each_element_is_fetched() {
         let mut s = Script::wide(3);
         s.children.insert(2, vec![20, 21]);
-        let t = walk(&mut s, &window(), limits(1000));
+        let t = walk(&mut s, &window(), limits(AMPLE));
         assert_eq!(names(&t.root.expect("root")).len(), 6);
         assert_eq!(s.round_trips, 1 + 6);
     }
@@ -487,7 +561,7 @@ mod tests {
             .insert(3, classify(UIA_E_ELEMENTNOTAVAILABLE, "GetCachedChildren"));
         s.fetch_fails
             .push(classify(RPC_E_CALL_REJECTED, "BuildUpdatedCache"));
-        let t = walk(&mut s, &window(), limits(1000));
+        let t = walk(&mut s, &window(), limits(AMPLE));
         let root = t.root.expect("root");
         assert_eq!(names(&root), ["n0", "n1", "n10", "n2", "n3"]);
         let cut = root.children[2].cut.as_deref().expect("n3 is cut");
@@ -504,7 +578,7 @@ mod tests {
         s.subtree = true;
         s.fetch_fails
             .push(classify(UIA_E_TIMEOUT, "BuildUpdatedCache"));
-        let t = walk(&mut s, &window(), limits(1000));
+        let t = walk(&mut s, &window(), limits(AMPLE));
         assert_eq!(names(&t.root.expect("root")).len(), 6);
         // The timed-out fetch, the root alone, then one per element.
         assert_eq!(s.round_trips, 1 + 1 + 6);
@@ -513,7 +587,7 @@ mod tests {
         s.subtree = true;
         s.fetch_fails
             .push(classify(UIA_E_TIMEOUT, "BuildUpdatedCache"));
-        let mut l = limits(1000);
+        let mut l = limits(AMPLE);
         l.max_nodes = 10;
         let t = walk(&mut s, &window(), l);
         assert!(t.root.is_some());
@@ -530,7 +604,7 @@ mod tests {
         let mut s = Script::wide(1);
         s.fetch_fails
             .push(classify(0x8000_4001, "ElementFromHandle"));
-        let t = walk(&mut s, &window(), limits(1000));
+        let t = walk(&mut s, &window(), limits(AMPLE));
         assert!(t.root.is_none());
         assert_eq!(
             t.error.as_deref(),
@@ -543,7 +617,7 @@ mod tests {
     fn the_element_limit_cuts_a_huge_list() {
         let mut s = Script::wide(10_000);
         s.subtree = true;
-        let mut l = limits(5000);
+        let mut l = limits(AMPLE);
         l.max_nodes = 500;
         let t = walk(&mut s, &window(), l);
         assert_eq!(t.root.expect("root").count(), 500);
@@ -552,12 +626,21 @@ mod tests {
 
     #[test]
     fn a_slow_provider_stops_at_the_deadline_with_what_it_read() {
+        // 200 elements fetched one by one at 10 ms a round trip, on the
+        // script's clock: 2 s to read all, against a 150 ms deadline.
         let mut s = Script::wide(200);
         s.round_trip = Duration::from_millis(10);
-        let start = Instant::now();
-        let t = walk(&mut s, &window(), limits(150));
-        let took = start.elapsed();
-        assert!(took < Duration::from_millis(400), "{took:?}");
+        let clock = s.clock.clone();
+        let start = clock.now();
+        let mut l = limits(AMPLE);
+        l.deadline = start + Duration::from_millis(150);
+        let t = walk_on(&clock, &mut s, &window(), l);
+        let took = clock.now() - start;
+        // Stopped at the deadline, at most one round trip past it.
+        assert!(
+            took >= Duration::from_millis(150) && took <= Duration::from_millis(160),
+            "{took:?}"
+        );
         let read = t.root.expect("root").count();
         assert!(read > 1 && read < 200, "{read}");
         let e = t.error.expect("cut by the deadline");
@@ -569,7 +652,7 @@ mod tests {
         let mut s = Script::wide(2);
         s.children.insert(1, vec![10]);
         s.children.insert(10, vec![100]);
-        let mut l = limits(1000);
+        let mut l = limits(AMPLE);
         l.max_depth = 1;
         let t = walk(&mut s, &window(), l);
         assert_eq!(names(&t.root.expect("root")), ["n0", "n1", "n2"]);
