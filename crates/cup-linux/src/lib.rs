@@ -4,6 +4,36 @@
 //! `zbus` it re-exports) for trees and actions, X11 (`x11rb`) for screens and
 //! windows. Mapping logic lives apart from the IPC in [`mapping`], so it is
 //! tested with fixtures on any OS.
+//!
+//! ## Layout
+//!
+//! What talks to the desktop, and what only decides (pure, unit-tested):
+//!
+//! - AT-SPI transport: `bus` (the accessibility bus, deadlines), `wire/` (a lean
+//!   D-Bus client for the capture's calls: framing, connection, busy-polling),
+//!   `links` (direct peer-to-peer connections to apps), `atspi_calls` (the
+//!   capture's reads), `atspi_actions` (the calls that change things).
+//! - Capture: `capture/` — `structure` (from `Cache.GetItems` or level by
+//!   level), `cache_index`, `details` (extents, actions, value, text),
+//!   `managed` (containers that manage their descendants: what is on screen),
+//!   `unallocated` (GTK 4's top-down extents), `warm` (Gecko's lazy facts),
+//!   `statics`, `labels`, `office` (LibreOffice put right), `assemble`.
+//! - Mapping (pure): `raw` (the native facts of one accessible), `mapping/`
+//!   (role, states, actions, text, attributes, `needs`: what a node is worth
+//!   reading; fixture tests in `mapping/tests.rs`).
+//! - Actions: `act/` (verbs over AT-SPI, probes and events as evidence,
+//!   pointer/keyboard fallback, gestures, outsiders).
+//! - X11: `x11` (monitors, scale, top-level windows), `windows` (the X11 /
+//!   AT-SPI frame join, pure), `input/` (XTest keyboard and pointer; keymap,
+//!   keysym and lease planning are pure), `screenshot`, `overlay` (the visual
+//!   layer), `xauth`, `xsettings`.
+//! - Wayland: `wayland/` (sway IPC, the wlr protocols, KWin scripting and fake
+//!   input, GNOME Shell and mutter, the portal, EIS; each compositor's
+//!   transport beside its pure part).
+//! - The desktop as a whole: `env` (which desktop), `display` (what the
+//!   display server says, whichever it is), `adapter` (the [`cup::Adapter`]),
+//!   `apps/` (installed apps from desktop entries), `checks`
+//!   (`check_permissions`), `advice` (what to tell about an app without a tree).
 
 pub mod act;
 pub mod adapter;

@@ -8,6 +8,17 @@
 //!
 //! This crate performs no I/O and contains no platform code; it compiles on
 //! every OS. Platform adapters translate native trees into these types.
+//!
+//! ## Layout
+//!
+//! - Types: `envelope`, `node`, `vocab` (roles, states, actions and their
+//!   compact codes), `mappings` (the spec's per-platform tables), `text`
+//!   (string limits), `checked` (strict deserializers), `schema` (JSON Schema
+//!   validation).
+//! - `compact/`: the compact text (pruning, rendering, lines, `page`, the
+//!   overview, the text cut) and its parser.
+//! - `search/`: `find` (query parsing, tokens, synonyms, scoring).
+//! - `keys`: key combos.
 
 pub mod checked;
 pub mod compact;

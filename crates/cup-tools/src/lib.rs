@@ -2,6 +2,17 @@
 //! tools and the driver tools over one [`cup::Session`]. This layer knows
 //! nothing of MCP: a call is a name and JSON arguments, a result is text
 //! and image blocks, optional structured content, and an error flag.
+//!
+//! ## Layout
+//!
+//! - `catalog` (names, descriptions, input schemas), `args` (arguments with
+//!   one-line errors), `results` (how results read).
+//! - The tools: `cup_tools` (snapshot, find, page, wait, actions),
+//!   `driver_tools` (window state, pointer input, screenshots), `visual`
+//!   (agent cursor, highlight, marks), `config` (settings), `recording/`
+//!   (trajectories and replay).
+//! - `target` (which UI a front end acts on), `bindings/` (what the Python and
+//!   Node bindings share).
 
 pub mod args;
 pub mod bindings;

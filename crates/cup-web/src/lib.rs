@@ -7,6 +7,19 @@
 //! Chromium's accessibility tree joined with the layout snapshot
 //! ([`capture`]), pure role/state/action mapping
 //! ([`mapping`]), and actions that report the effect they observed.
+//!
+//! ## Layout
+//!
+//! - Transport: `cdp` (one DevTools connection, sessions, deadlines),
+//!   `browser` (page targets), `endpoint` (where the browser is).
+//! - Capture: `walker/` (one injected walker per frame: the fast path; its
+//!   answer decoded and patched, pure), `capture` and `layout` (the
+//!   accessibility tree joined with `DOMSnapshot`), `ids` (ids kept across
+//!   snapshots), `dump` (the native dump).
+//! - Mapping (pure): `mapping/` (one Chromium `AXNode` → CUP; fixture tests).
+//! - Acting: `act/` (element verbs, gestures, dialogs, observed effects),
+//!   `keys`, `script` (page scripting), `screenshot`, `overlay`.
+//! - `adapter`: the [`cup::Adapter`] over all of it.
 
 mod act;
 pub mod adapter;

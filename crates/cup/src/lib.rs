@@ -4,6 +4,19 @@
 //! over a platform [`Adapter`]. Adapters (Linux AT-SPI2, web CDP, ...) only
 //! translate native trees into CUP; everything they have in common lives
 //! here.
+//!
+//! ## Layout
+//!
+//! - The session and its contract with the platforms: `adapter` (the
+//!   [`Adapter`] trait and its data), `session`, `execute` (the session's
+//!   actions), `action`, `plan` (what every planner says alike), `refs`.
+//! - Observed effects: `watch`, `tree_diff` (two whole captures), `observe`
+//!   (line by line).
+//! - What adapters share: `native` (native dumps and fixtures), `input`
+//!   (pixel-level input), `screenshot`, `image` (PNG), `apps` and `installed`
+//!   (apps by name), `blocking` (blocking OS calls with deadlines).
+//! - Drawing: `visual/` (the agent cursor: motion, sprites, the overlay trait
+//!   platforms draw with), `marks/` (set-of-marks screenshots).
 
 pub mod action;
 pub mod adapter;
