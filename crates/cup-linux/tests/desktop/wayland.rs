@@ -71,7 +71,7 @@ async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
     ipc.command("[app_id=\"gtk3-widget-factory\"] floating enable, move position 150 100")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    floated(&ipc).await;
     let mut session = desk.session();
 
     // The window list is sway's. The floating window may still be taking
@@ -236,6 +236,33 @@ async fn mapped(ipc: &SwayIpc, count: usize) -> cup_linux::wayland::sway::SwaySt
     }
 }
 
+/// Waits until sway shows every window floating and its layout settled:
+/// three reads 100 ms apart agree (a window that just floated takes its
+/// floating size over a few frames). Polled to a 20 s deadline.
+async fn floated(ipc: &SwayIpc) -> cup_linux::wayland::sway::SwayState {
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    let mut last: Option<cup_linux::wayland::sway::SwayState> = None;
+    let mut same = 0;
+    loop {
+        let state = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
+        let floating = !state.windows.is_empty() && state.windows.iter().all(|w| w.floating);
+        same = if floating && last.as_ref() == Some(&state) {
+            same + 1
+        } else {
+            0
+        };
+        if same == 2 {
+            return state;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "sway's layout did not settle with the window floating in 20 s: {state:?}"
+        );
+        last = Some(state);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// GTK 3 widget factory's enabled entry (its text "entry").
 fn gtk3_entry(snap: &cup::Snapshot) -> Node {
     nodes(snap)
@@ -376,7 +403,7 @@ async fn drag_scroll_and_right_click_do_what_they_should() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     // The window settles in its floating size (with its shadow) first.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    floated(&ipc).await;
     let mut session = desk.session();
     let snap = complete_snapshot(&mut session, &request(Scope::Full)).await;
     // Ids are numbered per snapshot: controls are found again by rule.
