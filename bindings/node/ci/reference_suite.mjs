@@ -15,25 +15,31 @@ import { relative } from "node:path";
 import { parseArgs } from "node:util";
 
 // Tests the reference passes that assert a behaviour cup differs on by
-// decision; the reason names the decision.
+// decision: the reason names the decision; the second string is the failure
+// each must fail with here (any other failure is a defect).
 const DECISIONS = {
-  "tests/format.test.ts > viewport clipping > clips offscreen children of scrollable containers":
+  "tests/format.test.ts > viewport clipping > clips offscreen children of scrollable containers": [
     "pruneTree adds no `_clipped` key (a CUP node allows no other properties: cup.schema.json); "
     + "the hidden items are in the compact text's clip hint (docs/node.md, docs/compact-format.md D5)",
-  "tests/page.test.ts > pruneTree clipping with page integration > attaches _clipped metadata to scrollable container":
+    "TypeError: actual value must be number or bigint, received \"undefined\""],
+  "tests/page.test.ts > pruneTree clipping with page integration > attaches _clipped metadata to scrollable container": [
     "pruneTree adds no schema-invalid `_clipped` key; the clip hint names page() instead "
     + "(docs/node.md, docs/compact-format.md D5)",
-  "tests/format.test.ts > serializeCompact > truncates at maxChars":
+    "AssertionError: expected undefined to be defined"],
+  "tests/format.test.ts > serializeCompact > truncates at maxChars": [
     "over the cap cup leaves out the longest list's last items with a page() line instead of cutting "
     + "the text's end (200 buttons in 500 characters fit so; docs/compact-format.md D15)",
+    "to contain '# OUTPUT TRUNCATED'"],
 };
 
-// Tests that use the reference's private names, by id prefix; the public
-// equivalent, where there is one, is named.
+// Tests that use the reference's private names, by id prefix: why (the
+// public equivalent, where there is one, is named), and the failure each
+// must fail with here.
 const PRIVATE = {
-  "tests/actions.test.ts > MacosActionHandler > ":
+  "tests/actions.test.ts > MacosActionHandler > ": [
     "imports src/actions/macos.js (MacosActionHandler, the reference's own macOS handler; "
     + "cup's macOS actions are behind Session)",
+    "TypeError: MacosActionHandler is not a constructor"],
 };
 
 // Tests that return before their first assertion on this platform: they
@@ -94,11 +100,11 @@ function counts(o) {
 }
 
 function reason(id) {
-  if (id in DECISIONS) return ["decision", DECISIONS[id]];
-  for (const [prefix, why] of Object.entries(PRIVATE)) {
-    if (id.startsWith(prefix)) return ["private", why];
+  if (id in DECISIONS) return ["decision", ...DECISIONS[id]];
+  for (const [prefix, [why, failsWith]] of Object.entries(PRIVATE)) {
+    if (id.startsWith(prefix)) return ["private", why, failsWith];
   }
-  return ["", ""];
+  return ["", "", ""];
 }
 
 // A failure's first lines, without the test runner's own stack frames.
@@ -139,9 +145,9 @@ if (extra.length) {
   for (const [t] of extra) console.log(`    + ${t} (reference: ${ref.outcomes.get(t) ?? "absent"})`);
 }
 console.log("  differences by decision:");
-for (const t of byKind.decision) console.log(`    ${t}\n        ${DECISIONS[t]}`);
+for (const t of byKind.decision) console.log(`    ${t}\n        ${DECISIONS[t][0]}`);
 console.log("  private imports:");
-for (const [prefix, why] of Object.entries(PRIVATE)) {
+for (const [prefix, [why]] of Object.entries(PRIVATE)) {
   const n = byKind.private.filter((t) => t.startsWith(prefix)).length;
   console.log(`    ${prefix.replace(/ > $/, "")} (${n} of the reference's passes): ${why}`);
   for (const t of byKind.private.filter((x) => x.startsWith(prefix))) {
@@ -149,6 +155,15 @@ for (const [prefix, why] of Object.entries(PRIVATE)) {
   }
 }
 let ok = true;
+for (const t of [...byKind.decision, ...byKind.private]) {
+  const failsWith = reason(t)[2];
+  const said = ours.failures.get(t) ?? "";
+  if (!said.includes(failsWith)) {
+    console.log(`  OTHER FAILURE: ${t} must fail with ${JSON.stringify(failsWith)} here, not:`);
+    console.log(firstLines(said || "no failure recorded", 3));
+    ok = false;
+  }
+}
 for (const t of byKind[""]) {
   console.log(`  UNEXPLAINED: ${t} passes on the reference, ${ours.outcomes.get(t) ?? "not run"} here`);
   console.log(firstLines(ours.failures.get(t) ?? "", 12));
