@@ -31,14 +31,14 @@ scripts/tiers.py check
 phase "cargo clippy for x86_64-pc-windows-msvc (-D warnings)"
 cargo clippy --locked --target x86_64-pc-windows-msvc --workspace \
     --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
-cargo clippy --locked --target x86_64-pc-windows-msvc -p cup-windows -p cup-protocol -p cup \
+cargo clippy --locked --target x86_64-pc-windows-msvc -p cup-windows -p cup-protocol -p cup -p cup-draw \
     --all-targets -- -D warnings
 # The macOS build of every crate that runs on macOS, and cup-macos' own
 # tests, for Apple silicon: type-checked with clippy's lints.
 phase "cargo clippy for aarch64-apple-darwin (-D warnings)"
 cargo clippy --locked --target aarch64-apple-darwin --workspace \
     --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
-cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol -p cup \
+cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol -p cup -p cup-draw \
     --all-targets -- -D warnings
 # Intel Macs: the adapter and the binary, with what they depend on.
 phase "cargo clippy for x86_64-apple-darwin (-D warnings)"

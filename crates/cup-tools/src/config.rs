@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use cup::visual::{motion, CursorSettings};
 use cup::SnapshotRequest;
+use cup_draw::{motion, CursorSettings};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 

@@ -112,7 +112,7 @@ pub struct Toolbox {
     /// Why the config file could not be read at this call, if it could not.
     config_problem: Option<String>,
     /// The agent cursor, once drawn or asked about.
-    cursor: Option<std::sync::Arc<cup::visual::AgentCursor>>,
+    cursor: Option<std::sync::Arc<cup_draw::AgentCursor>>,
     /// One call in a process of its own (`cup call`): no cursor unless
     /// asked.
     one_shot: bool,

@@ -6,9 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use cup::marks::{self, Mark};
-use cup::visual::{motion, AgentCursor, CursorSettings};
 use cup::{Point, ShotTarget};
+use cup_draw::marks::{self, Mark};
+use cup_draw::{motion, AgentCursor, CursorSettings};
 use cup_protocol::{Action, Rect, State};
 use serde_json::{json, Value};
 
@@ -90,7 +90,7 @@ impl Toolbox {
     }
 
     /// Runs a pointer action at `to` with the agent cursor around it when
-    /// it is on ([`cup::visual::cursor::pointing`]); notes of drawing
+    /// it is on ([`cup_draw::pointing`]); notes of drawing
     /// problems are appended to the result.
     pub(super) async fn pointing<F>(
         &mut self,
@@ -127,7 +127,7 @@ impl Toolbox {
             _ => None,
         };
         let settings = self.config.agent_cursor.clone();
-        let (result, drawn) = cup::visual::cursor::pointing(
+        let (result, drawn) = cup_draw::pointing(
             cursor.as_deref(),
             &settings,
             start,
@@ -249,9 +249,7 @@ pub(super) async fn call(
                         String::new()
                     } else {
                         // Kept absolute: the server may run elsewhere later.
-                        cup::visual::style::expand_home(i)
-                            .to_string_lossy()
-                            .into_owned()
+                        cup_draw::expand_home(i).to_string_lossy().into_owned()
                     };
                 }
                 s.check()
@@ -351,14 +349,15 @@ async fn highlight(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolErro
         .int("duration_ms", 1, MAX_HIGHLIGHT_MS)?
         .unwrap_or(DEFAULT_HIGHLIGHT_MS);
     let colour = match args.str("color")? {
-        Some(c) => cup::visual::style::parse_colour(&c)
-            .map_err(|e| ToolError(format!("highlight: color: {e}")))?,
+        Some(c) => {
+            cup_draw::parse_colour(&c).map_err(|e| ToolError(format!("highlight: color: {e}")))?
+        }
         None => tb
             .config
             .agent_cursor
             .style
             .bloom()
-            .unwrap_or(cup::visual::style::DEFAULT_BLOOM),
+            .unwrap_or(cup_draw::DEFAULT_BLOOM),
     };
     let cursor = tb.agent_cursor().await?;
     cursor

@@ -15,8 +15,10 @@
 //! - What adapters share: `native` (native dumps and fixtures), `input`
 //!   (pixel-level input), `screenshot`, `image` (PNG), `apps` and `installed`
 //!   (apps by name), `blocking` (blocking OS calls with deadlines).
-//! - Drawing: `visual/` (the agent cursor: motion, sprites, the overlay trait
-//!   platforms draw with), `marks/` (set-of-marks screenshots).
+//! - `visual/`: what the visual layer asks of a platform (the `Overlay`
+//!   trait, its layers, the `Sprite` pictures it shows). The drawing itself
+//!   (the agent cursor, its pictures, set-of-marks screenshots) is the
+//!   `cup-draw` crate's.
 
 pub mod action;
 pub mod adapter;
@@ -26,7 +28,6 @@ pub mod execute;
 pub mod image;
 pub mod input;
 pub mod installed;
-pub mod marks;
 pub mod native;
 pub mod observe;
 pub mod plan;

@@ -19,11 +19,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context as _};
-use cup::marks::{self, Mark};
-use cup::visual::cursor::pointing;
-use cup::visual::{AgentCursor, CursorSettings, Motion};
 use cup::{ActionParams, Point, Session, ShotTarget, SnapshotRequest};
 use cup_bench::stats::summarize;
+use cup_draw::marks::{self, Mark};
+use cup_draw::{pointing, AgentCursor, CursorSettings, Motion};
 use cup_linux::{Desktop, LinuxAdapter};
 use cup_protocol::{Action, Rect, Role, Scope, State};
 use cup_sandbox::{Sandbox, SandboxOptions};

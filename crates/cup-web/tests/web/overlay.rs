@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::support::{Site, Web};
-use cup::visual::sprite::arrow;
 use cup::visual::{Layer, Overlay, Sprite};
 use cup::{Adapter, Button, Gesture, Point, ShotTarget};
+use cup_draw::arrow;
 use cup_protocol::Rect;
 use cup_web::{Endpoint, PageScript, WebAdapter};
 

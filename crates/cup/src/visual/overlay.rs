@@ -8,7 +8,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use cup_protocol::Rect;
 
-use super::sprite::Sprite;
+use super::Sprite;
 use crate::adapter::AdapterError;
 use crate::input::Point;
 

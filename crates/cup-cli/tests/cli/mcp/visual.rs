@@ -7,7 +7,7 @@
 //! element, readable back from the image, none overlapping.
 
 use super::*;
-use cup::visual::motion::{Motion, Path, Pt};
+use cup_draw::motion::{Motion, Path, Pt};
 use cup_protocol::Rect;
 
 /// Magenta: the test's cursor colour (nothing in the apps is this pure).
@@ -505,7 +505,7 @@ pub(super) fn marks_on(c: &mut Client, dir: &std::path::Path, what: &str) {
     for p in &placed {
         let id = p["id"].as_str().unwrap_or_default();
         let label = rect(&p["label"]);
-        let read = cup::marks::read_label_rgb(&rgb, w, h, label);
+        let read = cup_draw::marks::read_label_rgb(&rgb, w, h, label);
         assert_eq!(
             read.as_deref(),
             Some(id),

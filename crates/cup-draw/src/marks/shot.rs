@@ -2,10 +2,10 @@
 //! PNG encoding (the marks cost the drawing only, not a decode and a
 //! second encoding).
 
+use cup::{Adapter, AdapterError, ShotTarget};
 use cup_protocol::Rect;
 
 use super::{draw, Canvas, Drawn, Mark};
-use crate::adapter::{Adapter, AdapterError, ShotTarget};
 
 /// A marked screenshot.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,7 +49,7 @@ pub async fn screenshot(
         &local,
         scale,
     );
-    let png = crate::image::png_from_rgb(&shot.rgb, shot.width, shot.height)
+    let png = cup::image::png_from_rgb(&shot.rgb, shot.width, shot.height)
         .map_err(AdapterError::Platform)?;
     Ok(MarkedShot { png, image, drawn })
 }

@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 
+use cup::visual::Sprite;
 use serde::{Deserialize, Serialize};
 
-use super::sprite::{self, Sprite};
+use crate::sprite;
 
 /// The style as set (strings as given; empty means the default).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,7 +106,7 @@ pub fn load_image(path: &str, size: u32) -> Result<Sprite, String> {
         )
     };
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        let (rgba, w, h) = crate::image::rgba_from_png(&bytes).map_err(|e| bad(&e))?;
+        let (rgba, w, h) = cup::image::rgba_from_png(&bytes).map_err(|e| bad(&e))?;
         return Ok(sprite::fitted(&rgba, w, h, size));
     }
     let text_like = bytes.iter().take(512).any(|&b| b == b'<');
@@ -171,7 +172,7 @@ mod tests {
         std::fs::create_dir_all(&dir).ok();
         // A 2x2 PNG, green.
         let png_bytes =
-            crate::image::png_from_bgra(&[0, 255, 0, 255].repeat(4), 2, 2).unwrap_or_default();
+            cup::image::png_from_bgra(&[0, 255, 0, 255].repeat(4), 2, 2).unwrap_or_default();
         let png_path = dir.join("c.png");
         std::fs::write(&png_path, &png_bytes).ok();
         let s = load_image(&png_path.to_string_lossy(), 16);

@@ -11,12 +11,12 @@ use cup_protocol::Rect;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use super::motion::{ease, Path, Pt, Spring};
-use super::overlay::{Layer, Overlay};
-use super::sprite::{self, Sprite};
-use super::CursorSettings;
-use crate::adapter::AdapterError;
-use crate::input::Point;
+use cup::visual::{Layer, Overlay, Sprite};
+use cup::{AdapterError, Point};
+
+use crate::motion::{ease, Path, Pt, Spring};
+use crate::sprite;
+use crate::CursorSettings;
 
 /// Time between two frames (60 per second).
 pub const FRAME: Duration = Duration::from_millis(16);
@@ -420,7 +420,7 @@ async fn hide_all(overlay: &dyn Overlay) -> Result<(), AdapterError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::visual::motion::Motion;
+    use crate::motion::Motion;
     use async_trait::async_trait;
 
     /// Records what it is asked to draw, with the time.
