@@ -28,13 +28,12 @@ use crate::act::{
     fallback::{Fallback, InputOps},
 };
 use crate::atspi_calls::{self as calls, ObjRef};
+use crate::backend::DisplayBackend;
 use crate::capture::{self, AppFacts, Target as CaptureTarget};
 use crate::display::DisplayState;
 use crate::env::Desktop;
-use crate::input::Input;
 use crate::links::{Links, Peer};
 use crate::mapping::MapContext;
-use crate::screenshot::Grabber;
 use crate::windows::join_windows;
 pub use crate::windows::Frame;
 use crate::x11;
@@ -51,24 +50,8 @@ pub struct LinuxAdapter {
     unresponsive: Mutex<HashSet<u32>>,
     links: OnceCell<Links>,
     events: OnceCell<EventLog>,
-    input: OnceCell<Result<Input, String>>,
-    grabber: OnceCell<Result<Grabber, String>>,
-    /// The compositor's virtual pointer and keyboard (native Wayland).
-    wl_input: OnceCell<Result<crate::wayland::device::WaylandDevice, String>>,
-    /// KWin's scripting, when the Wayland desktop is KWin's (none when
-    /// KWin is not on the session bus).
-    kwin: OnceCell<Option<crate::wayland::kwin_script::KWinScripts>>,
-    /// gnome-shell, when the Wayland desktop is GNOME's (none when
-    /// mutter's RemoteDesktop is not on the session bus).
-    gnome: OnceCell<Option<crate::wayland::gnome_shell::GnomeShell>>,
-    /// cup's number for each KWin (`{uuid}`) or GNOME Shell window id,
-    /// kept while the adapter lives.
-    shell_ids: Arc<Mutex<HashMap<String, u32>>>,
-    /// The compositor's window list (a Wayland compositor without sway's
-    /// IPC).
-    wl_toplevels: OnceCell<Result<crate::wayland::toplevel::Toplevels, String>>,
-    /// Screenshots through the compositor (native Wayland).
-    wl_shots: OnceCell<Result<crate::wayland::screencopy::Screencopy, String>>,
+    /// The display server's backend (chosen on first use).
+    backend: OnceCell<Box<dyn DisplayBackend>>,
     facts: AppFacts,
     monitors: Mutex<Vec<Monitor>>,
     /// The X11 read in progress, which concurrent callers share (a
@@ -84,7 +67,7 @@ pub struct LinuxAdapter {
     native: Mutex<Option<serde_json::Value>>,
     /// The visual layer's windows (made on first use, again after the
     /// connection broke).
-    overlay: tokio::sync::Mutex<Option<Drawn>>,
+    overlay: tokio::sync::Mutex<Option<crate::backend::Drawn>>,
     /// Where window-relative (0, 0) is on screen, by window handle, for
     /// the windows whose extents are window-relative (native Wayland
     /// clients), as of the last window listing.
@@ -96,8 +79,6 @@ pub struct LinuxAdapter {
     /// The shadow inset found for a window, with the frame extents and
     /// rectangle it was found for: the same two again need no reads.
     insets: Mutex<HashMap<String, KnownInset>>,
-    /// sway's IPC client (made on first use).
-    sway_ipc: std::sync::OnceLock<Option<crate::wayland::sway::SwayIpc>>,
 }
 
 /// A shadow inset with the frame extents and rectangle it was found for.
@@ -174,346 +155,31 @@ impl LinuxAdapter {
             .await
     }
 
-    /// Synthetic input on this desktop's display (opened on first use).
-    pub async fn input(&self) -> Result<&Input, AdapterError> {
-        kept(&self.input, || async {
-            let display = self.x11_display()?;
-            Input::open(&display).await.map_err(|e| e.to_string())
-        })
-        .await
-    }
-
-    /// The compositor's virtual devices (opened on first use).
-    pub async fn wayland_input(
-        &self,
-    ) -> Result<&crate::wayland::device::WaylandDevice, AdapterError> {
-        let kwin = self.kwin().await;
-        let gnome = self.gnome().await;
-        kept(&self.wl_input, || async {
-            if let Some(shell) = gnome {
-                let portal = std::env::var("CUP_WAYLAND_INPUT").is_ok_and(|v| v == "portal");
-                // The extension tells where the pointer is (a new
-                // session's first motion is checked with it).
-                let probe = shell.extension().await.is_ok().then(|| shell.clone());
-                if !portal {
-                    let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
-                    let socket = self.wayland_socket().ok();
-                    let direct = crate::wayland::device::WaylandDevice::open_mutter(
-                        shell.connection(),
-                        &monitors,
-                        probe.clone(),
-                        socket.as_deref(),
-                    )
-                    .await;
-                    match direct {
-                        Err(crate::wayland::client::WaylandError::Unsupported(why))
-                            if shell.has_owner(crate::wayland::portal::DESKTOP).await =>
-                        {
-                            tracing::info!(%why, "mutter refused its RemoteDesktop: the desktop portal's");
-                        }
-                        other => return other.map_err(|e| e.to_string()),
-                    }
-                }
-                return crate::wayland::device::WaylandDevice::open_portal(
-                    shell.connection(),
-                    &portal_token_file()?,
-                    PORTAL_CONSENT,
-                    probe,
-                )
-                .await
-                .map_err(|e| e.to_string());
-            }
-            let socket = self.wayland_socket()?;
-            let portal = std::env::var("CUP_WAYLAND_INPUT").is_ok_and(|v| v == "portal");
-            let opened = if let (Some(scripts), true) = (kwin, portal) {
-                // KDE through the desktop portal (Plasma 6: with EIS
-                // where it offers it), with the user's consent.
-                crate::wayland::device::WaylandDevice::open_portal(
-                    scripts.connection(),
-                    &portal_token_file()?,
-                    PORTAL_CONSENT,
-                    None,
-                )
-                .await
-            } else if let Some(scripts) = kwin {
-                // KWin's own EIS (Plasma 6.1+), else its fake input.
-                match crate::wayland::kwin_eis::connect(scripts.connection()).await {
-                    Ok(Some(fd)) => crate::wayland::device::WaylandDevice::open_eis(fd).await,
-                    Ok(None) => crate::wayland::device::WaylandDevice::open_kwin(&socket).await,
-                    Err(e) => Err(e),
-                }
-            } else {
-                crate::wayland::device::WaylandDevice::open(&socket).await
-            };
-            opened.map_err(|e| e.to_string())
-        })
-        .await
-    }
-
-    /// The X display, or why there is none.
-    fn x11_display(&self) -> Result<String, String> {
-        self.desktop.display.clone().ok_or_else(|| {
-            "no X11 display (DISPLAY is unset); start one with `cup sandbox start`".to_owned()
-        })
-    }
-
-    /// The Wayland compositor's socket, or why there is none.
-    fn wayland_socket(&self) -> Result<std::path::PathBuf, String> {
-        self.desktop
-            .wayland
-            .clone()
-            .ok_or_else(|| "no Wayland socket (WAYLAND_DISPLAY is unset)".to_owned())
+    /// The display server's backend, chosen once (see
+    /// [`crate::backend::choose`]).
+    async fn backend(&self) -> &dyn DisplayBackend {
+        self.backend
+            .get_or_init(|| crate::backend::choose(&self.desktop, Arc::clone(&self.x11_reader)))
+            .await
+            .as_ref()
     }
 
     /// The input device of this desktop: the compositor's virtual devices
     /// on a native Wayland desktop, XTest on X11.
     pub async fn input_ops(&self) -> Result<&dyn InputOps, AdapterError> {
-        if self.desktop.is_native_wayland() {
-            return Ok(self.wayland_input().await? as &dyn InputOps);
-        }
-        Ok(self.input().await? as &dyn InputOps)
+        self.backend().await.input().await
     }
 
-    /// KWin's scripting, when this Wayland desktop is KWin's: the session
-    /// bus is asked once whether `org.kde.KWin` is there.
-    pub async fn kwin(&self) -> Option<&crate::wayland::kwin_script::KWinScripts> {
-        self.kwin
-            .get_or_init(|| async {
-                if !self.desktop.is_native_wayland() || self.sway().is_some() {
-                    return None;
-                }
-                let bus = self.desktop.session_bus.as_deref()?;
-                // Scripts go where KWin (the desktop's user) can read them:
-                // the desktop's runtime directory.
-                let dir = self
-                    .desktop
-                    .wayland
-                    .as_deref()
-                    .and_then(std::path::Path::parent)
-                    .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
-                let scripts = crate::wayland::kwin_script::KWinScripts::connect(bus, dir)
-                    .await
-                    .ok()?;
-                scripts.present().await.then_some(scripts)
-            })
-            .await
-            .as_ref()
-    }
-
-    /// gnome-shell, when this Wayland desktop is GNOME's: the session bus
-    /// is asked once whether mutter's RemoteDesktop is there.
-    pub async fn gnome(&self) -> Option<&crate::wayland::gnome_shell::GnomeShell> {
-        self.gnome
-            .get_or_init(|| async {
-                if !self.desktop.is_native_wayland() || self.sway().is_some() {
-                    return None;
-                }
-                let bus = self.desktop.session_bus.as_deref()?;
-                let shell = crate::wayland::gnome_shell::GnomeShell::connect(bus)
-                    .await
-                    .ok()?;
-                shell.present().await.then_some(shell)
-            })
-            .await
-            .as_ref()
-    }
-
-    /// The window list of a Wayland compositor without sway's IPC
-    /// (connected on first use).
-    pub async fn wayland_toplevels(
-        &self,
-    ) -> Result<&crate::wayland::toplevel::Toplevels, AdapterError> {
-        kept(&self.wl_toplevels, || async {
-            let socket = self.wayland_socket()?;
-            crate::wayland::toplevel::Toplevels::open(
-                &socket,
-                crate::wayland::client::DEFAULT_TIMEOUT,
-            )
-            .await
-            .map_err(|e| e.to_string())
-        })
-        .await
-    }
-
-    /// Screenshots through the compositor (connected on first use).
-    pub async fn wayland_shots(
-        &self,
-    ) -> Result<&crate::wayland::screencopy::Screencopy, AdapterError> {
-        kept(&self.wl_shots, || async {
-            let socket = self.wayland_socket()?;
-            crate::wayland::screencopy::Screencopy::open(&socket)
-                .await
-                .map_err(|e| e.to_string())
-        })
-        .await
-    }
-
-    /// The pixels of `region`, from the compositor or the X server.
-    async fn pixels(&self, region: Rect) -> Result<crate::screenshot::Pixels, AdapterError> {
-        if let Some(shell) = self.gnome().await {
-            return gnome_pixels(shell, region).await;
-        }
-        if let Some(scripts) = self.kwin().await {
-            tracing::debug!(?region, "KWin screenshot area");
-            let area = (
-                i32::try_from(region.x).unwrap_or(i32::MAX),
-                i32::try_from(region.y).unwrap_or(i32::MAX),
-                u32::try_from(region.w).unwrap_or(u32::MAX),
-                u32::try_from(region.h).unwrap_or(u32::MAX),
-            );
-            let (meta, rgb) =
-                crate::wayland::kwin_shot::capture_area(scripts.connection(), area).await?;
-            // KWin answers in layout pixels at scale 1; at other scales in
-            // device pixels, which cup brings back to layout ones.
-            let (width, height) = (
-                u32::try_from(region.w).unwrap_or(meta.width),
-                u32::try_from(region.h).unwrap_or(meta.height),
-            );
-            let rgb = if (meta.width, meta.height) == (width, height) {
-                rgb
-            } else {
-                let image = crate::wayland::screencopy::Image {
-                    width: meta.width as usize,
-                    height: meta.height as usize,
-                    rgb,
-                };
-                crate::wayland::screencopy::resample(&image, width as usize, height as usize).rgb
-            };
-            return Ok(crate::screenshot::Pixels {
-                rgb,
-                width,
-                height,
-                x: region.x,
-                y: region.y,
-            });
-        }
-        if self.desktop.is_native_wayland() {
-            let frame = self
-                .wayland_shots()
-                .await?
-                .capture(Some((region.x, region.y, region.w, region.h)))
-                .await
-                .map_err(|e| match e {
-                    crate::wayland::client::WaylandError::Invalid(m) => AdapterError::Invalid(m),
-                    e => AdapterError::Platform(e.to_string()),
-                })?;
-            return Ok(crate::screenshot::Pixels {
-                rgb: frame.rgb,
-                width: frame.width,
-                height: frame.height,
-                x: frame.x,
-                y: frame.y,
-            });
-        }
-        self.grabber()
-            .await?
-            .pixels(region)
-            .await
-            .map_err(|e| match e {
-                crate::screenshot::ShotError::Region { .. } => AdapterError::Invalid(e.to_string()),
-                e => AdapterError::Platform(e.to_string()),
-            })
-    }
-
-    /// Gives the keyboard to the window an action targets (under Wayland
-    /// only the compositor can: AT-SPI's focus does not activate a
-    /// window), found by title and position among sway's windows.
-    async fn activate_for(&self, window: &cup_protocol::Node) -> Result<(), AdapterError> {
-        let Some(sway) = self.sway() else {
-            if let Some(shell) = self.gnome().await {
-                return activate_gnome(shell, window).await;
-            }
-            if let Some(scripts) = self.kwin().await {
-                return self.activate_kwin(scripts, window).await;
-            }
-            if self.desktop.is_native_wayland() {
-                return self.activate_toplevel(&window.name).await;
-            }
-            return Ok(());
-        };
-        let state = sway.state().await?;
-        let name = window.name.as_str();
-        let mut candidates = state.windows.iter().filter(|w| w.title == name);
-        let chosen = match (window.bounds, candidates.clone().count()) {
-            (_, 0) => None,
-            (_, 1) => candidates.next(),
-            (Some(b), _) => candidates.find(|w| !w.rect.intersect(&b).is_empty()),
-            (None, _) => None,
-        };
-        match chosen {
-            Some(w) if w.focused => Ok(()),
-            Some(w) => sway.focus(w.id).await,
-            None => Ok(()),
-        }
-    }
-
-    /// Activates the KWin window of `window` (by title, and place when
-    /// several share it) through a script, unless it is active already.
-    async fn activate_kwin(
-        &self,
-        scripts: &crate::wayland::kwin_script::KWinScripts,
-        window: &cup_protocol::Node,
-    ) -> Result<(), AdapterError> {
-        use crate::wayland::{kwin, reported};
-        let json = scripts.run(kwin::script).await?;
-        let windows = reported::windows_of(&json, KWIN)?;
-        match reported::choose(&windows, &window.name, window.bounds) {
-            Some(w) if !w.active => {
-                let id = w.id.clone();
-                scripts
-                    .run(|service, token| kwin::activate_script(service, token, &id))
-                    .await
-                    .map(|_| ())
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Activates the one toplevel titled `title` through the compositor's
-    /// foreign-toplevel protocol (nothing when it is active already, when
-    /// no toplevel or several have that title, or when the compositor
-    /// lists none: keys then go where its focus is).
-    async fn activate_toplevel(&self, title: &str) -> Result<(), AdapterError> {
-        let toplevels = self.wayland_toplevels().await?;
-        if !toplevels.lists() {
-            return Ok(());
-        }
-        let (list, _) = toplevels
-            .read()
-            .await
-            .map_err(|e| AdapterError::Platform(e.to_string()))?;
-        let mut named = list.iter().filter(|t| t.title == title);
-        match (named.next(), named.next()) {
-            (Some(t), None) if !t.activated => toplevels
-                .activate(t.id)
-                .await
-                .map_err(|e| AdapterError::Platform(e.to_string())),
-            _ => Ok(()),
-        }
-    }
-
-    /// Screenshots of this desktop's display (connected on first use).
-    pub async fn grabber(&self) -> Result<&Grabber, AdapterError> {
-        kept(&self.grabber, || async {
-            let display = self.x11_display()?;
-            Grabber::open(&display).await.map_err(|e| e.to_string())
-        })
-        .await
+    /// The display, input and screen-capture checks of this desktop's
+    /// display server.
+    pub(crate) async fn backend_checks(&self) -> [crate::backend::Checked; 3] {
+        self.backend().await.checks(&self.desktop).await
     }
 
     /// The screen rectangle a screenshot target stands for.
     async fn shot_region(&self, target: &ShotTarget) -> Result<Rect, AdapterError> {
         match target {
-            ShotTarget::Screen if self.desktop.is_native_wayland() => {
-                let s = self.display_state().await?;
-                Ok(Rect::new(
-                    0,
-                    0,
-                    s.width.max(0).unsigned_abs(),
-                    s.height.max(0).unsigned_abs(),
-                ))
-            }
-            ShotTarget::Screen => Ok(self.grabber().await?.screen()),
+            ShotTarget::Screen => self.backend().await.screen_rect().await,
             ShotTarget::FullPage => Err(AdapterError::Invalid(
                 "a full-page screenshot is for web pages (--platform web); on the desktop take the screen, a window or a region".into(),
             )),
@@ -786,18 +452,16 @@ impl LinuxAdapter {
         tracing::debug!(frames_ms, x11_ms, ahead, "window listing");
         let (frames, state) = (frames?, x11?);
         let mut windows = join_windows(&frames, &state);
-        if state.backend != crate::display::Backend::Wayland
-            && state.windows.iter().any(|w| w.relative)
-        {
+        if state.places_relative_windows() {
             let origins = self.place(&frames, &state, &windows).await;
             if let Ok(mut slot) = self.origins.lock() {
                 *slot = origins;
             }
         }
-        if state.backend == crate::display::Backend::Wayland {
+        if state.pairs_by_app_id() {
             crate::wayland::toplevel::pair_by_app_id(&mut windows, &state, &program_of);
         }
-        let unplaced = unplaced_windows(&mut windows, &state);
+        let unplaced = state.unplace(&mut windows);
         if let Ok(mut slot) = self.unplaced.lock() {
             *slot = unplaced;
         }
@@ -849,7 +513,7 @@ impl LinuxAdapter {
                 if gtk4 {
                     return Some((w.native.clone(), (rect.x, rect.y)));
                 }
-                if state.backend == crate::display::Backend::Gnome && place::decorated(&rect, &e) {
+                if state.clients_decorate() && place::decorated(&rect, &e) {
                     // GNOME draws no decorations for its clients: Qt
                     // draws its own title bar and borders, around its
                     // frame's extents and inside its surface.
@@ -974,37 +638,12 @@ impl LinuxAdapter {
             .collect()
     }
 
-    /// sway's IPC, when the desktop is a native Wayland session (one
-    /// client per adapter: it keeps the outputs a moment).
-    pub fn sway(&self) -> Option<crate::wayland::sway::SwayIpc> {
-        self.sway_ipc
-            .get_or_init(|| {
-                self.desktop
-                    .is_native_wayland()
-                    .then(|| self.desktop.swaysock.clone())
-                    .flatten()
-                    .map(crate::wayland::sway::SwayIpc::new)
-            })
-            .clone()
-    }
-
-    /// The display server's state (X11, or sway's under Wayland). Calls
-    /// that overlap one read in progress share it (its first caller
-    /// started it, and it is no older than that call); every other call
-    /// reads afresh.
+    /// The display server's state. Calls that overlap one read in
+    /// progress share it (its first caller started it, and it is no older
+    /// than that call); every other call reads afresh.
     pub async fn display_state(&self) -> Result<DisplayState, AdapterError> {
         use futures::FutureExt;
-        let gnome = self.gnome().await.cloned();
-        let kwin = self.kwin().await.cloned();
-        let toplevels = match self.desktop.is_native_wayland() && self.sway().is_none() {
-            // GNOME's monitors come from mutter's DisplayConfig.
-            true if gnome.is_some() => None,
-            // KWin's outputs come from it too (it lists no toplevels), and
-            // the screen's size from them: a compositor that does not
-            // answer is an error, not a screen of no size.
-            true => Some(self.wayland_toplevels().await?.clone()),
-            false => None,
-        };
+        let fresh = self.backend().await.reader().await?;
         let (read, first) = {
             let mut slot = self.x11_read.lock().map_err(|_| {
                 AdapterError::Platform("X11 reader state poisoned; restart cup".to_owned())
@@ -1012,48 +651,7 @@ impl LinuxAdapter {
             match slot.as_ref() {
                 Some(read) => (read.clone(), false),
                 None => {
-                    let read = if let Some(sway) = self.sway() {
-                        async move { Ok(sway.state().await?.display_state()) }
-                            .boxed()
-                            .shared()
-                    } else if let Some(shell) = gnome {
-                        gnome_state(shell, Arc::clone(&self.shell_ids))
-                            .boxed()
-                            .shared()
-                    } else if let Some(scripts) = kwin {
-                        kwin_state(scripts, toplevels, Arc::clone(&self.shell_ids))
-                            .boxed()
-                            .shared()
-                    } else if let Some(toplevels) = toplevels {
-                        let display = self.desktop.display.clone();
-                        let reader = self.x11_reader.clone();
-                        async move {
-                            use crate::wayland::toplevel;
-                            let (list, outputs) = toplevels
-                                .read()
-                                .await
-                                .map_err(|e| AdapterError::Platform(e.to_string()))?;
-                            let state = toplevel::state_of(&list, toplevel::monitors_of(&outputs));
-                            // XWayland's windows keep their X11 places.
-                            let x11 = match display {
-                                Some(d) => reader
-                                    .read(Some(&d))
-                                    .await
-                                    .map(|x| x.windows)
-                                    .unwrap_or_default(),
-                                None => Vec::new(),
-                            };
-                            Ok(toplevel::with_xwayland(state, &x11))
-                        }
-                        .boxed()
-                        .shared()
-                    } else {
-                        let display = self.desktop.display.clone();
-                        let reader = self.x11_reader.clone();
-                        async move { reader.read(display.as_deref()).await }
-                            .boxed()
-                            .shared()
-                    };
+                    let read = fresh.shared();
                     *slot = Some(read.clone());
                     (read, true)
                 }
@@ -1084,27 +682,11 @@ impl Adapter for LinuxAdapter {
 
     async fn screen(&self) -> Result<ScreenInfo, AdapterError> {
         let s = self.display_state().await?;
-        let monitors = match s.backend {
-            // X11 has one scale for the whole screen (Xft.dpi / XSETTINGS).
-            crate::display::Backend::X11 => s
-                .monitors
-                .into_iter()
-                .map(|m| Monitor {
-                    scale: s.scale,
-                    ..m
-                })
-                .collect(),
-            // Each Wayland output has its own.
-            crate::display::Backend::Sway
-            | crate::display::Backend::KWin
-            | crate::display::Backend::Gnome
-            | crate::display::Backend::Wayland => s.monitors,
-        };
         Ok(ScreenInfo {
             width: s.width,
             height: s.height,
             scale: s.scale,
-            monitors,
+            monitors: s.screen_monitors(),
         })
     }
 
@@ -1148,7 +730,7 @@ impl Adapter for LinuxAdapter {
         // GTK 4 (any display) and native Wayland clients report extents
         // relative to the window, whose root node is at its origin.
         let relative = self.facts.is_gtk4(bus) || self.is_relative_app(bus);
-        self.activate_for(target.window).await?;
+        self.backend().await.activate(target.window).await?;
         let origin = if relative {
             target.window.bounds.map_or((0, 0), |b| (b.x, b.y))
         } else {
@@ -1170,22 +752,7 @@ impl Adapter for LinuxAdapter {
 
     async fn screenshot(&self, target: &ShotTarget) -> Result<Shot, AdapterError> {
         let region = self.shot_region(target).await?;
-        let png = if self.desktop.is_native_wayland() {
-            let pixels = self.pixels(region).await?;
-            crate::screenshot::encode_png(&pixels)
-                .map_err(|e| AdapterError::Platform(e.to_string()))?
-        } else {
-            self.grabber()
-                .await?
-                .png(region)
-                .await
-                .map_err(|e| match e {
-                    crate::screenshot::ShotError::Region { .. } => {
-                        AdapterError::Invalid(e.to_string())
-                    }
-                    e => AdapterError::Platform(e.to_string()),
-                })?
-        };
+        let png = self.backend().await.png(region).await?;
         Ok(Shot {
             png: png.bytes,
             width: png.width,
@@ -1200,29 +767,7 @@ impl Adapter for LinuxAdapter {
         if let Some(o) = slot.as_ref().filter(|o| !o.is_broken()) {
             return Ok(o.dyn_overlay());
         }
-        let made = if self.desktop.is_native_wayland() {
-            let socket = self.wayland_socket().map_err(AdapterError::Unavailable)?;
-            let o = crate::wayland::overlay::WaylandOverlay::open(&socket)
-                .await
-                .map_err(|e| match e {
-                    crate::wayland::client::WaylandError::Unsupported(m) => {
-                        AdapterError::Unsupported(m)
-                    }
-                    e => AdapterError::Unavailable(e.to_string()),
-                })?;
-            Drawn::Wayland(Arc::new(o))
-        } else {
-            let display = self.x11_display().map_err(AdapterError::Unavailable)?;
-            let state = self.display_state().await?;
-            Drawn::X11(Arc::new(
-                crate::overlay::X11Overlay::open(
-                    &display,
-                    state.scale,
-                    crate::overlay::attended(&state.monitors),
-                )
-                .await?,
-            ))
-        };
+        let made = self.backend().await.overlay().await?;
         let o = made.dyn_overlay();
         *slot = Some(made);
         Ok(o)
@@ -1233,7 +778,7 @@ impl Adapter for LinuxAdapter {
         target: &ShotTarget,
     ) -> Result<cup::image::RgbShot, AdapterError> {
         let region = self.shot_region(target).await?;
-        let px = self.pixels(region).await?;
+        let px = self.backend().await.pixels(region).await?;
         Ok(cup::image::RgbShot {
             rgb: px.rgb,
             width: px.width,
@@ -1261,28 +806,11 @@ impl Adapter for LinuxAdapter {
         refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
         let events = self.events().await?;
-        if self.desktop.is_native_wayland() {
-            return self
-                .wayland_input()
-                .await?
-                .perform(events, gesture, refs)
-                .await;
-        }
-        let input = self.input().await?;
-        act::gesture::perform(input, events, gesture, refs).await
+        self.backend().await.perform(events, gesture, refs).await
     }
 
     async fn cursor(&self) -> Result<cup::Point, AdapterError> {
-        if self.desktop.is_native_wayland() {
-            return self.wayland_input().await?.cursor();
-        }
-        let p = self
-            .input()
-            .await?
-            .cursor_position()
-            .await
-            .map_err(|e| AdapterError::Platform(e.to_string()))?;
-        Ok(cup::Point::new(p.x, p.y))
+        self.backend().await.cursor().await
     }
 
     async fn apps(&self) -> Result<Vec<cup::AppEntry>, AdapterError> {
@@ -1297,42 +825,7 @@ impl Adapter for LinuxAdapter {
     }
 
     async fn display_note(&self) -> Option<String> {
-        if let Some(sway) = self.sway() {
-            let version = sway
-                .version()
-                .await
-                .unwrap_or_else(|e| format!("(version unknown: {e})"));
-            return Some(format!(
-                "display: Wayland, driven natively (sway {version}: its IPC, virtual pointer and keyboard, screencopy)"
-            ));
-        }
-        if !self.desktop.is_native_wayland() {
-            return None;
-        }
-        if let Some(shell) = self.gnome().await {
-            return Some(match shell.extension().await {
-                Ok(v) => format!(
-                    "display: Wayland, GNOME Shell {}: windows, places, pids and screenshots from cup's extension; pointer and keys through mutter's RemoteDesktop (ASCII keys; other text through the elements' type action)",
-                    v.shell
-                ),
-                Err(why) => format!(
-                    "display: Wayland, GNOME: window places unknown, so elements have no bounds (act through their actions): {why}"
-                ),
-            });
-        }
-        if self.kwin().await.is_some() {
-            return Some(
-                "display: Wayland, KWin (KDE Plasma): windows, places and pids from KWin scripting; pointer, keys and screenshots (ScreenShot2) once `cup setup kde` allowed this cup (US keys; other text through the elements' type action)".to_owned(),
-            );
-        }
-        let lists = match self.wayland_toplevels().await {
-            Ok(t) if t.lists() => "its window list from zwlr_foreign_toplevel_manager_v1",
-            Ok(_) => "no window list from it (windows from the accessibility bus)",
-            Err(e) => return Some(format!("display: Wayland, compositor not reachable: {e}")),
-        };
-        Some(format!(
-            "display: Wayland without sway's IPC ({lists}): the compositor tells no window positions, so native windows' elements have no bounds (act through their actions); XWayland windows keep theirs"
-        ))
+        self.backend().await.note().await
     }
 
     async fn check(&self) -> Vec<cup::Check> {
@@ -1425,239 +918,6 @@ impl Adapter for LinuxAdapter {
     }
 }
 
-/// The device in `cell`, opened by `open` on first use and kept; an open
-/// that failed is kept too (its reason is the error of every later call).
-async fn kept<T, F, Fut>(cell: &OnceCell<Result<T, String>>, open: F) -> Result<&T, AdapterError>
-where
-    F: FnOnce() -> Fut,
-    Fut: std::future::Future<Output = Result<T, String>>,
-{
-    cell.get_or_init(open)
-        .await
-        .as_ref()
-        .map_err(|e| AdapterError::Unavailable(e.clone()))
-}
-
-/// How long the desktop portal's dialog may wait for the user's answer.
-const PORTAL_CONSENT: Duration = Duration::from_secs(60);
-
-/// Where the desktop portal's restore token is kept
-/// (`$XDG_STATE_HOME/cup/`, else `~/.local/state/cup/`).
-fn portal_token_file() -> Result<std::path::PathBuf, String> {
-    let state = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/state"))
-        })
-        .ok_or("neither XDG_STATE_HOME nor HOME is set: set HOME (where cup keeps the desktop portal's restore token)")?;
-    Ok(crate::wayland::portal::token_file(&state))
-}
-
-/// KWin and where to report its problems.
-const KWIN: (&str, &str) = ("KWin", "your Plasma version");
-
-/// KWin's windows now (one script exchange), on the outputs `toplevels`
-/// reads, numbered through `ids`.
-async fn kwin_state(
-    scripts: crate::wayland::kwin_script::KWinScripts,
-    toplevels: Option<crate::wayland::toplevel::Toplevels>,
-    ids: Arc<Mutex<HashMap<String, u32>>>,
-) -> Result<DisplayState, AdapterError> {
-    use crate::wayland::{kwin, reported, toplevel};
-    let json = scripts.run(kwin::script).await?;
-    tracing::debug!(%json, "kwin windows");
-    let windows = reported::windows_of(&json, KWIN)?;
-    let outputs = match toplevels {
-        Some(t) => t.read().await.map(|(_, o)| o).map_err(|e| {
-            AdapterError::Unavailable(format!("KWin's outputs could not be read: {e}"))
-        })?,
-        None => Vec::new(),
-    };
-    numbered(&ids, |number| {
-        reported::state_of(
-            &windows,
-            toplevel::monitors_of(&outputs),
-            number,
-            crate::display::Backend::KWin,
-        )
-    })
-}
-
-/// Runs `make` with a function that gives each shell window id the
-/// number cup uses for it (kept in `ids`).
-fn numbered(
-    ids: &Mutex<HashMap<String, u32>>,
-    make: impl FnOnce(&mut dyn FnMut(&str) -> u32) -> DisplayState,
-) -> Result<DisplayState, AdapterError> {
-    let mut ids = ids
-        .lock()
-        .map_err(|_| AdapterError::Platform("window id table poisoned; restart cup".into()))?;
-    if ids.len() > 4096 {
-        ids.clear();
-    }
-    let mut number = |id: &str| {
-        let next = u32::try_from(ids.len() + 1).unwrap_or(u32::MAX);
-        *ids.entry(id.to_owned()).or_insert(next)
-    };
-    Ok(make(&mut number))
-}
-
-/// GNOME Shell and where to report its problems.
-const GNOME: (&str, &str) = ("GNOME Shell", "your GNOME version");
-
-/// GNOME's windows now (from cup's extension) on mutter's monitors; when
-/// the extension does not answer, no windows and why.
-async fn gnome_state(
-    shell: crate::wayland::gnome_shell::GnomeShell,
-    ids: Arc<Mutex<HashMap<String, u32>>>,
-) -> Result<DisplayState, AdapterError> {
-    use crate::wayland::reported;
-    let (monitors, extension, windows) =
-        tokio::join!(shell.monitors(), shell.extension(), shell.windows());
-    let monitors: Vec<Monitor> = monitors?.into_iter().map(|(m, _)| m).collect();
-    let windows = match extension {
-        Ok(_) => reported::windows_of(&windows?, GNOME)?,
-        Err(why) => {
-            let mut state =
-                reported::state_of(&[], monitors, &mut |_| 0, crate::display::Backend::Gnome);
-            state.unplaced = Some(why);
-            return Ok(state);
-        }
-    };
-    tracing::debug!(count = windows.len(), "gnome windows");
-    numbered(&ids, |number| {
-        reported::state_of(&windows, monitors, number, crate::display::Backend::Gnome)
-    })
-}
-
-/// The pixels of `region` from cup's GNOME Shell extension (a PNG in
-/// layout pixels at scale 1; at other scales in device pixels, brought
-/// back to layout ones).
-async fn gnome_pixels(
-    shell: &crate::wayland::gnome_shell::GnomeShell,
-    region: Rect,
-) -> Result<crate::screenshot::Pixels, AdapterError> {
-    if let Err(why) = shell.extension().await {
-        // The desktop portal's screenshot, of the whole screen, cut here.
-        return match portal_pixels(shell, region).await {
-            Ok(pixels) => Ok(pixels),
-            Err(e) => Err(AdapterError::Unsupported(format!(
-                "unsupported: screenshots on GNOME without {why}; the desktop portal's screenshot failed too: {e}"
-            ))),
-        };
-    }
-    let area = (
-        i32::try_from(region.x).unwrap_or(i32::MAX),
-        i32::try_from(region.y).unwrap_or(i32::MAX),
-        i32::try_from(region.w).unwrap_or(i32::MAX),
-        i32::try_from(region.h).unwrap_or(i32::MAX),
-    );
-    let png = shell.screenshot(area).await?;
-    let (rgb, w, h) = cup::image::rgb_from_png(&png)
-        .map_err(|e| AdapterError::Platform(format!("GNOME Shell's screenshot: {e}")))?;
-    let (width, height) = (
-        u32::try_from(region.w).unwrap_or(w),
-        u32::try_from(region.h).unwrap_or(h),
-    );
-    let rgb = if (w, h) == (width, height) {
-        rgb
-    } else {
-        let image = crate::wayland::screencopy::Image {
-            width: w as usize,
-            height: h as usize,
-            rgb,
-        };
-        crate::wayland::screencopy::resample(&image, width as usize, height as usize).rgb
-    };
-    Ok(crate::screenshot::Pixels {
-        rgb,
-        width,
-        height,
-        x: region.x,
-        y: region.y,
-    })
-}
-
-/// `region` cut from a screenshot of the whole screen through the
-/// desktop portal (the route without cup's extension), in layout pixels.
-async fn portal_pixels(
-    shell: &crate::wayland::gnome_shell::GnomeShell,
-    region: Rect,
-) -> Result<crate::screenshot::Pixels, String> {
-    let png = crate::wayland::portal_client::screenshot(shell.connection(), PORTAL_CONSENT)
-        .await
-        .map_err(|e| e.to_string())?;
-    let (rgb, w, h) = cup::image::rgb_from_png(&png)?;
-    let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
-    let screen_w = monitors
-        .iter()
-        .map(|(m, _)| m.rect.right())
-        .max()
-        .unwrap_or(0);
-    let screen_h = monitors
-        .iter()
-        .map(|(m, _)| m.rect.bottom())
-        .max()
-        .unwrap_or(0);
-    let image = crate::wayland::screencopy::Image {
-        width: w as usize,
-        height: h as usize,
-        rgb,
-    };
-    // The portal's picture may be in device pixels: back to layout ones.
-    let screen = crate::wayland::screencopy::resample(
-        &image,
-        usize::try_from(screen_w).unwrap_or(w as usize),
-        usize::try_from(screen_h).unwrap_or(h as usize),
-    );
-    let r = region.intersect(&Rect::new(
-        0,
-        0,
-        screen_w.max(0) as u64,
-        screen_h.max(0) as u64,
-    ));
-    if r.w == 0 || r.h == 0 {
-        return Err(format!("{region:?} is outside the screen"));
-    }
-    let (x0, y0) = (r.x as usize, r.y as usize);
-    let (cw, ch) = (r.w as usize, r.h as usize);
-    let mut rgb = Vec::with_capacity(cw * ch * 3);
-    for row in y0..y0 + ch {
-        let start = (row * screen.width + x0) * 3;
-        rgb.extend_from_slice(screen.rgb.get(start..start + cw * 3).unwrap_or_default());
-    }
-    if rgb.len() != cw * ch * 3 {
-        return Err("the portal's screenshot is smaller than the screen".into());
-    }
-    Ok(crate::screenshot::Pixels {
-        rgb,
-        width: r.w as u32,
-        height: r.h as u32,
-        x: r.x,
-        y: r.y,
-    })
-}
-
-/// Activates the GNOME window of `window` (by title, and place when
-/// several share it) through cup's extension, unless it is active
-/// already. Without the extension nothing is activated (actions through
-/// AT-SPI need no focus; input goes where GNOME's focus is).
-async fn activate_gnome(
-    shell: &crate::wayland::gnome_shell::GnomeShell,
-    window: &cup_protocol::Node,
-) -> Result<(), AdapterError> {
-    use crate::wayland::reported;
-    if shell.extension().await.is_err() {
-        return Ok(());
-    }
-    let windows = reported::windows_of(&shell.windows().await?, GNOME)?;
-    match reported::choose(&windows, &window.name, window.bounds) {
-        Some(w) if !w.active => shell.activate(&w.id).await.map(|_| ()),
-        _ => Ok(()),
-    }
-}
-
 /// The program a process runs: its first argument's file name (`gtk3-widget-factory`), else its `comm`.
 fn program_of(pid: u32) -> Option<String> {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
@@ -1671,69 +931,6 @@ fn program_of(pid: u32) -> Option<String> {
             .ok()
             .map(|c| c.trim().to_owned())
     })
-}
-
-/// Takes the bounds off the windows whose place on the screen is unknown
-/// and says why, by native handle: under sway a frame it does not list (a
-/// popup); under a compositor that tells no positions every window but
-/// the X11 ones (XWayland) it shares a rectangle with. Their toolkits'
-/// extents are window-relative: presented as screen bounds they would
-/// send clicks to the wrong place.
-fn unplaced_windows(windows: &mut [WindowHandle], state: &DisplayState) -> HashMap<String, String> {
-    use crate::display::Backend;
-    let why = match state.backend {
-        Backend::X11 => return HashMap::new(),
-        Backend::Sway => "a surface sway does not list, such as a popup or menu",
-        Backend::KWin => "a surface KWin's scripts do not list, such as a popup or menu",
-        Backend::Gnome => state
-            .unplaced
-            .as_deref()
-            .unwrap_or("a surface GNOME Shell does not list, such as a popup or menu"),
-        Backend::Wayland => {
-            "this Wayland compositor does not tell where windows are; toolkits report positions relative to their window"
-        }
-    };
-    let mut unplaced = HashMap::new();
-    for w in windows.iter_mut() {
-        if w.info.bounds.is_some_and(|b| b.w == 0 || b.h == 0) {
-            // A window the compositor lists without a place.
-            w.info.bounds = None;
-        }
-        let placed = w.info.bounds.is_some_and(|b| {
-            state.windows.iter().any(|t| {
-                t.rect == b && (state.backend != Backend::Wayland || !t.relative) && b.w > 0
-            })
-        });
-        if !placed && !Backend::is_window_handle(&w.native) {
-            w.info.bounds = None;
-            unplaced.insert(w.native.clone(), why.to_owned());
-        }
-    }
-    unplaced
-}
-
-/// The overlay the visual layer draws on: X11 windows or the Wayland
-/// compositor's layer surfaces.
-#[derive(Debug)]
-enum Drawn {
-    X11(Arc<crate::overlay::X11Overlay>),
-    Wayland(Arc<crate::wayland::overlay::WaylandOverlay>),
-}
-
-impl Drawn {
-    fn is_broken(&self) -> bool {
-        match self {
-            Drawn::X11(o) => o.is_broken(),
-            Drawn::Wayland(o) => o.is_broken(),
-        }
-    }
-
-    fn dyn_overlay(&self) -> Arc<dyn cup::visual::Overlay> {
-        match self {
-            Drawn::X11(o) => o.clone(),
-            Drawn::Wayland(o) => o.clone(),
-        }
-    }
 }
 
 /// A frame's screen rectangle from its extents (none when empty).

@@ -4,7 +4,9 @@
 //! [`crate::x11`] or [`crate::wayland::sway`]; joined with the AT-SPI
 //! frames by [`crate::windows::join_windows`].
 
-use cup::Monitor;
+use std::collections::HashMap;
+
+use cup::{Monitor, WindowHandle};
 use cup_protocol::Rect;
 
 /// Which display server the facts come from.
@@ -95,4 +97,82 @@ pub struct DisplayState {
     /// Why the display server tells no window places, when it cannot
     /// (GNOME without cup's extension): said of every unplaced window.
     pub unplaced: Option<String>,
+}
+
+impl DisplayState {
+    /// The monitors as the screen reports them: on X11 each with the one
+    /// scale of the whole screen (Xft.dpi / XSETTINGS); each Wayland
+    /// output has its own.
+    pub fn screen_monitors(&self) -> Vec<Monitor> {
+        match self.backend {
+            Backend::X11 => self
+                .monitors
+                .iter()
+                .map(|m| Monitor {
+                    scale: self.scale,
+                    ..m.clone()
+                })
+                .collect(),
+            Backend::Sway | Backend::KWin | Backend::Gnome | Backend::Wayland => {
+                self.monitors.clone()
+            }
+        }
+    }
+
+    /// Windows with window-relative extents are placed on the screen by
+    /// their rectangles (a display server that tells places).
+    pub fn places_relative_windows(&self) -> bool {
+        self.backend != Backend::Wayland && self.windows.iter().any(|w| w.relative)
+    }
+
+    /// Windows are paired with frames by app id and program (a compositor
+    /// that tells no pids).
+    pub fn pairs_by_app_id(&self) -> bool {
+        self.backend == Backend::Wayland
+    }
+
+    /// The display server draws no decorations: clients draw their own
+    /// inside their surface (GNOME).
+    pub fn clients_decorate(&self) -> bool {
+        self.backend == Backend::Gnome
+    }
+
+    /// Takes the bounds off the windows whose place on the screen is unknown
+    /// and says why, by native handle: under sway a frame it does not list (a
+    /// popup); under a compositor that tells no positions every window but
+    /// the X11 ones (XWayland) it shares a rectangle with. Their toolkits'
+    /// extents are window-relative: presented as screen bounds they would
+    /// send clicks to the wrong place.
+    pub fn unplace(&self, windows: &mut [WindowHandle]) -> HashMap<String, String> {
+        let state = self;
+        let why = match state.backend {
+            Backend::X11 => return HashMap::new(),
+            Backend::Sway => "a surface sway does not list, such as a popup or menu",
+            Backend::KWin => "a surface KWin's scripts do not list, such as a popup or menu",
+            Backend::Gnome => state
+                .unplaced
+                .as_deref()
+                .unwrap_or("a surface GNOME Shell does not list, such as a popup or menu"),
+            Backend::Wayland => {
+                "this Wayland compositor does not tell where windows are; toolkits report positions relative to their window"
+            }
+        };
+        let mut unplaced = HashMap::new();
+        for w in windows.iter_mut() {
+            if w.info.bounds.is_some_and(|b| b.w == 0 || b.h == 0) {
+                // A window the compositor lists without a place.
+                w.info.bounds = None;
+            }
+            let placed = w.info.bounds.is_some_and(|b| {
+                state.windows.iter().any(|t| {
+                    t.rect == b && (state.backend != Backend::Wayland || !t.relative) && b.w > 0
+                })
+            });
+            if !placed && !Backend::is_window_handle(&w.native) {
+                w.info.bounds = None;
+                unplaced.insert(w.native.clone(), why.to_owned());
+            }
+        }
+        unplaced
+    }
 }

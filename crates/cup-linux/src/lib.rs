@@ -22,7 +22,8 @@
 //!   (role, states, actions, text, attributes, `needs`: what a node is worth
 //!   reading; fixture tests in `mapping/tests.rs`).
 //! - Actions: `act/` (verbs over AT-SPI, probes and events as evidence,
-//!   pointer/keyboard fallback, gestures, outsiders).
+//!   pointer/keyboard fallback, outsiders; `gesture`: the pixel-level
+//!   gestures written once over a `GestureDevice`, XTest's or Wayland's).
 //! - X11: `x11` (monitors, scale, top-level windows), `windows` (the X11 /
 //!   AT-SPI frame join, pure), `input/` (XTest keyboard and pointer; keymap,
 //!   keysym and lease planning are pure), `screenshot`, `overlay` (the visual
@@ -30,8 +31,14 @@
 //! - Wayland: `wayland/` (sway IPC, the wlr protocols, KWin scripting and fake
 //!   input, GNOME Shell and mutter, the portal, EIS; each compositor's
 //!   transport beside its pure part).
+//! - The display-server boundary: `backend/` (one `DisplayBackend` trait
+//!   for what differs between display servers: the window list and places,
+//!   activation, input, gestures, screenshots, the overlay, the checks; one
+//!   implementation each for X11, sway, a generic wlroots compositor, KWin
+//!   and GNOME, chosen once when the adapter first needs it).
 //! - The desktop as a whole: `env` (which desktop), `display` (what the
-//!   display server says, whichever it is), `adapter` (the [`cup::Adapter`]),
+//!   display server says, whichever it is), `adapter` (the [`cup::Adapter`]:
+//!   AT-SPI composed with the one backend),
 //!   `apps/` (installed apps from desktop entries), `checks`
 //!   (`check_permissions`), `advice` (what to tell about an app without a tree).
 
@@ -41,6 +48,7 @@ pub mod advice;
 pub mod apps;
 pub mod atspi_actions;
 pub mod atspi_calls;
+mod backend;
 pub mod bus;
 pub mod capture;
 pub mod checks;

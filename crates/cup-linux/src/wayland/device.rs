@@ -5,11 +5,10 @@
 //! Wayland has no way to ask where the pointer is; the device remembers
 //! where it last put it.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use cup::{ActionResult, AdapterError, Button, Gesture, Point};
+use cup::{AdapterError, Button, Point};
 use cup_protocol::keys::{Combo, Key, Modifier};
 use cup_protocol::Direction;
 
@@ -17,9 +16,8 @@ use super::client::WaylandError;
 use super::fakeinput::FakeInput;
 use super::keymap::Keymap;
 use super::vinput::WaylandInput;
-use crate::act::events::EventLog;
 use crate::act::fallback::InputOps;
-use crate::act::{self};
+use crate::act::gesture::GestureDevice;
 use crate::input::keysym;
 
 /// The X-style number of a button (1 left, 2 middle, 3 right, 8 back,
@@ -370,7 +368,7 @@ impl WaylandDevice {
         })
     }
 
-    async fn click(&self, at: Point, button: u8, count: u8) -> Result<(), AdapterError> {
+    async fn click_point(&self, at: Point, button: u8, count: u8) -> Result<(), AdapterError> {
         self.input
             .click(at.x, at.y, button, count)
             .await
@@ -379,7 +377,12 @@ impl WaylandDevice {
         Ok(())
     }
 
-    async fn button(&self, at: Option<Point>, button: u8, down: bool) -> Result<(), AdapterError> {
+    async fn press_button(
+        &self,
+        at: Option<Point>,
+        button: u8,
+        down: bool,
+    ) -> Result<(), AdapterError> {
         let at = match at {
             Some(p) => p,
             None => self.cursor()?,
@@ -394,7 +397,7 @@ impl WaylandDevice {
         Ok(())
     }
 
-    async fn drag(
+    async fn drag_path(
         &self,
         path: &[Point],
         button: u8,
@@ -435,105 +438,91 @@ impl WaylandDevice {
         self.moved(end);
         moved.and(up)
     }
+}
 
-    /// Performs a `cup input` gesture and reports what it observed.
-    pub async fn perform(
+#[async_trait::async_trait]
+impl GestureDevice for WaylandDevice {
+    fn reads_pointer(&self) -> bool {
+        false
+    }
+
+    async fn move_pointer(&self, to: Point) -> Result<Option<Point>, AdapterError> {
+        self.input.move_to(to.x, to.y).await.map_err(platform)?;
+        self.moved(to);
+        Ok(None)
+    }
+
+    async fn click(
         &self,
-        events: &EventLog,
-        gesture: &Gesture,
-        refs: &HashMap<String, String>,
-    ) -> Result<ActionResult, AdapterError> {
-        let message = gesture.to_string();
-        match gesture {
-            Gesture::Move { to } => {
-                let work = async {
-                    self.input.move_to(to.x, to.y).await.map_err(platform)?;
-                    self.moved(*to);
-                    Ok(())
-                };
-                act::observed(events, message, refs, work).await
-            }
-            Gesture::Click {
-                at,
-                button,
-                count,
-                modifiers,
-            } => {
-                let work = self.holding(modifiers, self.click(*at, number(*button), *count));
-                act::observed(events, message, refs, work).await
-            }
-            Gesture::Down { at, button } => {
-                let work = self.button(*at, number(*button), true);
-                act::observed(events, message, refs, work).await
-            }
-            Gesture::Up { at, button } => {
-                let work = self.button(*at, number(*button), false);
-                act::observed(events, message, refs, work).await
-            }
-            Gesture::Drag {
-                path,
-                button,
-                duration,
-                steps,
-                modifiers,
-            } => {
-                let work = self.holding(
-                    modifiers,
-                    self.drag(path, number(*button), *duration, steps.unwrap_or(20)),
-                );
-                act::observed(events, message, refs, work).await
-            }
-            Gesture::Scroll {
-                at,
-                direction,
-                amount,
-                modifiers,
-            } => {
-                let at = match at {
-                    Some(p) => *p,
-                    None => self.cursor()?,
-                };
-                let (dx, dy) = notches(*direction, *amount);
-                let scroll = async {
-                    self.input
-                        .scroll(at.x, at.y, dx, dy)
-                        .await
-                        .map_err(platform)?;
-                    self.moved(at);
-                    Ok(())
-                };
-                let work = self.holding(modifiers, scroll);
-                act::observed(events, message, refs, work).await
-            }
-            Gesture::Type { text, delay } => {
-                act::keyboard_ready(events, self).await?;
-                let work = async {
-                    if delay.is_zero() {
-                        return self.input.type_text(text).await.map_err(platform);
-                    }
-                    let mut buf = [0u8; 4];
-                    for (i, c) in text.chars().enumerate() {
-                        if i > 0 {
-                            // The delay is the gesture itself (human-paced typing).
-                            tokio::time::sleep(*delay).await;
-                        }
-                        self.input
-                            .type_text(c.encode_utf8(&mut buf))
-                            .await
-                            .map_err(platform)?;
-                    }
-                    Ok(())
-                };
-                act::typed(events, message, refs, text, work).await
-            }
-        }
+        at: Point,
+        button: Button,
+        count: u8,
+        modifiers: &[Modifier],
+    ) -> Result<(), AdapterError> {
+        self.holding(modifiers, self.click_point(at, number(button), count))
+            .await
+    }
+
+    async fn button(
+        &self,
+        at: Option<Point>,
+        button: Button,
+        down: bool,
+    ) -> Result<(), AdapterError> {
+        self.press_button(at, number(button), down).await
+    }
+
+    async fn drag(
+        &self,
+        path: &[Point],
+        button: Button,
+        duration: Duration,
+        steps: Option<u32>,
+        modifiers: &[Modifier],
+    ) -> Result<(), AdapterError> {
+        self.holding(
+            modifiers,
+            self.drag_path(path, number(button), duration, steps.unwrap_or(20)),
+        )
+        .await
+    }
+
+    async fn scroll(
+        &self,
+        at: Option<Point>,
+        direction: Direction,
+        amount: u32,
+        modifiers: &[Modifier],
+    ) -> Result<(), AdapterError> {
+        let at = match at {
+            Some(p) => p,
+            None => self.cursor()?,
+        };
+        let (dx, dy) = notches(direction, amount);
+        let scroll = async {
+            self.input
+                .scroll(at.x, at.y, dx, dy)
+                .await
+                .map_err(platform)?;
+            self.moved(at);
+            Ok(())
+        };
+        self.holding(modifiers, scroll).await
+    }
+
+    async fn write(&self, text: &str) -> Result<(), AdapterError> {
+        self.input.type_text(text).await.map_err(platform)
+    }
+
+    async fn pointer(&self) -> Result<Point, AdapterError> {
+        self.cursor()
     }
 }
 
 #[async_trait::async_trait]
 impl InputOps for WaylandDevice {
     async fn click_at(&self, x: i64, y: i64, button: u8, count: u8) -> Result<(), AdapterError> {
-        self.click(Point::new(x, y), button, count).await
+        self.click_point(Point::new(x, y), button, count).await
     }
 
     async fn hold_at(
@@ -544,10 +533,10 @@ impl InputOps for WaylandDevice {
         hold: Duration,
     ) -> Result<(), AdapterError> {
         let at = Some(Point::new(x, y));
-        self.button(at, button, true).await?;
+        self.press_button(at, button, true).await?;
         // The hold is the gesture itself (a long press), not a settle wait.
         tokio::time::sleep(hold).await;
-        self.button(at, button, false).await
+        self.press_button(at, button, false).await
     }
 
     async fn wheel_at(
