@@ -249,7 +249,7 @@ impl LinuxAdapter {
     }
 
     /// Every showing top-level frame of every registered application.
-    /// Applications that do not answer within [`FRAMES_TIMEOUT`] are
+    /// Applications that do not answer within `FRAMES_TIMEOUT` are
     /// remembered as unresponsive (see [`LinuxAdapter::unresponsive`]).
     ///
     /// The registry's list takes the longest of these calls (about 2 ms:
@@ -259,7 +259,7 @@ impl LinuxAdapter {
     /// result is the registry's list of now either way.
     ///
     /// With `ahead` (a capture follows), the apps the last capture read are
-    /// asked for their whole structure instead (see [`capture::ReadAhead`]).
+    /// asked for their whole structure instead (see `capture::ReadAhead`).
     pub async fn frames(&self, ahead: bool) -> Result<Vec<Frame>, AdapterError> {
         let links = self.links().await?;
         let daemon = &links.daemon().await;

@@ -108,7 +108,7 @@ pub trait Caller: Sync {
         R: DeserializeOwned + zbus::zvariant::Type + Send;
 
     /// Calls `iface.method()` (no arguments) on `obj` and returns the
-    /// reply's body undecoded, for [`crate::wire::BodyReader`].
+    /// reply's body undecoded, for `wire::BodyReader`.
     fn call_raw(
         &self,
         obj: &ObjRef,

@@ -13,7 +13,7 @@ pub struct Desktop {
     /// Accessibility bus address; when set, the session bus is not asked.
     pub a11y_bus: Option<String>,
     /// The Xauthority file with the display's cookie, for a display other
-    /// than the environment's (see [`crate::xauth`]); `None`: the
+    /// than the environment's (see `xauth`); `None`: the
     /// environment's (`XAUTHORITY`, else `~/.Xauthority`).
     pub xauthority: Option<std::path::PathBuf>,
     /// The Wayland compositor's socket (absolute: `WAYLAND_DISPLAY`, made

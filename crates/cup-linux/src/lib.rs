@@ -2,7 +2,7 @@
 //!
 //! The Linux adapter of cup: AT-SPI2 over D-Bus (pure Rust, `atspi` and the
 //! `zbus` it re-exports) for trees and actions, X11 (`x11rb`) for screens and
-//! windows. Mapping logic lives apart from the IPC in [`mapping`], so it is
+//! windows. Mapping logic lives apart from the IPC in `mapping`, so it is
 //! tested with fixtures on any OS.
 //!
 //! ## Layout
@@ -42,30 +42,52 @@
 //!   `apps/` (installed apps from desktop entries), `checks`
 //!   (`check_permissions`), `advice` (what to tell about an app without a tree).
 
-pub mod act;
-pub mod adapter;
-pub mod advice;
-pub mod apps;
-pub mod atspi_actions;
-pub mod atspi_calls;
+mod act;
+mod adapter;
+mod advice;
+mod apps;
+mod atspi_actions;
+mod atspi_calls;
 mod backend;
-pub mod bus;
-pub mod capture;
-pub mod checks;
-pub mod display;
-pub mod env;
+mod bus;
+mod capture;
+mod checks;
+mod display;
+mod env;
 pub mod input;
-pub mod links;
-pub mod mapping;
-pub mod overlay;
-pub mod raw;
+mod links;
+mod mapping;
+mod overlay;
+mod raw;
 pub mod screenshot;
-pub mod wayland;
-pub mod windows;
-pub mod wire;
-pub mod x11;
-pub mod xauth;
-pub mod xsettings;
+pub mod setup;
+mod wayland;
+mod windows;
+mod wire;
+mod x11;
+mod xauth;
+mod xsettings;
+
+/// sway's IPC (the i3 protocol over `SWAYSOCK`), as the live tests and the
+/// benches drive a sway desktop with it.
+pub mod sway {
+    pub use crate::wayland::sway::{windows_of, SwayIpc, SwayState, SwayWindow};
+}
+
+/// What the live tests of the AT-SPI wire reach below the adapter: the
+/// direct calls, the lean D-Bus connection and an X connection with the
+/// desktop's cookie. Not an API for anything else.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::atspi_calls::ObjRef;
+    /// The AT-SPI calls the capture makes.
+    pub mod calls {
+        pub use crate::atspi_calls::*;
+    }
+    pub use crate::links::Peer;
+    pub use crate::wire::{WireConn, WireError};
+    pub use crate::xauth::connect as x11_connect;
+}
 
 pub use adapter::LinuxAdapter;
 pub use env::Desktop;

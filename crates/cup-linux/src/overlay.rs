@@ -53,8 +53,6 @@ pub struct X11Overlay {
     broken: Arc<AtomicBool>,
     scale: f64,
     attended: bool,
-    /// Windows blend (a compositor runs).
-    pub argb: bool,
 }
 
 impl X11Overlay {
@@ -83,8 +81,10 @@ impl X11Overlay {
                 }
             })
             .map_err(|e| AdapterError::Platform(format!("cannot start the overlay thread: {e}")))?;
-        let argb = match tokio::time::timeout(OVERLAY_TIMEOUT * 2, ready_rx).await {
-            Ok(Ok(Ok(argb))) => argb,
+        match tokio::time::timeout(OVERLAY_TIMEOUT * 2, ready_rx).await {
+            // Whether windows blend (a compositor runs) is logged by the
+            // thread.
+            Ok(Ok(Ok(_))) => {}
             Ok(Ok(Err(e))) => return Err(AdapterError::Unavailable(e)),
             Ok(Err(_)) => return Err(AdapterError::Platform("the overlay thread ended".into())),
             Err(_) => {
@@ -98,7 +98,6 @@ impl X11Overlay {
             broken,
             scale,
             attended,
-            argb,
         })
     }
 

@@ -227,11 +227,11 @@ fn desk_with(wayland: bool, compositor: cup_sandbox::Compositor) -> anyhow::Resu
 
 /// cup's GNOME Shell extension for the GNOME Shell installed here.
 fn gnome_extension() -> anyhow::Result<cup_sandbox::ShellExtension> {
-    use cup_linux::wayland::gnome;
+    use cup_linux::setup;
     Ok(cup_sandbox::ShellExtension {
-        uuid: gnome::UUID.to_owned(),
-        files: gnome::installed_extension_files().map_err(anyhow::Error::msg)?,
-        bus_name: Some(gnome::BUS_NAME.to_owned()),
+        uuid: setup::GNOME_EXTENSION_UUID.to_owned(),
+        files: setup::gnome_extension_files().map_err(anyhow::Error::msg)?,
+        bus_name: Some(setup::GNOME_EXTENSION_BUS_NAME.to_owned()),
     })
 }
 

@@ -48,18 +48,18 @@ impl From<std::io::Error> for Failure {
 /// The major version of the GNOME Shell installed here.
 #[cfg(target_os = "linux")]
 fn gnome_shell_major() -> Result<u32, Failure> {
-    cup_linux::wayland::gnome::installed_shell_major().map_err(Failure::usage)
+    cup_linux::setup::gnome_shell_major().map_err(Failure::usage)
 }
 
 /// cup's GNOME Shell extension for the GNOME Shell installed here, as the
 /// sandbox installs it.
 #[cfg(target_os = "linux")]
 pub(crate) fn gnome_extension() -> Result<cup_sandbox::ShellExtension, Failure> {
-    use cup_linux::wayland::gnome;
+    use cup_linux::setup;
     Ok(cup_sandbox::ShellExtension {
-        uuid: gnome::UUID.to_owned(),
-        files: gnome::installed_extension_files().map_err(Failure::usage)?,
-        bus_name: Some(gnome::BUS_NAME.to_owned()),
+        uuid: setup::GNOME_EXTENSION_UUID.to_owned(),
+        files: setup::gnome_extension_files().map_err(Failure::usage)?,
+        bus_name: Some(setup::GNOME_EXTENSION_BUS_NAME.to_owned()),
     })
 }
 
@@ -81,9 +81,9 @@ fn data_home() -> Result<std::path::PathBuf, Failure> {
 /// login.
 #[cfg(target_os = "linux")]
 fn setup_gnome() -> Result<ExitCode, Failure> {
-    use cup_linux::wayland::gnome;
+    use cup_linux::setup;
     let major = gnome_shell_major()?;
-    let dir = gnome::install_extension(&data_home()?, major)
+    let dir = setup::install_gnome_extension(&data_home()?, major)
         .map_err(|e| Failure::usage(format!("cannot write cup's GNOME Shell extension: {e}")))?;
     let gsettings = |args: &[&str]| {
         std::process::Command::new("gsettings")
@@ -93,12 +93,12 @@ fn setup_gnome() -> Result<ExitCode, Failure> {
                 Failure::usage(format!(
                     "wrote {} but cannot run gsettings ({e}): install libglib2.0-bin, or enable {} with the Extensions app",
                     dir.display(),
-                    gnome::UUID
+                    setup::GNOME_EXTENSION_UUID
                 ))
             })
     };
     let current = gsettings(&["get", "org.gnome.shell", "enabled-extensions"])?;
-    let list = gnome::with_extension_enabled(&String::from_utf8_lossy(&current.stdout))
+    let list = setup::with_gnome_extension_enabled(&String::from_utf8_lossy(&current.stdout))
         .map_err(|e| Failure::usage(format!("gsettings: {e}")))?;
     let set = gsettings(&["set", "org.gnome.shell", "enabled-extensions", &list])?;
     if !set.status.success() {
@@ -106,7 +106,7 @@ fn setup_gnome() -> Result<ExitCode, Failure> {
             "wrote {} but gsettings could not enable it: {}; enable {} with the Extensions app",
             dir.display(),
             String::from_utf8_lossy(&set.stderr).trim(),
-            gnome::UUID
+            setup::GNOME_EXTENSION_UUID
         )));
     }
     crate::output::print(&format!(
@@ -132,13 +132,12 @@ fn setup(args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
         })?,
     };
     let data_home = data_home()?;
-    let file =
-        cup_linux::wayland::fakeinput::install_desktop_file(&data_home, &exe).map_err(|e| {
-            Failure::usage(format!(
-                "cannot write the desktop file under {}: {e}",
-                data_home.display()
-            ))
-        })?;
+    let file = cup_linux::setup::install_kde_desktop_file(&data_home, &exe).map_err(|e| {
+        Failure::usage(format!(
+            "cannot write the desktop file under {}: {e}",
+            data_home.display()
+        ))
+    })?;
     crate::output::print(&format!(
         "wrote {}: KWin now offers its fake input and screenshots to {} (no restart needed unless KWin was asked before)\n",
         file.display(),

@@ -286,7 +286,7 @@ async fn serve(
             }
             let d = running.desktop();
             if let (Some(display), Some(file)) = (&d.display, &d.xauthority) {
-                cup_linux::xauth::register(display, file);
+                cup_linux::setup::register_x_cookie(display, file);
             }
             let _ = server.desktop.set(d);
             if let Some(b) = &running.browser {

@@ -79,11 +79,6 @@ impl CacheIndex {
     pub fn len(&self) -> usize {
         self.items.len()
     }
-
-    /// `true` when the answer listed nothing.
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
-    }
 }
 
 /// Apps whose shown frames [`ReadAhead`] remembers.

@@ -26,14 +26,14 @@ use cup_protocol::{Action, Attributes, Node, Rect, Role, State};
 
 use crate::raw::{Extents, RawNode};
 
-pub use actions::{map_actions, raw_action_index, raw_action_verbs, role_action_verbs};
+pub use actions::{map_actions, raw_action_index};
 pub use attributes::map_attributes;
 pub use needs::{
     bounds_unused, gtk4_may_be_unallocated, gtk4_may_have_actions, gtk4_names_actions,
     in_closed_menu, is_gecko, is_web_toolkit, needs_actions, needs_attributes, needs_text,
 };
 pub use platform::map_platform;
-pub use role::{atspi_role_name, map_role, native_role};
+pub use role::{atspi_role_name, native_role};
 pub use states::map_states;
 
 /// The `platform.linux` key that says where a name the toolkit did not

@@ -342,6 +342,7 @@ pub fn xml_role(raw: &RawNode) -> Option<Role> {
 
 /// The CUP role of a node: [`native_role`], then the refinements of
 /// [`resolve`].
+#[cfg(test)]
 pub fn map_role(raw: &RawNode) -> Role {
     resolve(raw).0
 }

@@ -7,7 +7,9 @@ use cup_protocol::envelope::{PlatformId, Screen};
 use cup_protocol::mappings::Mappings;
 use cup_protocol::{Action, Envelope, Orientation, Rect, Role, State};
 
+use super::actions::raw_action_verbs;
 use super::fixtures::{chromium, gtk3, gtk4, qt};
+use super::role::map_role;
 use super::*;
 use crate::raw::{AtspiRole, AtspiState, Interface};
 

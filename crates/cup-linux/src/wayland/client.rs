@@ -128,6 +128,7 @@ impl Globals {
     }
 
     /// The highest version of `interface` on offer.
+    #[cfg(test)]
     pub fn version(&self, interface: &str) -> Option<u32> {
         self.list
             .iter()
@@ -179,12 +180,6 @@ impl Output {
             i64::from(self.width),
             i64::from(self.height),
         )
-    }
-
-    /// Whether the layout point `(x, y)` is on this output.
-    pub fn contains(&self, x: i64, y: i64) -> bool {
-        let (ox, oy, w, h) = self.rect();
-        x >= ox && y >= oy && x < ox + w && y < oy + h
     }
 }
 
@@ -315,7 +310,6 @@ pub struct Client {
     state: State,
     timeout: Duration,
     next_sync: u64,
-    socket: PathBuf,
 }
 
 impl Client {
@@ -342,7 +336,6 @@ impl Client {
             state: State::default(),
             timeout: timeout.max(CONNECT_TIMEOUT),
             next_sync: 0,
-            socket: socket.to_path_buf(),
         };
         client.roundtrip("listing the globals")?;
         if client
@@ -371,11 +364,6 @@ impl Client {
         let _seat: wl_seat::WlSeat = self.bind(1)?;
         self.roundtrip("reading the seat")?;
         Ok(self.seat_capabilities().unwrap_or(0) & 2 != 0)
-    }
-
-    /// The socket this client is connected to.
-    pub fn socket(&self) -> &Path {
-        &self.socket
     }
 
     /// The deadline of one wait.

@@ -540,6 +540,7 @@ impl EisInput {
     }
 
     /// Whether a device offers `ei_text` (any script typed as is).
+    #[cfg(test)]
     pub fn has_text(&self) -> bool {
         self.text
     }

@@ -282,6 +282,7 @@ impl Keymap {
     }
 
     /// The keysyms besides the modifier and US keys, in keycode order.
+    #[cfg(test)]
     pub fn keysyms(&self) -> &[Keysym] {
         &self.keysyms
     }

@@ -14,7 +14,7 @@ use cup::AdapterError;
 use tokio::sync::oneshot;
 use zbus::Connection;
 
-use super::kwin::{REPORT_INTERFACE, REPORT_PATH};
+use super::kwin::REPORT_PATH;
 
 /// Longest one script exchange may take.
 pub const TIMEOUT: Duration = Duration::from_secs(2);
@@ -200,6 +200,3 @@ impl KWinScripts {
         .map_err(|e| unavailable(method, e))
     }
 }
-
-/// The interface name the scripts call (kept in one place with the path).
-pub const INTERFACE: &str = REPORT_INTERFACE;

@@ -92,15 +92,6 @@ impl Screencopy {
     }
 }
 
-/// Captures `region` (or the whole layout) of the compositor at `socket`
-/// over a connection of its own; see [`Screencopy`] to keep one.
-pub async fn capture(
-    socket: &Path,
-    region: Option<(i64, i64, u64, u64)>,
-) -> Result<Frame, WaylandError> {
-    Screencopy::open(socket).await?.capture(region).await
-}
-
 /// The blocking side of [`Screencopy`].
 #[derive(Debug)]
 struct Shooter {

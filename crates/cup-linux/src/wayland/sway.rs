@@ -350,7 +350,7 @@ impl SwayIpc {
     }
 
     /// The windows now, and the outputs (read with them, or kept from a
-    /// read less than [`OUTPUTS_KEPT`] ago).
+    /// read less than `OUTPUTS_KEPT` ago).
     pub async fn state(&self) -> Result<SwayState, AdapterError> {
         let kept = self
             .outputs

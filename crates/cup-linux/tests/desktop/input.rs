@@ -24,7 +24,8 @@ async fn input(desk: &Desk) -> Input {
 fn leases(display: &str) -> Vec<(u8, u32)> {
     use x11rb::connection::Connection as _;
     use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _};
-    let (conn, screen) = cup_linux::xauth::connect(display).unwrap_or_else(|e| panic!("{e}"));
+    let (conn, screen) =
+        cup_linux::internals::x11_connect(display).unwrap_or_else(|e| panic!("{e}"));
     let root = conn.setup().roots[screen].root;
     let atom = conn
         .intern_atom(false, b"_CUP_KEY_LEASES")
@@ -541,7 +542,8 @@ async fn level3_and_mode_switch_keys_of_the_keymap() {
     let per = keymap.per_keycode().max(4);
     let mut row = vec![0u32; usize::from(per)];
     row[..4].copy_from_slice(&[0x0100_017f, 0x0100_017f, 0x0100_0175, 0x0100_0174]);
-    let (conn, _) = cup_linux::xauth::connect(input.display()).unwrap_or_else(|e| panic!("{e}"));
+    let (conn, _) =
+        cup_linux::internals::x11_connect(input.display()).unwrap_or_else(|e| panic!("{e}"));
     conn.change_keyboard_mapping(1, keycode, per, &row)
         .unwrap_or_else(|e| panic!("{e}"))
         .check()
@@ -704,8 +706,8 @@ fn hold_key(display: &str, keycode: u8) -> Holder {
     use x11rb::connection::Connection as _;
     use x11rb::protocol::xproto::ConnectionExt as _;
     use x11rb::protocol::xtest::ConnectionExt as _;
-    let (conn, _) =
-        cup_linux::xauth::connect(display).unwrap_or_else(|e| panic!("connect {display}: {e}"));
+    let (conn, _) = cup_linux::internals::x11_connect(display)
+        .unwrap_or_else(|e| panic!("connect {display}: {e}"));
     conn.xtest_fake_input(2, keycode, 0, x11rb::NONE, 0, 0, 0)
         .unwrap_or_else(|e| panic!("fake input: {e}"));
     conn.get_input_focus()

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::support::{complete_snapshot, has, nodes, request, snapshot, Desk};
 use cup::{ActionParams, Button, Gesture, Point, ShotTarget};
-use cup_linux::wayland::sway::SwayIpc;
+use cup_linux::sway::SwayIpc;
 use cup_protocol::{Node, Role, Scope, State};
 use cup_sandbox::SandboxOptions;
 
@@ -220,7 +220,7 @@ async fn a_sway_desktop_is_read_clicked_typed_into_and_shot() {
 }
 
 /// Waits until sway has mapped `count` windows.
-async fn mapped(ipc: &SwayIpc, count: usize) -> cup_linux::wayland::sway::SwayState {
+async fn mapped(ipc: &SwayIpc, count: usize) -> cup_linux::sway::SwayState {
     let until = std::time::Instant::now() + Duration::from_secs(30);
     loop {
         if let Ok(state) = ipc.state().await {
@@ -239,9 +239,9 @@ async fn mapped(ipc: &SwayIpc, count: usize) -> cup_linux::wayland::sway::SwaySt
 /// Waits until sway shows every window floating and its layout settled:
 /// three reads 100 ms apart agree (a window that just floated takes its
 /// floating size over a few frames). Polled to a 20 s deadline.
-async fn floated(ipc: &SwayIpc) -> cup_linux::wayland::sway::SwayState {
+async fn floated(ipc: &SwayIpc) -> cup_linux::sway::SwayState {
     let until = std::time::Instant::now() + Duration::from_secs(20);
-    let mut last: Option<cup_linux::wayland::sway::SwayState> = None;
+    let mut last: Option<cup_linux::sway::SwayState> = None;
     let mut same = 0;
     loop {
         let state = ipc.state().await.unwrap_or_else(|e| panic!("{e}"));
@@ -371,8 +371,7 @@ async fn qt5_and_gtk4_take_clicks_at_their_reported_centres() {
         )
         .output()
         .unwrap_or_else(|e| panic!("swaymsg (apt-get install sway): {e}"));
-    let theirs =
-        cup_linux::wayland::sway::windows_of(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let theirs = cup_linux::sway::windows_of(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
     let mut expected: Vec<(String, Option<cup_protocol::Rect>)> = theirs
         .iter()
         .map(|w| (w.title.clone(), Some(w.rect)))

@@ -1,13 +1,11 @@
-//! cup's lean D-Bus client ([`cup_linux::wire`]) against a real app's own
+//! cup's lean D-Bus client (`cup_linux::internals`) against a real app's own
 //! socket: the same answers as `zbus` over the bus, error replies that say
 //! what is missing, and prompt failure once the app is gone.
 
 use std::time::{Duration, Instant};
 
 use atspi::zbus;
-use cup_linux::atspi_calls::{self as calls, ObjRef};
-use cup_linux::links::Peer;
-use cup_linux::wire::{WireConn, WireError};
+use cup_linux::internals::{calls, ObjRef, Peer, WireConn, WireError};
 
 use crate::support::Desk;
 

@@ -30,7 +30,7 @@ impl Desk {
             panic!("cannot start the sandbox: {e} (install the desktop packages: scripts/install-deps.sh)")
         });
         // cup's X connections to this display present its cookie.
-        cup_linux::xauth::register(sandbox.display(), &sandbox.xauthority());
+        cup_linux::setup::register_x_cookie(sandbox.display(), &sandbox.xauthority());
         Desk { sandbox }
     }
 

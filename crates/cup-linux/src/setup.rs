@@ -1,0 +1,71 @@
+//! Desktop set-up that cup's front ends do on a user's behalf: `cup setup
+//! gnome` (cup's GNOME Shell extension), `cup setup kde` (the desktop file
+//! that lets a program use KWin's fake input and screenshots), and the X
+//! cookie of a desktop cup started itself (`cup serve`, the sandbox). The
+//! whole of what the binary needs from the platform's internals for it.
+
+use std::path::{Path, PathBuf};
+
+/// The uuid of cup's GNOME Shell extension.
+pub const GNOME_EXTENSION_UUID: &str = crate::wayland::gnome::UUID;
+
+/// The session-bus name cup's GNOME Shell extension owns.
+pub const GNOME_EXTENSION_BUS_NAME: &str = crate::wayland::gnome::BUS_NAME;
+
+/// The major version of the GNOME Shell installed here.
+///
+/// # Errors
+///
+/// When no GNOME Shell is installed, or its version cannot be read: why,
+/// and what to install.
+pub fn gnome_shell_major() -> Result<u32, String> {
+    crate::wayland::gnome::installed_shell_major()
+}
+
+/// The files of cup's GNOME Shell extension for the GNOME Shell installed
+/// here (name, content), as a sandbox installs them.
+///
+/// # Errors
+///
+/// As [`gnome_shell_major`].
+pub fn gnome_extension_files() -> Result<Vec<(String, String)>, String> {
+    crate::wayland::gnome::installed_extension_files()
+}
+
+/// Writes cup's GNOME Shell extension for GNOME Shell `major` under
+/// `data_home` (`$XDG_DATA_HOME`); returns its folder.
+///
+/// # Errors
+///
+/// When a file cannot be written.
+pub fn install_gnome_extension(data_home: &Path, major: u32) -> std::io::Result<PathBuf> {
+    crate::wayland::gnome::install_extension(data_home, major)
+}
+
+/// `org.gnome.shell enabled-extensions` (as `gsettings get` prints it)
+/// with cup's extension in it.
+///
+/// # Errors
+///
+/// When `list` is not a list of strings.
+pub fn with_gnome_extension_enabled(list: &str) -> Result<String, String> {
+    crate::wayland::gnome::with_extension_enabled(list)
+}
+
+/// Writes the desktop file that lets `exe` use KWin's fake input and
+/// screenshots under `data_home` (`$XDG_DATA_HOME/applications`);
+/// returns its path.
+///
+/// # Errors
+///
+/// When the file cannot be written.
+pub fn install_kde_desktop_file(data_home: &Path, exe: &Path) -> std::io::Result<PathBuf> {
+    crate::wayland::fakeinput::install_desktop_file(data_home, exe)
+}
+
+/// Makes cup's connections to X `display` present the cookie in the
+/// Xauthority file `file` (a desktop cup started, not the process's
+/// `XAUTHORITY`).
+pub fn register_x_cookie(display: &str, file: &Path) {
+    crate::xauth::register(display, file);
+}
