@@ -32,10 +32,10 @@ use crate::backend::DisplayBackend;
 use crate::capture::{self, AppFacts, Target as CaptureTarget};
 use crate::display::DisplayState;
 use crate::env::Desktop;
-use crate::links::{Links, Peer};
+use crate::frames::join_windows;
+pub use crate::frames::Frame;
 use crate::mapping::MapContext;
-use crate::windows::join_windows;
-pub use crate::windows::Frame;
+use crate::peers::{Links, Peer};
 use crate::x11;
 use cup_protocol::keys::Combo;
 
@@ -330,7 +330,7 @@ impl LinuxAdapter {
             && self.facts.ahead.wanted(&app.bus)
             && toolkit
                 .as_ref()
-                .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(name, version));
+                .is_some_and(|(name, version)| crate::facts::is_gtk_before_4(name, version));
         let get_all = toolkit.is_some_and(|(name, _)| calls::get_all_safe(&name));
         let pid = async {
             if let Some(pid) = self.facts.pid(&app.bus) {
@@ -357,7 +357,7 @@ impl LinuxAdapter {
                     )
                 }))
             );
-            let guessed: HashMap<ObjRef, crate::raw::Extents> = guesses
+            let guessed: HashMap<ObjRef, crate::facts::Extents> = guesses
                 .into_iter()
                 .zip(guessed)
                 .filter_map(|(f, e)| Some((f, e.ok()?.ok()?)))
@@ -509,7 +509,7 @@ impl LinuxAdapter {
                 // its rectangle's, whatever surface the server tells.
                 let peer = &links.to(&f.obj.bus);
                 let toolkit = self.toolkit_of(peer, &f.obj.bus).await;
-                let gtk4 = crate::raw::is_gtk4(&toolkit.0, &toolkit.1);
+                let gtk4 = crate::facts::is_gtk4(&toolkit.0, &toolkit.1);
                 if gtk4 {
                     return Some((w.native.clone(), (rect.x, rect.y)));
                 }
@@ -607,7 +607,7 @@ impl LinuxAdapter {
         &self,
         peer: &Peer,
         frames: Vec<(ObjRef, AtspiRole, atspi::StateSet, String)>,
-        guessed: HashMap<ObjRef, crate::raw::Extents>,
+        guessed: HashMap<ObjRef, crate::facts::Extents>,
         pid: Option<u32>,
     ) -> Vec<Frame> {
         let guessed = &guessed;
@@ -934,7 +934,7 @@ fn program_of(pid: u32) -> Option<String> {
 }
 
 /// A frame's screen rectangle from its extents (none when empty).
-fn frame_rect(e: crate::raw::Extents) -> Option<Rect> {
+fn frame_rect(e: crate::facts::Extents) -> Option<Rect> {
     (e.w > 0 && e.h > 0).then(|| {
         Rect::new(
             i64::from(e.x),

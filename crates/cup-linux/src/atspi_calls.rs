@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue};
 use zbus::Connection;
 
-use crate::raw::{Extents, RawValue};
+use crate::facts::{Extents, RawValue};
 use crate::wire::{BodyReader, RawBody};
 
 /// A reference to an accessible: bus name and object path.
@@ -93,7 +93,7 @@ pub fn is_missing_method(e: &zbus::Error) -> bool {
 }
 
 /// Something that makes AT-SPI method calls: the `zbus` connection to the
-/// bus, or a [`crate::links::Peer`] (an application's own socket).
+/// bus, or a [`crate::peers::Peer`] (an application's own socket).
 pub trait Caller: Sync {
     /// Calls `iface.method(body)` on `obj` and decodes the reply.
     fn call<B, R>(

@@ -2,7 +2,7 @@
 //! or a Wayland compositor): outputs, scale, the top-level windows with
 //! their screen rectangles and pids, and the active one. Filled by
 //! [`crate::x11`] or [`crate::wayland::sway`]; joined with the AT-SPI
-//! frames by [`crate::windows::join_windows`].
+//! frames by [`crate::frames::join_windows`].
 
 use std::collections::HashMap;
 

@@ -11,26 +11,27 @@
 //!
 //! - AT-SPI transport: `bus` (the accessibility bus, deadlines), `wire/` (a lean
 //!   D-Bus client for the capture's calls: framing, connection, busy-polling),
-//!   `links` (direct peer-to-peer connections to apps), `atspi_calls` (the
+//!   `peers` (direct peer-to-peer connections to apps), `atspi_calls` (the
 //!   capture's reads), `atspi_actions` (the calls that change things).
 //! - Capture: `capture/` — `structure` (from `Cache.GetItems` or level by
 //!   level), `cache_index`, `details` (extents, actions, value, text),
 //!   `managed` (containers that manage their descendants: what is on screen),
 //!   `unallocated` (GTK 4's top-down extents), `warm` (Gecko's lazy facts),
 //!   `statics`, `labels`, `office` (LibreOffice put right), `assemble`.
-//! - Mapping (pure): `raw` (the native facts of one accessible), `mapping/`
+//! - Mapping (pure): `facts` (the native facts of one accessible), `mapping/`
 //!   (role, states, actions, text, attributes, `needs`: what a node is worth
 //!   reading; fixture tests in `mapping/tests.rs`).
 //! - Actions: `act/` (verbs over AT-SPI, probes and events as evidence,
 //!   pointer/keyboard fallback, outsiders; `gesture`: the pixel-level
 //!   gestures written once over a `GestureDevice`, XTest's or Wayland's).
-//! - X11: `x11` (monitors, scale, top-level windows), `windows` (the X11 /
+//! - X11: `x11` (monitors, scale, top-level windows), `frames` (the X11 /
 //!   AT-SPI frame join, pure), `input/` (XTest keyboard and pointer; keymap,
 //!   keysym and lease planning are pure), `screenshot`, `overlay` (the visual
 //!   layer), `xauth`, `xsettings`.
-//! - Wayland: `wayland/` (sway IPC, the wlr protocols, KWin scripting and fake
-//!   input, GNOME Shell and mutter, the portal, EIS; each compositor's
-//!   transport beside its pure part).
+//! - Wayland: `wayland/` (sway IPC, the wlr protocols with `xkb` keymaps for
+//!   the virtual keyboard, EIS, mutter; `kwin/` with its scripts, EIS entry
+//!   and screenshots, `gnome/` with its shell connection, `portal/` with its
+//!   client: each compositor's transport beside its pure part).
 //! - The display-server boundary: `backend/` (one `DisplayBackend` trait
 //!   for what differs between display servers: the window list and places,
 //!   activation, input, gestures, screenshots, the overlay, the checks; one
@@ -54,15 +55,15 @@ mod capture;
 mod checks;
 mod display;
 mod env;
+mod facts;
+mod frames;
 pub mod input;
-mod links;
 mod mapping;
 mod overlay;
-mod raw;
+mod peers;
 pub mod screenshot;
 pub mod setup;
 mod wayland;
-mod windows;
 mod wire;
 mod x11;
 mod xauth;
@@ -84,7 +85,7 @@ pub mod internals {
     pub mod calls {
         pub use crate::atspi_calls::*;
     }
-    pub use crate::links::Peer;
+    pub use crate::peers::Peer;
     pub use crate::wire::{WireConn, WireError};
     pub use crate::xauth::connect as x11_connect;
 }

@@ -29,7 +29,7 @@ use cup_protocol::Action;
 use tokio::time::Instant;
 
 use crate::atspi_calls::{self as calls, ObjRef};
-use crate::links::Links;
+use crate::peers::Links;
 use events::EventLog;
 use fallback::Fallback;
 use verbs::Element;
@@ -124,7 +124,7 @@ pub async fn act(
     // A push button's `pressed` lasts as long as its click animation
     // (Qt: 100 ms, then `clicked`): the effect comes after the release. A
     // toggle button's `pressed` is its state.
-    let press_passes = role != crate::raw::AtspiRole::ToggleButton;
+    let press_passes = role != crate::facts::AtspiRole::ToggleButton;
     let mut last_position: Option<(i32, i32)> = None;
     // Focus is what focusing does, and what clicking into a text field
     // does; for any other verb it is a side effect.
@@ -219,7 +219,7 @@ pub async fn act(
     let unexpanded = matches!(verb, Action::Expand | Action::Collapse)
         && effect == Effect::Confirmed
         && events::only_focus(&changes)
-        && after.states.contains(crate::raw::AtspiState::Expanded) != (verb == Action::Expand);
+        && after.states.contains(crate::facts::AtspiState::Expanded) != (verb == Action::Expand);
     let effect = if unexpanded { Effect::NoChange } else { effect };
     let elapsed = started.elapsed();
     tracing::debug!(verb = %verb, ?effect, settle_ms = elapsed.as_secs_f64() * 1e3, "action observed");
@@ -257,7 +257,7 @@ pub async fn act(
         let got = after.text.clone().unwrap_or_default();
         // A terminal's text is its screen: the typed lines show there,
         // among the prompt and the output.
-        let terminal = role == crate::raw::AtspiRole::Terminal;
+        let terminal = role == crate::facts::AtspiRole::Terminal;
         if !terminal && got == wanted {
             result.message = format!("{} (reads back exactly)", result.message);
         } else if terminal && shown_in_terminal(&got, &wanted) {
@@ -285,7 +285,7 @@ fn shown_in_terminal(screen: &str, typed: &str) -> bool {
 /// element the snapshot showed (another AT-SPI role, or another name).
 fn same_element(
     target: &Target<'_>,
-    role: crate::raw::AtspiRole,
+    role: crate::facts::AtspiRole,
     name: &str,
 ) -> Result<(), AdapterError> {
     let snapshot_role = target

@@ -11,8 +11,8 @@ use cup_protocol::Role;
 use tokio::time::Instant;
 
 use crate::atspi_calls::{self as calls, Caller, ObjRef};
+use crate::facts::{AtspiRole, AtspiState, InterfaceSet, RawNode};
 use crate::mapping;
-use crate::raw::{AtspiRole, AtspiState, InterfaceSet, RawNode};
 
 /// How long the reads may take in all.
 pub const BUDGET: Duration = Duration::from_millis(200);

@@ -1,12 +1,12 @@
 //! What the action observes on its target, before and after: states, name,
 //! value, text. Reading is a handful of concurrent calls; the diff is pure.
 
-use crate::links::Peer;
+use crate::peers::Peer;
 use cup::Change;
 
 use crate::atspi_calls::{self as calls, ObjRef};
+use crate::facts::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
 use crate::mapping;
-use crate::raw::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
 
 /// Observable facts of one element.
 #[derive(Debug, Clone, Default, PartialEq)]

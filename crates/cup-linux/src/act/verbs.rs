@@ -1,7 +1,7 @@
 //! How each CUP verb is done over AT-SPI, and when the pointer or keyboard
 //! must step in (see [`super::fallback`]).
 
-use crate::links::Peer;
+use crate::peers::Peer;
 use cup::{ActionParams, AdapterError, Direction};
 use cup_protocol::keys::{parse_combo, Combo};
 use cup_protocol::Action;
@@ -10,8 +10,8 @@ use super::events::EventLog;
 use super::fallback::Fallback;
 use crate::atspi_actions as act;
 use crate::atspi_calls::{self as calls, ObjRef};
+use crate::facts::{AtspiState, Interface, InterfaceSet, StateSet};
 use crate::mapping::raw_action_index;
-use crate::raw::{AtspiState, Interface, InterfaceSet, StateSet};
 
 /// What was done.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -242,7 +242,7 @@ async fn option_of_web_dropdown(
     };
     if !calls::role(el.conn, &dropdown)
         .await
-        .is_ok_and(|r| r == crate::raw::AtspiRole::ComboBox)
+        .is_ok_and(|r| r == crate::facts::AtspiRole::ComboBox)
     {
         return Ok(None);
     }

@@ -18,7 +18,7 @@ use crate::display::DisplayState;
 use crate::env::Desktop;
 use crate::screenshot::Pixels;
 use crate::wayland::device::WaylandDevice;
-use crate::wayland::gnome_shell::GnomeShell;
+use crate::wayland::gnome::shell::GnomeShell;
 
 /// GNOME Shell and where to report its problems.
 const GNOME: (&str, &str) = ("GNOME Shell", "your GNOME version");
@@ -86,7 +86,7 @@ impl Gnome {
     async fn portal_pixels(&self, region: Rect) -> Result<Pixels, String> {
         let shell = &self.shell;
         let png =
-            crate::wayland::portal_client::screenshot(shell.connection(), super::PORTAL_CONSENT)
+            crate::wayland::portal::client::screenshot(shell.connection(), super::PORTAL_CONSENT)
                 .await
                 .map_err(|e| e.to_string())?;
         let (rgb, w, h) = cup::image::rgb_from_png(&png)?;

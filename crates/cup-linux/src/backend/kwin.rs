@@ -18,7 +18,7 @@ use crate::display::DisplayState;
 use crate::env::Desktop;
 use crate::screenshot::Pixels;
 use crate::wayland::device::WaylandDevice;
-use crate::wayland::kwin_script::KWinScripts;
+use crate::wayland::kwin::script::KWinScripts;
 use crate::wayland::toplevel::Toplevels;
 
 /// KWin and where to report its problems.
@@ -72,7 +72,7 @@ impl KWin {
                 )
                 .await
             } else {
-                match crate::wayland::kwin_eis::connect(self.scripts.connection()).await {
+                match crate::wayland::kwin::eis::connect(self.scripts.connection()).await {
                     Ok(Some(fd)) => WaylandDevice::open_eis(fd).await,
                     Ok(None) => WaylandDevice::open_kwin(&socket).await,
                     Err(e) => Err(e),
@@ -145,7 +145,7 @@ impl DisplayBackend for KWin {
             u32::try_from(region.h).unwrap_or(u32::MAX),
         );
         let (meta, rgb) =
-            crate::wayland::kwin_shot::capture_area(self.scripts.connection(), area).await?;
+            crate::wayland::kwin::shot::capture_area(self.scripts.connection(), area).await?;
         // KWin answers in layout pixels at scale 1; at other scales in
         // device pixels, which cup brings back to layout ones.
         Ok(super::to_layout(rgb, meta.width, meta.height, region))
@@ -183,7 +183,7 @@ impl DisplayBackend for KWin {
             )
         };
         let capture = async {
-            crate::wayland::kwin_shot::capture_area(self.scripts.connection(), (0, 0, 1, 1))
+            crate::wayland::kwin::shot::capture_area(self.scripts.connection(), (0, 0, 1, 1))
                 .await
                 .map_err(|e| e.to_string())?;
             Ok("org.kde.KWin.ScreenShot2".to_owned())

@@ -124,7 +124,7 @@ pub(crate) async fn choose(
         ));
     }
     if let Some(bus) = desktop.session_bus.as_deref() {
-        if let Ok(shell) = crate::wayland::gnome_shell::GnomeShell::connect(bus).await {
+        if let Ok(shell) = crate::wayland::gnome::shell::GnomeShell::connect(bus).await {
             if shell.present().await {
                 return Box::new(gnome::Gnome::new(shell, socket));
             }
@@ -135,7 +135,7 @@ pub(crate) async fn choose(
             .as_deref()
             .and_then(std::path::Path::parent)
             .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
-        if let Ok(scripts) = crate::wayland::kwin_script::KWinScripts::connect(bus, dir).await {
+        if let Ok(scripts) = crate::wayland::kwin::script::KWinScripts::connect(bus, dir).await {
             if scripts.present().await {
                 return Box::new(kwin::KWin::new(scripts, socket));
             }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::atspi_calls::{CacheEntry, ObjRef};
-use crate::raw::Extents;
+use crate::facts::Extents;
 
 /// Cached structure of one application, by object.
 #[derive(Debug, Default)]

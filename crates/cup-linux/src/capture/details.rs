@@ -108,7 +108,7 @@ pub(super) fn wants(n: &Skel) -> Vec<Want> {
 
 /// GTK 4 gives every widget the Action interface, mostly empty.
 pub(super) fn is_gtk4(n: &Skel) -> bool {
-    crate::raw::is_gtk4(&n.toolkit, &n.toolkit_version)
+    crate::facts::is_gtk4(&n.toolkit, &n.toolkit_version)
 }
 
 /// A queued read.

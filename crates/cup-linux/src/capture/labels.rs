@@ -11,9 +11,9 @@ use tokio::time::{timeout_at, Instant};
 
 use super::{Skel, CONCURRENCY};
 use crate::atspi_calls::{self as calls, ObjRef};
-use crate::links::Links;
+use crate::facts::Interface;
 use crate::mapping;
-use crate::raw::Interface;
+use crate::peers::Links;
 
 /// AT-SPI's `RELATION_LABELLED_BY`.
 const LABELLED_BY: u32 = 2;

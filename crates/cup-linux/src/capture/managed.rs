@@ -19,7 +19,7 @@ use tokio::time::{timeout_at, Instant};
 
 use crate::atspi_actions::index_in_parent;
 use crate::atspi_calls::{self as calls, Caller, ObjRef};
-use crate::raw::{AtspiRole, AtspiState, Extents, Interface, InterfaceSet, StateSet};
+use crate::facts::{AtspiRole, AtspiState, Extents, Interface, InterfaceSet, StateSet};
 
 /// A child count above which a container is read like one that manages
 /// its descendants, whatever its states say.

@@ -20,9 +20,9 @@ use futures::stream::{self, StreamExt};
 use tokio::time::{timeout_at, Instant};
 
 use crate::atspi_calls::{self as calls, CacheEntry, ObjRef};
-use crate::links::Links;
+use crate::facts::{Extents, RawNode, RawTree, RawValue};
 use crate::mapping::{self, MapContext};
-use crate::raw::{Extents, RawNode, RawTree, RawValue};
+use crate::peers::Links;
 
 mod assemble;
 mod cache_index;
@@ -167,13 +167,13 @@ impl AppFacts {
     /// answers on one thread, with an X round trip per extents read).
     pub fn is_gtk_before_4(&self, bus: &str) -> bool {
         self.toolkit(bus)
-            .is_some_and(|(name, version)| crate::raw::is_gtk_before_4(&name, &version))
+            .is_some_and(|(name, version)| crate::facts::is_gtk_before_4(&name, &version))
     }
 
     /// Whether the app on `bus` is known to be a GTK 4 app.
     pub fn is_gtk4(&self, bus: &str) -> bool {
         self.toolkit(bus)
-            .is_some_and(|(name, version)| crate::raw::is_gtk4(&name, &version))
+            .is_some_and(|(name, version)| crate::facts::is_gtk4(&name, &version))
     }
 }
 
@@ -475,7 +475,7 @@ async fn capture_once(
                 continue;
             };
             let (toolkit, version) = toolkits.get(&frame.bus).cloned().unwrap_or_default();
-            walk.gtk4 = crate::raw::is_gtk4(&toolkit, &version);
+            walk.gtk4 = crate::facts::is_gtk4(&toolkit, &version);
             if let Some(why) = &target.unplaced {
                 notes.push(format!(
                     "window '{}' has no known place on the screen ({why}): its elements have no bounds; act on them through their actions",

@@ -17,7 +17,7 @@ use std::future::Future;
 
 use futures::stream::{FuturesUnordered, StreamExt};
 
-use crate::raw::Extents;
+use crate::facts::Extents;
 
 /// What became of one node's extents.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -27,7 +27,7 @@ use cup::Capture;
 use cup_protocol::Node;
 use tokio::time::Instant;
 
-use crate::raw::{AtspiRole, RawTree};
+use crate::facts::{AtspiRole, RawTree};
 
 /// The first pause between captures; it doubles each time, up to
 /// [`MAX_PAUSE`].

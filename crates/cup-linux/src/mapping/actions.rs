@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use cup_protocol::{Action, Role};
 
 use super::kinds;
-use crate::raw::{AtspiRole, AtspiState, Interface, RawNode};
+use crate::facts::{AtspiRole, AtspiState, Interface, RawNode};
 
 /// The CUP verbs one raw AT-SPI action name stands for (case, spaces,
 /// dashes and underscores ignored): `click`/`press`/`activate`/`jump`/
@@ -196,7 +196,7 @@ pub fn map_actions(raw: &RawNode, role: Role) -> Vec<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::RawValue;
+    use crate::facts::RawValue;
 
     fn with_actions(role: AtspiRole, names: &[&str]) -> RawNode {
         let mut raw = RawNode::new(role);
@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn a_separator_is_not_selected() {
         let mut sep = with_actions(AtspiRole::Separator, &["press"]);
-        sep.states = crate::raw::StateSet::new(AtspiState::Selectable | AtspiState::Showing);
+        sep.states = crate::facts::StateSet::new(AtspiState::Selectable | AtspiState::Showing);
         assert!(map_actions(&sep, Role::Separator).is_empty());
     }
 

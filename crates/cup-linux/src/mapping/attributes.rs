@@ -7,7 +7,7 @@ use cup_protocol::{Attributes, Orientation, Role};
 
 use super::kinds;
 use super::text::{cap, one_line};
-use crate::raw::{AtspiState, RawNode};
+use crate::facts::{AtspiState, RawNode};
 
 /// Longest URL kept.
 pub const URL_MAX: usize = 500;
@@ -113,7 +113,7 @@ pub fn map_attributes(raw: &RawNode, role: Role) -> Attributes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::{AtspiRole, RawValue};
+    use crate::facts::{AtspiRole, RawValue};
 
     fn with_attrs(role: AtspiRole, attrs: &[(&str, &str)]) -> RawNode {
         let mut raw = RawNode::new(role);

@@ -1,7 +1,7 @@
 //! Hand-built `RawNode`s that look like what GTK 3, GTK 4, Qt 5 and
 //! Chromium put on the accessibility bus.
 
-use crate::raw::{AtspiRole, AtspiState, Extents, Interface, RawNode, RawValue};
+use crate::facts::{AtspiRole, AtspiState, Extents, Interface, RawNode, RawValue};
 
 /// Chainable builder over a [`RawNode`].
 #[derive(Debug, Clone)]

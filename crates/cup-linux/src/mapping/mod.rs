@@ -24,7 +24,7 @@ mod tests;
 use cup_protocol::node::{PlatformData, PlatformLinux};
 use cup_protocol::{Action, Attributes, Node, Rect, Role, State};
 
-use crate::raw::{Extents, RawNode};
+use crate::facts::{Extents, RawNode};
 
 pub use actions::{map_actions, raw_action_index};
 pub use attributes::map_attributes;

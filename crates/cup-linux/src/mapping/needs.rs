@@ -5,7 +5,7 @@ use cup_protocol::Role;
 
 use super::kinds;
 use super::role::native_role;
-use crate::raw::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
+use crate::facts::{AtspiRole, AtspiState, Interface, InterfaceSet, StateSet};
 
 /// `true` when `toolkit` (`Application.ToolkitName`) is a web engine:
 /// Chromium (and Electron), Gecko (Firefox, Thunderbird), WebKit.
@@ -29,7 +29,7 @@ pub fn is_web_toolkit(toolkit: &str) -> bool {
 /// box no attribute but `toolkit` (the entry of one that has an entry is
 /// its child, read on its own).
 pub fn needs_attributes(role: AtspiRole, toolkit: &str, version: &str) -> bool {
-    if role == AtspiRole::ComboBox && crate::raw::is_gtk_before_4(toolkit, version) {
+    if role == AtspiRole::ComboBox && crate::facts::is_gtk_before_4(toolkit, version) {
         return false;
     }
     is_web_toolkit(toolkit)

@@ -4,7 +4,7 @@ use cup_protocol::node::PlatformLinux;
 use serde_json::{Map, Value};
 
 use super::role::atspi_role_name;
-use crate::raw::{Interface, InterfaceSet, RawNode};
+use crate::facts::{Interface, InterfaceSet, RawNode};
 
 /// The short D-Bus interface name (`org.a11y.atspi.Text` → `Text`).
 pub fn interface_name(interface: Interface) -> &'static str {
@@ -83,7 +83,7 @@ pub fn map_platform(raw: &RawNode) -> PlatformLinux {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::AtspiRole;
+    use crate::facts::AtspiRole;
 
     #[test]
     fn interface_names_are_sorted_short_names() {

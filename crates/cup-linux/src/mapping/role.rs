@@ -6,7 +6,7 @@ use cup_protocol::Role;
 
 use super::actions::raw_action_verbs;
 use super::text;
-use crate::raw::{AtspiRole, AtspiState, Interface, RawNode};
+use crate::facts::{AtspiRole, AtspiState, Interface, RawNode};
 
 /// The libatspi enum name of a role without its `ATSPI_` prefix, e.g.
 /// `ROLE_PUSH_BUTTON`: the spelling of `mappings.json` and of the schema's

@@ -3,7 +3,7 @@
 use cup_protocol::{Rect, Role, State};
 
 use super::{kinds, MapContext};
-use crate::raw::{AtspiRole, AtspiState, RawNode};
+use crate::facts::{AtspiRole, AtspiState, RawNode};
 
 /// `true` when `bounds` overlaps none of the monitors (touching edges do not
 /// overlap). Without monitors nothing is offscreen by position.
@@ -153,7 +153,7 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::StateSet;
+    use crate::facts::StateSet;
 
     fn set(states: &[AtspiState]) -> StateSet {
         let mut s = StateSet::empty();

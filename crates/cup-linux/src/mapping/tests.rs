@@ -11,7 +11,7 @@ use super::actions::raw_action_verbs;
 use super::fixtures::{chromium, gtk3, gtk4, qt};
 use super::role::map_role;
 use super::*;
-use crate::raw::{AtspiRole, AtspiState, Interface};
+use crate::facts::{AtspiRole, AtspiState, Interface};
 
 fn ctx() -> MapContext {
     MapContext {
@@ -829,8 +829,8 @@ fn qt_show_menu_on_a_menu_bar_item_opens_it() {
 
 #[test]
 fn items_of_a_closed_menu_are_told_by_their_showing_state() {
-    let closed = crate::raw::StateSet::new(AtspiState::Visible | AtspiState::Enabled);
-    let open = crate::raw::StateSet::new(AtspiState::Visible | AtspiState::Showing);
+    let closed = crate::facts::StateSet::new(AtspiState::Visible | AtspiState::Enabled);
+    let open = crate::facts::StateSet::new(AtspiState::Visible | AtspiState::Showing);
     for role in [
         AtspiRole::Menu,
         AtspiRole::MenuItem,

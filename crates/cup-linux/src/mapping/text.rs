@@ -3,7 +3,7 @@
 use cup_protocol::{Node, Role};
 
 use super::kinds;
-use crate::raw::{AtspiRole, RawNode};
+use crate::facts::{AtspiRole, RawNode};
 
 pub use cup_protocol::text::{
     cap, one_line, DESCRIPTION_MAX, EMBEDDED_OBJECT, NAME_MAX, VALUE_MAX,
@@ -255,7 +255,7 @@ mod mnemonic_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::raw::RawValue;
+    use crate::facts::RawValue;
 
     #[test]
     fn a_select_shows_its_selected_option() {

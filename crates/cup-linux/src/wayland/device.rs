@@ -14,8 +14,8 @@ use cup_protocol::Direction;
 
 use super::client::WaylandError;
 use super::fakeinput::FakeInput;
-use super::keymap::Keymap;
 use super::vinput::WaylandInput;
+use super::xkb::Keymap;
 use crate::act::fallback::InputOps;
 use crate::act::gesture::GestureDevice;
 use crate::input::keysym;
@@ -270,7 +270,7 @@ impl WaylandDevice {
     pub async fn open_mutter(
         conn: &zbus::Connection,
         monitors: &[(cup::Monitor, String)],
-        shell: Option<super::gnome_shell::GnomeShell>,
+        shell: Option<super::gnome::shell::GnomeShell>,
         socket: Option<&std::path::Path>,
     ) -> Result<WaylandDevice, WaylandError> {
         // Read before the session makes a keyboard of its own.
@@ -314,7 +314,7 @@ impl WaylandDevice {
         conn: &zbus::Connection,
         token_file: &std::path::Path,
         consent: Duration,
-        shell: Option<super::gnome_shell::GnomeShell>,
+        shell: Option<super::gnome::shell::GnomeShell>,
     ) -> Result<WaylandDevice, WaylandError> {
         Ok(WaylandDevice {
             input: Devices::Mutter(

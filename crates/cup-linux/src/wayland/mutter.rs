@@ -22,6 +22,7 @@ use zbus::Connection;
 use super::client::WaylandError;
 use super::fakeinput::button_code;
 use super::gnome;
+use super::gnome::shell::GnomeShell;
 
 /// Longest one call may take.
 pub const TIMEOUT: Duration = Duration::from_secs(2);
@@ -88,7 +89,7 @@ pub struct MutterInput {
     /// The pointer had its first motion.
     pointer_warm: std::sync::atomic::AtomicBool,
     /// cup's GNOME Shell extension, which tells where the pointer is.
-    shell: Option<super::gnome_shell::GnomeShell>,
+    shell: Option<GnomeShell>,
     /// The seat had a keyboard before this session made one (a real
     /// desktop's; a headless GNOME's has none): apps already hold the
     /// keyboard's focus. `None` when it could not be read.
@@ -127,7 +128,7 @@ impl MutterInput {
     pub async fn open(
         conn: &Connection,
         monitors: &[(cup::Monitor, String)],
-        shell: Option<super::gnome_shell::GnomeShell>,
+        shell: Option<GnomeShell>,
     ) -> Result<MutterInput, WaylandError> {
         let session: OwnedObjectPath = call(
             conn,
@@ -217,9 +218,9 @@ impl MutterInput {
         conn: &Connection,
         token_file: &std::path::Path,
         consent: Duration,
-        shell: Option<super::gnome_shell::GnomeShell>,
+        shell: Option<GnomeShell>,
     ) -> Result<MutterInput, WaylandError> {
-        let (session, started) = super::portal_client::start(conn, token_file, consent).await?;
+        let (session, started) = super::portal::client::start(conn, token_file, consent).await?;
         Ok(MutterInput {
             conn: conn.clone(),
             route: Route::Portal { session, started },

@@ -11,7 +11,7 @@
 //! absolute device onto. Each gesture ends with a roundtrip, so it has been
 //! delivered when the call returns.
 //!
-//! The keyboard types with keymaps of its own ([`super::keymap`]): each
+//! The keyboard types with keymaps of its own ([`super::xkb`]): each
 //! needed keysym gets a key, so any text in any script types exactly,
 //! whatever the compositor's layout. A keymap is uploaded only when the
 //! keysyms needed are not all in the last one, and the first key waits
@@ -35,7 +35,7 @@ use wayland_protocols_wlr::virtual_pointer::v1::client::{
 };
 
 use super::client::{bounding_box, unsupported, Client, LayoutRect, WaylandError, DEFAULT_TIMEOUT};
-use super::keymap::{self, Keymap, MAX_KEYSYMS};
+use super::xkb::{self, Keymap, MAX_KEYSYMS};
 use crate::input::keysym::{char_keysym, describe, Keysym};
 
 /// Pause after a keymap upload before the first key.
@@ -301,7 +301,7 @@ impl WaylandInput {
             d.keyboard.modifiers(0, 0, 0, 0);
             for (&code, &k) in codes.iter().zip(&keysyms) {
                 d.key(code, true);
-                let m = keymap::modifier_mask(k);
+                let m = xkb::modifier_mask(k);
                 if m & !depressed != 0 {
                     depressed |= m;
                     d.keyboard.modifiers(depressed, 0, 0, 0);
@@ -309,11 +309,11 @@ impl WaylandInput {
             }
             for (i, (&code, &k)) in codes.iter().zip(&keysyms).enumerate().rev() {
                 d.key(code, false);
-                if keymap::modifier_mask(k) != 0 {
+                if xkb::modifier_mask(k) != 0 {
                     // The mask of the modifier keys still down.
                     let still: u32 = keysyms[..i]
                         .iter()
-                        .map(|&k| keymap::modifier_mask(k))
+                        .map(|&k| xkb::modifier_mask(k))
                         .fold(0, |a, m| a | m);
                     if still != depressed {
                         depressed = still;
@@ -346,7 +346,7 @@ impl WaylandInput {
                 let mut depressed = 0;
                 for (&code, &k) in codes.iter().zip(&keysyms) {
                     d.key(code, true);
-                    depressed |= keymap::modifier_mask(k);
+                    depressed |= xkb::modifier_mask(k);
                     d.keyboard.modifiers(depressed, 0, 0, 0);
                 }
             } else {
@@ -369,10 +369,7 @@ impl WaylandInput {
             if keysyms.is_empty() {
                 return Ok(());
             }
-            for (n, part) in keymap::chunks(&keysyms, MAX_KEYSYMS)
-                .into_iter()
-                .enumerate()
-            {
+            for (n, part) in xkb::chunks(&keysyms, MAX_KEYSYMS).into_iter().enumerate() {
                 let part = &keysyms[part];
                 let codes = d.prepare_keymap(part, "typing")?;
                 if n == 0 {
@@ -495,7 +492,7 @@ impl Inner {
     /// one when not, then waiting [`KEYMAP_SETTLE`]) and returns their
     /// keycodes in order.
     fn prepare_keymap(&mut self, keysyms: &[Keysym], what: &str) -> Result<Vec<u32>, WaylandError> {
-        let needed = keymap::distinct(keysyms);
+        let needed = xkb::distinct(keysyms);
         let current = self.keymap.as_ref().filter(|m| m.contains_all(&needed));
         if current.is_none() {
             let next = match &self.keymap {

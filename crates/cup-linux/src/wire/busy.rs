@@ -14,7 +14,7 @@
 //! threads, which then share one CPU. gtk4-demo took 130-165 ms with it
 //! against 116-128 ms without, Chromium 68-83 ms against 61-69 ms. So the
 //! capture asks for it only for apps that answer on one thread
-//! ([`crate::raw::is_gtk_before_4`]).
+//! ([`crate::facts::is_gtk_before_4`]).
 //!
 //! While it runs, a task keeps the runtime polling its sockets
 //! (`epoll_wait` with no timeout) instead of sleeping. It stops when the

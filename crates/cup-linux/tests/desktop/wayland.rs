@@ -540,7 +540,7 @@ async fn drag_scroll_and_right_click_do_what_they_should() {
 
     // A combo: ctrl+a selects it all, the next key replaces it (GTK 3
     // finds its key bindings by the US keycodes: see cup-linux's
-    // `wayland::keymap`).
+    // `wayland::xkb`).
     let entry_value = |snap: &cup::Snapshot| -> Vec<Option<String>> {
         nodes(snap)
             .into_iter()

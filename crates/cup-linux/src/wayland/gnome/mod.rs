@@ -13,6 +13,8 @@
 //! GNOME on Wayland loads a newly installed extension only at the next
 //! login: `cup setup gnome` says so.
 
+pub mod shell;
+
 use std::path::{Path, PathBuf};
 
 use cup::Monitor;

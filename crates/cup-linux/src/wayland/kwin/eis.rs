@@ -1,6 +1,6 @@
 //! KWin's own EIS entry (Plasma 6.1 and later): `connectToEIS` on
 //! `org.kde.KWin` at `/org/kde/KWin/EIS/RemoteDesktop` hands back a
-//! socket speaking libei's protocol ([`super::eis`]) with the keyboard and
+//! socket speaking libei's protocol ([`crate::wayland::eis`]) with the keyboard and
 //! the pointer (absolute, buttons, scroll). KWin guards it like its other
 //! restricted interfaces: the desktop file `cup setup kde` writes lists
 //! it. Plasma 5 has no such object: cup then uses the fake-input
@@ -10,7 +10,7 @@ use std::os::fd::OwnedFd;
 
 use zbus::Connection;
 
-use super::client::WaylandError;
+use crate::wayland::client::WaylandError;
 
 const PATH: &str = "/org/kde/KWin/EIS/RemoteDesktop";
 /// The interface.
@@ -33,7 +33,7 @@ pub async fn connect(conn: &Connection) -> Result<Option<OwnedFd>, WaylandError>
         "connectToEIS",
         &(KEYBOARD_AND_POINTER,),
     );
-    let reply = match tokio::time::timeout(super::mutter::TIMEOUT, call).await {
+    let reply = match tokio::time::timeout(crate::wayland::mutter::TIMEOUT, call).await {
         Ok(Ok(reply)) => reply,
         Ok(Err(e)) => {
             tracing::debug!(error = %e, "no EIS from KWin");

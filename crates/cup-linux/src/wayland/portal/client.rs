@@ -1,7 +1,7 @@
-//! The transport of [`super::portal`]: the RemoteDesktop conversation
+//! The transport of [`super`]: the RemoteDesktop conversation
 //! with `org.freedesktop.portal.Desktop` on the session bus. Each request
 //! subscribes to its `Response` first (the path is known before the
-//! call), calls under [`super::mutter::TIMEOUT`], then waits for the
+//! call), calls under [`crate::wayland::mutter::TIMEOUT`], then waits for the
 //! answer: 2 s for the set-up steps, `consent` for `Start` (a person may
 //! have to answer a dialog). The session lives as long as cup's
 //! connection.
@@ -15,9 +15,9 @@ use futures::StreamExt as _;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 use zbus::Connection;
 
-use super::client::WaylandError;
-use super::mutter::TIMEOUT;
-use super::portal::{self, Started, Stream};
+use super::{self as portal, Started, Stream};
+use crate::wayland::client::WaylandError;
+use crate::wayland::mutter::TIMEOUT;
 
 /// Options of a portal call.
 type Options = HashMap<&'static str, Value<'static>>;

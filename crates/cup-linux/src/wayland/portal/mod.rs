@@ -23,6 +23,8 @@
 //! Each request's `Response` comes as a signal on a path cup can name
 //! before it calls ([`request_path`]); the transport subscribes first.
 
+pub mod client;
+
 use std::path::{Path, PathBuf};
 
 use cup_protocol::Rect;

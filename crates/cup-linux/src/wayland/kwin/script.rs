@@ -1,4 +1,4 @@
-//! The transport of [`super::kwin`]: one session-bus connection that
+//! The transport of [`super`]: one session-bus connection that
 //! serves the scripts' answers (`org.cup.KWinReport.Report(token, json)`
 //! at [`REPORT_PATH`]) and loads, runs and unloads each script through
 //! `org.kde.kwin.Scripting`. Every exchange is bounded by [`TIMEOUT`];
@@ -14,7 +14,7 @@ use cup::AdapterError;
 use tokio::sync::oneshot;
 use zbus::Connection;
 
-use super::kwin::REPORT_PATH;
+use super::REPORT_PATH;
 
 /// Longest one script exchange may take.
 pub const TIMEOUT: Duration = Duration::from_secs(2);

@@ -15,6 +15,10 @@
 //! toolkit's window-relative extents start at (a GTK 3 window's shadow
 //! included): so its origin is exact, with no inset to guess.
 
+pub mod eis;
+pub mod script;
+pub mod shot;
+
 /// The D-Bus interface cup serves for the scripts' answers.
 pub const REPORT_INTERFACE: &str = "org.cup.KWinReport";
 /// Its object path.

@@ -1,7 +1,7 @@
-//! The transport of [`super::gnome`]: one session-bus connection to
+//! The transport of [`super`]: one session-bus connection to
 //! gnome-shell, for cup's extension (`org.cup.Shell`: windows, activation,
 //! screenshots), mutter's `DisplayConfig` (the monitors) and mutter's
-//! `RemoteDesktop` ([`super::mutter`]). Every call is bounded by
+//! `RemoteDesktop` ([`crate::wayland::mutter`]). Every call is bounded by
 //! [`TIMEOUT`]: a shell that does not answer makes the call fail, never
 //! hang.
 
@@ -13,7 +13,7 @@ use cup::{AdapterError, Monitor};
 use zbus::zvariant::OwnedValue;
 use zbus::Connection;
 
-use super::gnome::{self, ExtensionVersion, LogicalMonitor, BUS_NAME, PATH};
+use super::{self as gnome, ExtensionVersion, LogicalMonitor, BUS_NAME, PATH};
 
 /// Longest one call may take.
 pub const TIMEOUT: Duration = Duration::from_secs(2);
@@ -166,7 +166,7 @@ impl GnomeShell {
         Ok(version)
     }
 
-    /// The windows' JSON (see [`super::reported`]).
+    /// The windows' JSON (see [`crate::wayland::reported`]).
     pub async fn windows(&self) -> Result<String, AdapterError> {
         self.call("Windows", &(), "listing the windows").await
     }
