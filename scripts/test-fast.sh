@@ -43,6 +43,9 @@ cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol
 # Intel Macs: the adapter and the binary, with what they depend on.
 phase "cargo clippy for x86_64-apple-darwin (-D warnings)"
 cargo clippy --locked --target x86_64-apple-darwin -p cup-macos -p cup-cli -p cup-node -- -D warnings
+# The X11-only build (no `wayland` feature: the OCI image's, `cup serve`'s).
+phase "cargo clippy of cup built for X11 only (--no-default-features, -D warnings)"
+cargo clippy --locked -p cup-linux -p cup-cli --no-default-features --all-targets -- -D warnings
 
 # shellcheck source=scripts/lint-env.sh
 source scripts/lint-env.sh

@@ -7,6 +7,7 @@
 //! ACTIVE state, else the top-most visible window.
 
 use std::collections::{HashMap, HashSet};
+#[cfg(feature = "wayland")]
 use std::os::unix::ffi::OsStrExt as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -458,6 +459,7 @@ impl LinuxAdapter {
                 *slot = origins;
             }
         }
+        #[cfg(feature = "wayland")]
         if state.pairs_by_app_id() {
             crate::wayland::toplevel::pair_by_app_id(&mut windows, &state, &program_of);
         }
@@ -471,14 +473,14 @@ impl LinuxAdapter {
     /// Where each window with window-relative extents has its (0, 0) on
     /// screen: its rectangle's origin, less the client-side shadow that a
     /// GTK 2/3 frame larger than the rectangle includes (read from the
-    /// frame's children; see [`crate::wayland::place`]).
+    /// frame's children; see [`crate::place`]).
     async fn place(
         &self,
         frames: &[Frame],
         state: &DisplayState,
         windows: &[WindowHandle],
     ) -> HashMap<String, (i64, i64)> {
-        use crate::wayland::place;
+        use crate::place;
         let Ok(links) = self.links().await else {
             return HashMap::new();
         };
@@ -918,6 +920,7 @@ impl Adapter for LinuxAdapter {
     }
 }
 
+#[cfg(feature = "wayland")]
 /// The program a process runs: its first argument's file name (`gtk3-widget-factory`), else its `comm`.
 fn program_of(pid: u32) -> Option<String> {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;

@@ -143,12 +143,14 @@ const LISTENED: &[&str] = &[
     "focus:",
 ];
 
+#[cfg(feature = "wayland")]
 /// Whether `name` has an owner on the bus `conn` (false when the bus does
 /// not answer within [`CALL_TIMEOUT`]).
 pub async fn name_has_owner(conn: &Connection, name: &str) -> bool {
     name_owner(conn, name).await.is_some()
 }
 
+#[cfg(feature = "wayland")]
 /// The unique name (`:1.42`) that owns `name` on this bus, if any: a
 /// service that restarts gets a new one.
 pub async fn name_owner(conn: &Connection, name: &str) -> Option<String> {

@@ -61,8 +61,10 @@ pub mod input;
 mod mapping;
 mod overlay;
 mod peers;
+mod place;
 pub mod screenshot;
 pub mod setup;
+#[cfg(feature = "wayland")]
 mod wayland;
 mod wire;
 mod x11;
@@ -71,6 +73,7 @@ mod xsettings;
 
 /// sway's IPC (the i3 protocol over `SWAYSOCK`), as the live tests and the
 /// benches drive a sway desktop with it.
+#[cfg(feature = "wayland")]
 pub mod sway {
     pub use crate::wayland::sway::{windows_of, SwayIpc, SwayState, SwayWindow};
 }

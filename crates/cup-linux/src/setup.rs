@@ -3,15 +3,21 @@
 //! that lets a program use KWin's fake input and screenshots), and the X
 //! cookie of a desktop cup started itself (`cup serve`, the sandbox). The
 //! whole of what the binary needs from the platform's internals for it.
+//! GNOME and KDE set-up needs the `wayland` feature (on by default).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "wayland")]
+use std::path::PathBuf;
 
+#[cfg(feature = "wayland")]
 /// The uuid of cup's GNOME Shell extension.
 pub const GNOME_EXTENSION_UUID: &str = crate::wayland::gnome::UUID;
 
+#[cfg(feature = "wayland")]
 /// The session-bus name cup's GNOME Shell extension owns.
 pub const GNOME_EXTENSION_BUS_NAME: &str = crate::wayland::gnome::BUS_NAME;
 
+#[cfg(feature = "wayland")]
 /// The major version of the GNOME Shell installed here.
 ///
 /// # Errors
@@ -22,6 +28,7 @@ pub fn gnome_shell_major() -> Result<u32, String> {
     crate::wayland::gnome::installed_shell_major()
 }
 
+#[cfg(feature = "wayland")]
 /// The files of cup's GNOME Shell extension for the GNOME Shell installed
 /// here (name, content), as a sandbox installs them.
 ///
@@ -32,6 +39,7 @@ pub fn gnome_extension_files() -> Result<Vec<(String, String)>, String> {
     crate::wayland::gnome::installed_extension_files()
 }
 
+#[cfg(feature = "wayland")]
 /// Writes cup's GNOME Shell extension for GNOME Shell `major` under
 /// `data_home` (`$XDG_DATA_HOME`); returns its folder.
 ///
@@ -42,6 +50,7 @@ pub fn install_gnome_extension(data_home: &Path, major: u32) -> std::io::Result<
     crate::wayland::gnome::install_extension(data_home, major)
 }
 
+#[cfg(feature = "wayland")]
 /// `org.gnome.shell enabled-extensions` (as `gsettings get` prints it)
 /// with cup's extension in it.
 ///
@@ -52,6 +61,7 @@ pub fn with_gnome_extension_enabled(list: &str) -> Result<String, String> {
     crate::wayland::gnome::with_extension_enabled(list)
 }
 
+#[cfg(feature = "wayland")]
 /// Writes the desktop file that lets `exe` use KWin's fake input and
 /// screenshots under `data_home` (`$XDG_DATA_HOME/applications`);
 /// returns its path.

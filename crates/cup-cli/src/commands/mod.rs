@@ -46,14 +46,14 @@ impl From<std::io::Error> for Failure {
 }
 
 /// The major version of the GNOME Shell installed here.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "wayland"))]
 fn gnome_shell_major() -> Result<u32, Failure> {
     cup_linux::setup::gnome_shell_major().map_err(Failure::usage)
 }
 
 /// cup's GNOME Shell extension for the GNOME Shell installed here, as the
 /// sandbox installs it.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "wayland"))]
 pub(crate) fn gnome_extension() -> Result<cup_sandbox::ShellExtension, Failure> {
     use cup_linux::setup;
     Ok(cup_sandbox::ShellExtension {
@@ -64,7 +64,7 @@ pub(crate) fn gnome_extension() -> Result<cup_sandbox::ShellExtension, Failure> 
 }
 
 /// Where the user's data goes: `$XDG_DATA_HOME`, else `~/.local/share`.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "wayland"))]
 fn data_home() -> Result<std::path::PathBuf, Failure> {
     std::env::var_os("XDG_DATA_HOME")
         .filter(|v| !v.is_empty())
@@ -79,7 +79,7 @@ fn data_home() -> Result<std::path::PathBuf, Failure> {
 /// installed GNOME Shell and enables it in `org.gnome.shell
 /// enabled-extensions` (through `gsettings`); GNOME loads it at the next
 /// login.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "wayland"))]
 fn setup_gnome() -> Result<ExitCode, Failure> {
     use cup_linux::setup;
     let major = gnome_shell_major()?;
@@ -120,7 +120,7 @@ fn setup_gnome() -> Result<ExitCode, Failure> {
 /// KWin's fake input, in `$XDG_DATA_HOME/applications` (else
 /// `~/.local/share/applications`); `cup setup gnome`: cup's GNOME Shell
 /// extension.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "wayland"))]
 fn setup(args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
     if args.desktop == "gnome" {
         return setup_gnome();
@@ -144,6 +144,23 @@ fn setup(args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
         exe.display()
     ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a cup built without the `wayland` feature says to GNOME and KDE
+/// set-up.
+#[cfg(all(target_os = "linux", not(feature = "wayland")))]
+const WITHOUT_WAYLAND: &str = "this cup was built for X11 only (without the cargo feature `wayland`): rebuild it with default features to set up or start a GNOME or KDE desktop";
+
+/// `cup setup gnome|kde` in a cup built for X11 only.
+#[cfg(all(target_os = "linux", not(feature = "wayland")))]
+fn setup(_args: &crate::cli::SetupArgs) -> Result<ExitCode, Failure> {
+    Err(Failure::usage(WITHOUT_WAYLAND))
+}
+
+/// cup's GNOME Shell extension, in a cup built for X11 only.
+#[cfg(all(target_os = "linux", not(feature = "wayland")))]
+pub(crate) fn gnome_extension() -> Result<cup_sandbox::ShellExtension, Failure> {
+    Err(Failure::usage(WITHOUT_WAYLAND))
 }
 
 /// Runs a parsed command line.

@@ -51,7 +51,7 @@ impl Gnome {
             // The extension tells where the pointer is (a new session's
             // first motion is checked with it).
             let probe = shell.extension().await.is_ok().then(|| shell.clone());
-            if !super::portal_asked() {
+            if !super::compositor::portal_asked() {
                 let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
                 let direct = WaylandDevice::open_mutter(
                     shell.connection(),
@@ -71,8 +71,8 @@ impl Gnome {
             }
             WaylandDevice::open_portal(
                 shell.connection(),
-                &super::portal_token_file()?,
-                super::PORTAL_CONSENT,
+                &super::compositor::portal_token_file()?,
+                super::compositor::PORTAL_CONSENT,
                 probe,
             )
             .await
@@ -85,10 +85,12 @@ impl Gnome {
     /// desktop portal (the route without cup's extension), in layout pixels.
     async fn portal_pixels(&self, region: Rect) -> Result<Pixels, String> {
         let shell = &self.shell;
-        let png =
-            crate::wayland::portal::client::screenshot(shell.connection(), super::PORTAL_CONSENT)
-                .await
-                .map_err(|e| e.to_string())?;
+        let png = crate::wayland::portal::client::screenshot(
+            shell.connection(),
+            super::compositor::PORTAL_CONSENT,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
         let (rgb, w, h) = cup::image::rgb_from_png(&png)?;
         let monitors = shell.monitors().await.map_err(|e| e.to_string())?;
         let screen_w = monitors
@@ -161,7 +163,7 @@ async fn state(
         }
     };
     tracing::debug!(count = windows.len(), "gnome windows");
-    super::numbered(&ids, |number| {
+    super::compositor::numbered(&ids, |number| {
         reported::state_of(&windows, monitors, number, crate::display::Backend::Gnome)
     })
 }
@@ -209,7 +211,7 @@ impl DisplayBackend for Gnome {
         let png = self.shell.screenshot(area).await?;
         let (rgb, w, h) = cup::image::rgb_from_png(&png)
             .map_err(|e| AdapterError::Platform(format!("GNOME Shell's screenshot: {e}")))?;
-        Ok(super::to_layout(rgb, w, h, region))
+        Ok(super::compositor::to_layout(rgb, w, h, region))
     }
 
     async fn gestures(&self) -> Result<&dyn GestureDevice, AdapterError> {
@@ -217,7 +219,7 @@ impl DisplayBackend for Gnome {
     }
 
     async fn overlay(&self) -> Result<Drawn, AdapterError> {
-        super::wayland_overlay(self.socket.as_deref()).await
+        super::compositor::wayland_overlay(self.socket.as_deref()).await
     }
 
     async fn note(&self) -> Option<String> {
@@ -240,8 +242,8 @@ impl DisplayBackend for Gnome {
             Ok(format!(
                 "Wayland, native: GNOME Shell {} at {} ({}); windows, places and pids from cup's extension (version {})",
                 version.shell,
-                super::socket_name(desktop),
-                super::screen_line(&s),
+                super::compositor::socket_name(desktop),
+                super::compositor::screen_line(&s),
                 version.extension
             ))
         };
@@ -280,7 +282,7 @@ impl DisplayBackend for Gnome {
                 fix: crate::wayland::gnome::SETUP_LINE,
             },
             Checked {
-                name: super::INPUT_CHECK,
+                name: super::compositor::INPUT_CHECK,
                 result: input,
                 fix: "run cup as the desktop's user; where mutter refuses its RemoteDesktop, cup asks the desktop portal (xdg-desktop-portal with its GNOME backend) and the user allows it once (CUP_WAYLAND_INPUT=portal asks it first)",
             },

@@ -48,7 +48,7 @@ impl KWin {
 
     async fn toplevels(&self) -> Result<&Toplevels, AdapterError> {
         kept(&self.toplevels, || async {
-            let socket = super::socket_of(self.socket.as_deref())?;
+            let socket = super::compositor::socket_of(self.socket.as_deref())?;
             Toplevels::open(&socket, crate::wayland::client::DEFAULT_TIMEOUT)
                 .await
                 .map_err(|e| e.to_string())
@@ -62,12 +62,12 @@ impl KWin {
     /// else its fake input.
     async fn device(&self) -> Result<&WaylandDevice, AdapterError> {
         kept(&self.device, || async {
-            let socket = super::socket_of(self.socket.as_deref())?;
-            let opened = if super::portal_asked() {
+            let socket = super::compositor::socket_of(self.socket.as_deref())?;
+            let opened = if super::compositor::portal_asked() {
                 WaylandDevice::open_portal(
                     self.scripts.connection(),
-                    &super::portal_token_file()?,
-                    super::PORTAL_CONSENT,
+                    &super::compositor::portal_token_file()?,
+                    super::compositor::PORTAL_CONSENT,
                     None,
                 )
                 .await
@@ -99,7 +99,7 @@ async fn state(
         toplevels.read().await.map(|(_, o)| o).map_err(|e| {
             AdapterError::Unavailable(format!("KWin's outputs could not be read: {e}"))
         })?;
-    super::numbered(&ids, |number| {
+    super::compositor::numbered(&ids, |number| {
         reported::state_of(
             &windows,
             toplevel::monitors_of(&outputs),
@@ -148,7 +148,12 @@ impl DisplayBackend for KWin {
             crate::wayland::kwin::shot::capture_area(self.scripts.connection(), area).await?;
         // KWin answers in layout pixels at scale 1; at other scales in
         // device pixels, which cup brings back to layout ones.
-        Ok(super::to_layout(rgb, meta.width, meta.height, region))
+        Ok(super::compositor::to_layout(
+            rgb,
+            meta.width,
+            meta.height,
+            region,
+        ))
     }
 
     async fn gestures(&self) -> Result<&dyn GestureDevice, AdapterError> {
@@ -156,7 +161,7 @@ impl DisplayBackend for KWin {
     }
 
     async fn overlay(&self) -> Result<Drawn, AdapterError> {
-        super::wayland_overlay(self.socket.as_deref()).await
+        super::compositor::wayland_overlay(self.socket.as_deref()).await
     }
 
     async fn note(&self) -> Option<String> {
@@ -171,8 +176,8 @@ impl DisplayBackend for KWin {
             let s = s.map_err(|e| e.to_string())?;
             Ok(format!(
                 "Wayland, native: KWin at {} ({}); windows, places and pids from KWin scripting",
-                super::socket_name(desktop),
-                super::screen_line(&s)
+                super::compositor::socket_name(desktop),
+                super::compositor::screen_line(&s)
             ))
         };
         let input = async {
@@ -193,10 +198,10 @@ impl DisplayBackend for KWin {
             Checked {
                 name: "display",
                 result: display,
-                fix: super::WLR_DISPLAY_FIX,
+                fix: super::compositor::WLR_DISPLAY_FIX,
             },
             Checked {
-                name: super::INPUT_CHECK,
+                name: super::compositor::INPUT_CHECK,
                 result: input,
                 fix: "run `cup setup kde` as the desktop's user (a desktop file that lets this cup use KWin's fake input)",
             },

@@ -7,7 +7,8 @@ use cup::AdapterError;
 use cup_protocol::{Node, Rect};
 use futures::FutureExt as _;
 
-use super::{Checked, DisplayBackend, Drawn, StateRead, Wlroots};
+use super::compositor::Wlroots;
+use super::{Checked, DisplayBackend, Drawn, StateRead};
 use crate::act::gesture::GestureDevice;
 use crate::env::Desktop;
 use crate::screenshot::Pixels;
@@ -54,7 +55,7 @@ impl DisplayBackend for Sway {
     }
 
     async fn pixels(&self, region: Rect) -> Result<Pixels, AdapterError> {
-        super::screencopy_pixels(self.wlroots.shots().await?, region).await
+        super::compositor::screencopy_pixels(self.wlroots.shots().await?, region).await
     }
 
     async fn gestures(&self) -> Result<&dyn GestureDevice, AdapterError> {
@@ -62,7 +63,7 @@ impl DisplayBackend for Sway {
     }
 
     async fn overlay(&self) -> Result<Drawn, AdapterError> {
-        super::wayland_overlay(self.wlroots.socket.as_deref()).await
+        super::compositor::wayland_overlay(self.wlroots.socket.as_deref()).await
     }
 
     async fn note(&self) -> Option<String> {
@@ -83,8 +84,8 @@ impl DisplayBackend for Sway {
             let version = self.ipc.version().await.map_err(|e| e.to_string())?;
             Ok(format!(
                 "Wayland, native: sway {version} at {} ({}); window positions from sway's IPC",
-                super::socket_name(desktop),
-                super::screen_line(&s)
+                super::compositor::socket_name(desktop),
+                super::compositor::screen_line(&s)
             ))
         };
         let (display, (input, capture)) = tokio::join!(display, self.wlroots.checks());
@@ -92,7 +93,7 @@ impl DisplayBackend for Sway {
             Checked {
                 name: "display",
                 result: display,
-                fix: super::WLR_DISPLAY_FIX,
+                fix: super::compositor::WLR_DISPLAY_FIX,
             },
             input,
             capture,

@@ -12,7 +12,8 @@ use cup_protocol::{Node, Rect};
 use futures::FutureExt as _;
 use tokio::sync::OnceCell;
 
-use super::{kept, Checked, DisplayBackend, Drawn, StateRead, Wlroots};
+use super::compositor::Wlroots;
+use super::{kept, Checked, DisplayBackend, Drawn, StateRead};
 use crate::act::gesture::GestureDevice;
 use crate::env::Desktop;
 use crate::screenshot::Pixels;
@@ -45,7 +46,7 @@ impl Wlr {
     /// The compositor's window list (connected on first use).
     async fn toplevels(&self) -> Result<&Toplevels, AdapterError> {
         kept(&self.toplevels, || async {
-            let socket = super::socket_of(self.wlroots.socket.as_deref())?;
+            let socket = super::compositor::socket_of(self.wlroots.socket.as_deref())?;
             Toplevels::open(&socket, crate::wayland::client::DEFAULT_TIMEOUT)
                 .await
                 .map_err(|e| e.to_string())
@@ -105,7 +106,7 @@ impl DisplayBackend for Wlr {
     }
 
     async fn pixels(&self, region: Rect) -> Result<Pixels, AdapterError> {
-        super::screencopy_pixels(self.wlroots.shots().await?, region).await
+        super::compositor::screencopy_pixels(self.wlroots.shots().await?, region).await
     }
 
     async fn gestures(&self) -> Result<&dyn GestureDevice, AdapterError> {
@@ -113,7 +114,7 @@ impl DisplayBackend for Wlr {
     }
 
     async fn overlay(&self) -> Result<Drawn, AdapterError> {
-        super::wayland_overlay(self.wlroots.socket.as_deref()).await
+        super::compositor::wayland_overlay(self.wlroots.socket.as_deref()).await
     }
 
     async fn note(&self) -> Option<String> {
@@ -140,8 +141,8 @@ impl DisplayBackend for Wlr {
             };
             Ok(format!(
                 "Wayland, native, without sway's IPC at {} ({}); {list}; window positions unknown: native windows' elements get no bounds (compositor offers: {offers})",
-                super::socket_name(desktop),
-                super::screen_line(&s)
+                super::compositor::socket_name(desktop),
+                super::compositor::screen_line(&s)
             ))
         };
         let (display, (input, capture)) = tokio::join!(display, self.wlroots.checks());
@@ -149,7 +150,7 @@ impl DisplayBackend for Wlr {
             Checked {
                 name: "display",
                 result: display,
-                fix: super::WLR_DISPLAY_FIX,
+                fix: super::compositor::WLR_DISPLAY_FIX,
             },
             input,
             capture,

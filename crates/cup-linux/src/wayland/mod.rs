@@ -8,7 +8,6 @@ pub mod gnome;
 pub mod kwin;
 pub mod mutter;
 pub mod overlay;
-pub mod place;
 pub mod portal;
 pub mod reported;
 pub mod screencopy;

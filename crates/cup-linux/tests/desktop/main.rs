@@ -23,6 +23,7 @@ mod terminal;
 mod thunderbird;
 mod typing;
 mod vlc;
+#[cfg(feature = "wayland")]
 mod wayland;
 mod wire;
 mod writer;
