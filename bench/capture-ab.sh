@@ -32,7 +32,7 @@ declare -A times
 for ((i = 1; i <= runs; i++)); do
   for b in "${bins[@]}"; do
     if ((cold)); then pkill -x "$(basename "$app")" || true; sleep 0.5; launch; fi
-    line=$(CUP_LOG=cup_linux::capture=debug "$b" snapshot --scope foreground 2>&1 >/dev/null |
+    line=$(CUP_LOG=cup_atspi::capture=debug "$b" snapshot --scope foreground 2>&1 >/dev/null |
       sed 's/\x1b\[[0-9;]*m//g' | grep "capture phases" || true)
     ms=$(grep -oE '(structure|details)_ms=[0-9.]+' <<<"$line" | cut -d= -f2 | awk '{s += $1} END {if (NR) printf "%.1f", s}')
     calls=$(grep -oE 'reads=[0-9]+' <<<"$line" | cut -d= -f2)

@@ -26,20 +26,24 @@ cargo fmt --all -- --check
 phase "every test target in one tier (scripts/tiers.py check)"
 scripts/tiers.py check
 # The Windows build of every crate that runs on Windows (Linux-only crates
-# excluded), and cup-windows' own tests, for the MSVC target: type-checked
-# with clippy's lints (nothing is linked; no Windows SDK is needed).
+# excluded), and the tests of cup-windows and of the pure AT-SPI mapping,
+# for the MSVC target: type-checked with clippy's lints (nothing is
+# linked; no Windows SDK is needed).
 phase "cargo clippy for x86_64-pc-windows-msvc (-D warnings)"
 cargo clippy --locked --target x86_64-pc-windows-msvc --workspace \
-    --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
+    --exclude cup-linux --exclude cup-atspi --exclude cup-linux-display \
+    --exclude cup-x11 --exclude cup-wayland --exclude cup-sandbox --exclude cup-bench -- -D warnings
 cargo clippy --locked --target x86_64-pc-windows-msvc -p cup-windows -p cup-protocol -p cup -p cup-draw \
-    --all-targets -- -D warnings
-# The macOS build of every crate that runs on macOS, and cup-macos' own
-# tests, for Apple silicon: type-checked with clippy's lints.
+    -p cup-atspi-map --all-targets -- -D warnings
+# The macOS build of every crate that runs on macOS, and the tests of
+# cup-macos and of the pure AT-SPI mapping, for Apple silicon:
+# type-checked with clippy's lints.
 phase "cargo clippy for aarch64-apple-darwin (-D warnings)"
 cargo clippy --locked --target aarch64-apple-darwin --workspace \
-    --exclude cup-linux --exclude cup-sandbox --exclude cup-bench -- -D warnings
+    --exclude cup-linux --exclude cup-atspi --exclude cup-linux-display \
+    --exclude cup-x11 --exclude cup-wayland --exclude cup-sandbox --exclude cup-bench -- -D warnings
 cargo clippy --locked --target aarch64-apple-darwin -p cup-macos -p cup-protocol -p cup -p cup-draw \
-    --all-targets -- -D warnings
+    -p cup-atspi-map --all-targets -- -D warnings
 # Intel Macs: the adapter and the binary, with what they depend on.
 phase "cargo clippy for x86_64-apple-darwin (-D warnings)"
 cargo clippy --locked --target x86_64-apple-darwin -p cup-macos -p cup-cli -p cup-node -- -D warnings

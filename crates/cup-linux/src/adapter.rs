@@ -10,7 +10,6 @@ use std::collections::{HashMap, HashSet};
 #[cfg(feature = "wayland")]
 use std::os::unix::ffi::OsStrExt as _;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use async_trait::async_trait;
 use atspi::zbus::Connection;
@@ -29,7 +28,7 @@ use crate::act::{
     fallback::{Fallback, InputOps},
 };
 use crate::atspi_calls::{self as calls, ObjRef};
-use crate::backend::DisplayBackend;
+use crate::capture::FRAMES_TIMEOUT;
 use crate::capture::{self, AppFacts, Target as CaptureTarget};
 use crate::display::DisplayState;
 use crate::env::Desktop;
@@ -37,12 +36,8 @@ use crate::frames::join_windows;
 pub use crate::frames::Frame;
 use crate::mapping::MapContext;
 use crate::peers::{Links, Peer};
-use crate::x11;
+use cup_linux_display::backend::{Checked, DisplayBackend, Drawn};
 use cup_protocol::keys::Combo;
-
-/// How long an application gets to list its windows before it counts as
-/// busy or hung (its windows then come from X11 alone).
-pub const FRAMES_TIMEOUT: Duration = Duration::from_millis(1000);
 
 /// The Linux adapter. Connects to the accessibility bus on first use.
 #[derive(Debug, Default)]
@@ -59,7 +54,7 @@ pub struct LinuxAdapter {
     /// snapshot asks for the screen and the windows at once).
     x11_read: Mutex<Option<X11Read>>,
     /// The X11 connection the reads share.
-    x11_reader: Arc<x11::X11Reader>,
+    x11_reader: Arc<cup_x11::X11Reader>,
     /// The registry's applications at the last window listing.
     last_apps: Mutex<Vec<ObjRef>>,
     /// Keep the raw facts of captures (`cup snapshot --native-dump`).
@@ -68,7 +63,7 @@ pub struct LinuxAdapter {
     native: Mutex<Option<serde_json::Value>>,
     /// The visual layer's windows (made on first use, again after the
     /// connection broke).
-    overlay: tokio::sync::Mutex<Option<crate::backend::Drawn>>,
+    overlay: tokio::sync::Mutex<Option<Arc<dyn Drawn>>>,
     /// Where window-relative (0, 0) is on screen, by window handle, for
     /// the windows whose extents are window-relative (native Wayland
     /// clients), as of the last window listing.
@@ -119,7 +114,7 @@ impl LinuxAdapter {
     /// An adapter for the given desktop (no I/O until the first call).
     pub fn for_desktop(desktop: Desktop) -> Self {
         if let (Some(display), Some(file)) = (&desktop.display, &desktop.xauthority) {
-            crate::xauth::register(display, file);
+            cup_x11::register(display, file);
         }
         LinuxAdapter {
             desktop,
@@ -173,7 +168,7 @@ impl LinuxAdapter {
 
     /// The display, input and screen-capture checks of this desktop's
     /// display server.
-    pub(crate) async fn backend_checks(&self) -> [crate::backend::Checked; 3] {
+    pub(crate) async fn backend_checks(&self) -> [Checked; 3] {
         self.backend().await.checks(&self.desktop).await
     }
 
@@ -461,7 +456,7 @@ impl LinuxAdapter {
         }
         #[cfg(feature = "wayland")]
         if state.pairs_by_app_id() {
-            crate::wayland::toplevel::pair_by_app_id(&mut windows, &state, &program_of);
+            cup_wayland::pair_by_app_id(&mut windows, &state, &program_of);
         }
         let unplaced = state.unplace(&mut windows);
         if let Ok(mut slot) = self.unplaced.lock() {
@@ -767,12 +762,11 @@ impl Adapter for LinuxAdapter {
     async fn overlay(&self) -> Result<Arc<dyn cup::visual::Overlay>, AdapterError> {
         let mut slot = self.overlay.lock().await;
         if let Some(o) = slot.as_ref().filter(|o| !o.is_broken()) {
-            return Ok(o.dyn_overlay());
+            return Ok(o.clone());
         }
         let made = self.backend().await.overlay().await?;
-        let o = made.dyn_overlay();
-        *slot = Some(made);
-        Ok(o)
+        *slot = Some(made.clone());
+        Ok(made)
     }
 
     async fn screenshot_rgb(
@@ -808,7 +802,13 @@ impl Adapter for LinuxAdapter {
         refs: &HashMap<String, String>,
     ) -> Result<ActionResult, AdapterError> {
         let events = self.events().await?;
-        self.backend().await.perform(events, gesture, refs).await
+        act::gesture::perform(
+            self.backend().await.gestures().await?,
+            events,
+            gesture,
+            refs,
+        )
+        .await
     }
 
     async fn cursor(&self) -> Result<cup::Point, AdapterError> {

@@ -11,11 +11,11 @@ use std::path::PathBuf;
 
 #[cfg(feature = "wayland")]
 /// The uuid of cup's GNOME Shell extension.
-pub const GNOME_EXTENSION_UUID: &str = crate::wayland::gnome::UUID;
+pub const GNOME_EXTENSION_UUID: &str = cup_wayland::setup::UUID;
 
 #[cfg(feature = "wayland")]
 /// The session-bus name cup's GNOME Shell extension owns.
-pub const GNOME_EXTENSION_BUS_NAME: &str = crate::wayland::gnome::BUS_NAME;
+pub const GNOME_EXTENSION_BUS_NAME: &str = cup_wayland::setup::BUS_NAME;
 
 #[cfg(feature = "wayland")]
 /// The major version of the GNOME Shell installed here.
@@ -25,7 +25,7 @@ pub const GNOME_EXTENSION_BUS_NAME: &str = crate::wayland::gnome::BUS_NAME;
 /// When no GNOME Shell is installed, or its version cannot be read: why,
 /// and what to install.
 pub fn gnome_shell_major() -> Result<u32, String> {
-    crate::wayland::gnome::installed_shell_major()
+    cup_wayland::setup::installed_shell_major()
 }
 
 #[cfg(feature = "wayland")]
@@ -36,7 +36,7 @@ pub fn gnome_shell_major() -> Result<u32, String> {
 ///
 /// As [`gnome_shell_major`].
 pub fn gnome_extension_files() -> Result<Vec<(String, String)>, String> {
-    crate::wayland::gnome::installed_extension_files()
+    cup_wayland::setup::installed_extension_files()
 }
 
 #[cfg(feature = "wayland")]
@@ -47,7 +47,7 @@ pub fn gnome_extension_files() -> Result<Vec<(String, String)>, String> {
 ///
 /// When a file cannot be written.
 pub fn install_gnome_extension(data_home: &Path, major: u32) -> std::io::Result<PathBuf> {
-    crate::wayland::gnome::install_extension(data_home, major)
+    cup_wayland::setup::install_extension(data_home, major)
 }
 
 #[cfg(feature = "wayland")]
@@ -58,7 +58,7 @@ pub fn install_gnome_extension(data_home: &Path, major: u32) -> std::io::Result<
 ///
 /// When `list` is not a list of strings.
 pub fn with_gnome_extension_enabled(list: &str) -> Result<String, String> {
-    crate::wayland::gnome::with_extension_enabled(list)
+    cup_wayland::setup::with_extension_enabled(list)
 }
 
 #[cfg(feature = "wayland")]
@@ -70,12 +70,12 @@ pub fn with_gnome_extension_enabled(list: &str) -> Result<String, String> {
 ///
 /// When the file cannot be written.
 pub fn install_kde_desktop_file(data_home: &Path, exe: &Path) -> std::io::Result<PathBuf> {
-    crate::wayland::fakeinput::install_desktop_file(data_home, exe)
+    cup_wayland::setup::install_desktop_file(data_home, exe)
 }
 
 /// Makes cup's connections to X `display` present the cookie in the
 /// Xauthority file `file` (a desktop cup started, not the process's
 /// `XAUTHORITY`).
 pub fn register_x_cookie(display: &str, file: &Path) {
-    crate::xauth::register(display, file);
+    cup_x11::register(display, file);
 }
