@@ -20,11 +20,12 @@
 //!   wlroots compositor, KWin and GNOME), neither depending on the other
 //!   or on AT-SPI. cup-wayland is the `wayland` feature (default on).
 //!
-//! Here: `adapter` (the [`cup::Adapter`]: AT-SPI composed with the one
-//! backend), `backend` (the one place that asks which desktop it is and
-//! picks the backend), `frames` (the display-server / AT-SPI frame join,
-//! pure), `place` (window decorations and insets, pure), `apps/`
-//! (installed apps from desktop entries, `open_app`), `checks`
+//! Here: `adapter/` (the [`cup::Adapter`]: AT-SPI composed with the one
+//! backend; `windows`: the window list, AT-SPI frames joined with the
+//! backend's windows), `backend` (the one place that asks which desktop
+//! it is and picks the backend), `frames` (the display-server / AT-SPI
+//! frame join, pure), `place` (window decorations and insets, pure),
+//! `apps/` (installed apps from desktop entries, `open_app`), `checks`
 //! (`check_permissions`), `setup` (`cup setup gnome|kde`, the X cookie).
 
 mod adapter;
