@@ -16,8 +16,12 @@
 //! - [`facts`]: serde structs of what WDA says (its JSON source, screen,
 //!   app in front) and [`facts::NativeDump`], the `--native-dump` format.
 //! - [`map`]: facts → CUP nodes (roles, names, values, states, actions,
-//!   bounds in device pixels, pruning, ids and [`refs`]).
-//! - [`plan`]: every CUP action, key and gesture as WDA requests, no I/O.
+//!   bounds in device pixels, pruning, ids and [`refs`]); one submodule per
+//!   part of a node (`role`, `text`, `states`, `attributes`) and `tree`
+//!   for a whole dump.
+//! - [`plan`]: every CUP action, key and gesture as WDA requests, no I/O:
+//!   `requests` (plain routes), `touch` (W3C touch actions), `verbs`
+//!   (element actions), `combo` (keys), `gestures` (pixel gestures).
 //! - [`apps`]: what `open_app` means by a name (WDA lists no apps).
 //! - [`adapter`]: [`IosAdapter`], which ties them together.
 //!

@@ -12,10 +12,14 @@
 //!
 //! - Transport: `cdp` (one DevTools connection, sessions, deadlines),
 //!   `browser` (page targets), `endpoint` (where the browser is).
-//! - Capture: `walker/` (one injected walker per frame: the fast path; its
-//!   answer decoded and patched, pure), `capture` and `layout` (the
-//!   accessibility tree joined with `DOMSnapshot`), `ids` (ids kept across
-//!   snapshots), `dump` (the native dump).
+//! - Capture: `walker/` (one injected walker per frame: the fast path;
+//!   `world` runs it, the rest is pure: `answer` its answers as sent,
+//!   `walk` one decoded, `patch` patches and splices applied to it, `ax` a
+//!   node as Chromium's `AXNode`, `tree` the CUP tree of a page's walks),
+//!   `capture/` (one page from either source: `walked` the walker's,
+//!   `chromium` and `join` the accessibility tree joined with
+//!   `DOMSnapshot`, read by `layout`; `replay` a recorded capture built
+//!   again), `ids` (ids kept across snapshots), `dump` (the native dump).
 //! - Mapping (pure): `mapping/` (one Chromium `AXNode` → CUP; fixture tests).
 //! - Acting: `act/` (element verbs, gestures, dialogs, observed effects),
 //!   `keys`, `script` (page scripting), `screenshot`, `overlay`.

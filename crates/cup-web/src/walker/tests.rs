@@ -1,5 +1,9 @@
+//! Unit tests of the walker: decoding, patches and splices, and the CUP
+//! tree built from fixture walks.
+
 use super::*;
-use cup_protocol::Action;
+use crate::capture::Viewport;
+use cup_protocol::{Action, Rect, Role, State};
 use serde_json::json;
 
 /// A walk as the walker encodes it: a document with a heading, a
