@@ -47,10 +47,16 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
     cup_tools::target::runtime().map_err(Failure::usage)
 }
 
+/// Page scripting in the browser of the options or environment (the web
+/// adapter, connected on first use).
+pub fn page_scripting() -> Result<Box<dyn cup::page::PageScripting>, Failure> {
+    Ok(Box::new(cup_web::WebAdapter::new(endpoint()?)))
+}
+
 /// The tools over the session `make` creates, page scripting going to the
 /// browser of the options or environment.
 pub fn toolbox(profile: cup_tools::Profile, make: cup_tools::SessionMaker) -> cup_tools::Toolbox {
     let mut tb = cup_tools::Toolbox::new(profile, make);
-    tb.set_endpoint(Box::new(|| endpoint().map_err(|f| f.message)));
+    tb.set_page_scripting(Box::new(|| page_scripting().map_err(|f| f.message)));
     tb
 }

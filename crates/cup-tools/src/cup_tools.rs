@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use cup::page::PageScript;
 use cup::{ActionParams, Direction, Effect, ShotTarget};
 use cup_protocol::compact::PageRequest;
 use cup_protocol::search::FindQuery;
@@ -156,7 +157,7 @@ async fn page(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     };
     if let Some(action) = action {
         let script = match action.as_str() {
-            "execute_javascript" => cup_web::PageScript::ExecuteJavascript(
+            "execute_javascript" => PageScript::ExecuteJavascript(
                 javascript.filter(|j| !j.trim().is_empty()).ok_or_else(|| {
                     ToolError(
                         "page: execute_javascript needs `javascript`, e.g. \"document.title\""
@@ -164,15 +165,18 @@ async fn page(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
                     )
                 })?,
             ),
-            "get_text" => cup_web::PageScript::GetText,
-            _ => cup_web::PageScript::QueryDom {
+            "get_text" => PageScript::GetText,
+            _ => PageScript::QueryDom {
                 selector: selector.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
                     ToolError("page: query_dom needs `css_selector`, e.g. \"a[href]\"".into())
                 })?,
                 attributes,
             },
         };
-        let value = tb.web()?.page_script(target.as_deref(), &script).await?;
+        let value = tb
+            .page_scripting()?
+            .page_script(target.as_deref(), &script)
+            .await?;
         let text = match &value {
             Value::String(s) => s.clone(),
             v => serde_json::to_string_pretty(v).unwrap_or_default(),
@@ -429,3 +433,6 @@ async fn batch(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     })
     .await
 }
+
+#[cfg(test)]
+mod tests;

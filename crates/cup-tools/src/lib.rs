@@ -13,6 +13,9 @@
 //!   (trajectories and replay).
 //! - `target` (which UI a front end acts on), `bindings/` (what the Python and
 //!   Node bindings share).
+//! - Page scripting (`page` with an `action`) goes through the
+//!   [`cup::page::PageScripting`] that the front end makes
+//!   ([`Toolbox::set_page_scripting`]).
 
 pub mod args;
 pub mod bindings;
@@ -30,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
+use cup::page::PageScripting;
 use cup::{Point, Session, SnapshotRequest};
 use serde_json::{json, Value};
 
@@ -91,18 +95,25 @@ impl Output {
 /// Makes the session on first use (no adapter work before the first call).
 pub type SessionMaker = Box<dyn Fn() -> Result<Session, String> + Send + Sync>;
 
-/// Says where the browser for page scripting is (`page` with an `action`),
-/// when it is first needed.
-pub type EndpointMaker = Box<dyn Fn() -> Result<cup_web::Endpoint, String> + Send + Sync>;
+/// Makes the page scripting (`page` with an `action`) when it is first
+/// needed: the front end makes it (the cup binary: the web adapter of the
+/// browser it targets); this layer only holds a [`PageScripting`].
+pub type PageScriptingMaker = Box<dyn Fn() -> Result<Box<dyn PageScripting>, String> + Send + Sync>;
+
+/// What a toolbox without a [`PageScriptingMaker`] says to `page` with an
+/// `action`.
+const NO_PAGE_SCRIPTING: &str =
+    "page: this front end has no browser for page scripting (execute_javascript, get_text, query_dom)";
 
 /// A session with the tools over it: one per MCP client.
 pub struct Toolbox {
     profile: Profile,
     make: SessionMaker,
     session: Option<Session>,
-    web: Option<cup_web::WebAdapter>,
-    /// Where that browser is.
-    endpoint: EndpointMaker,
+    /// Page scripting, once made.
+    scripting: Option<Box<dyn PageScripting>>,
+    /// Makes it.
+    make_scripting: PageScriptingMaker,
     /// Top-left of the last zoom image on the screen.
     zoom: Option<Point>,
     /// Where acting calls are recorded (`set_recording`), if they are.
@@ -136,8 +147,8 @@ impl Toolbox {
             profile,
             make,
             session: None,
-            web: None,
-            endpoint: Box::new(cup_web::Endpoint::from_env),
+            scripting: None,
+            make_scripting: Box::new(|| Err(NO_PAGE_SCRIPTING.to_owned())),
             zoom: None,
             recording: None,
             config: config::Config::default(),
@@ -148,10 +159,10 @@ impl Toolbox {
         }
     }
 
-    /// Where the browser for page scripting is (default: the environment,
-    /// `$CUP_CDP_URL` / `$CUP_CDP_HOST` / `$CUP_CDP_PORT`).
-    pub fn set_endpoint(&mut self, endpoint: EndpointMaker) {
-        self.endpoint = endpoint;
+    /// How page scripting is made when `page` first needs it (default:
+    /// none; `page` with an `action` then says so).
+    pub fn set_page_scripting(&mut self, make: PageScriptingMaker) {
+        self.make_scripting = make;
     }
 
     /// Marks this toolbox as a one-shot `cup call`: the agent cursor is off
@@ -231,15 +242,13 @@ impl Toolbox {
         self.session.as_ref()
     }
 
-    /// The browser for page scripting (the CDP endpoint of the options or
-    /// environment).
-    fn web(&mut self) -> Result<&cup_web::WebAdapter, ToolError> {
-        if self.web.is_none() {
-            let endpoint = (self.endpoint)().map_err(ToolError)?;
-            self.web = Some(cup_web::WebAdapter::new(endpoint));
+    /// Page scripting (made now if needed).
+    fn page_scripting(&mut self) -> Result<&dyn PageScripting, ToolError> {
+        if self.scripting.is_none() {
+            self.scripting = Some((self.make_scripting)().map_err(ToolError)?);
         }
-        self.web
-            .as_ref()
+        self.scripting
+            .as_deref()
             .ok_or_else(|| ToolError("no browser".into()))
     }
 

@@ -22,7 +22,8 @@
 //!   again), `ids` (ids kept across snapshots), `dump` (the native dump).
 //! - Mapping (pure): `mapping/` (one Chromium `AXNode` → CUP; fixture tests).
 //! - Acting: `act/` (element verbs, gestures, dialogs, observed effects),
-//!   `keys`, `script` (page scripting), `screenshot`, `overlay`.
+//!   `keys`, `script` (page scripting: the adapter as cup's
+//!   `PageScripting`), `screenshot`, `overlay`.
 //! - `adapter`: the [`cup::Adapter`] over all of it.
 
 mod act;

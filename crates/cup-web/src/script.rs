@@ -1,33 +1,22 @@
 //! Page scripting, as the driver tool `page` offers it: run JavaScript and
 //! get its (JSON) value, get the page's text, or query the DOM with a CSS
 //! selector for tags, text and chosen attributes. Errors thrown by the page
-//! come back as errors with the page's message.
+//! come back as errors with the page's message. The [`WebAdapter`] is
+//! cup's [`PageScripting`] (the seam the tool layer scripts pages through).
 
+use cup::page::{PageScriptFuture, PageScripting};
 use cup::AdapterError;
 use serde_json::{json, Value};
 
+use crate::adapter::WebAdapter;
 use crate::browser::Browser;
 use crate::cdp::CdpError;
 
+/// One page primitive (cup's, so that page scripting needs no web types).
+pub use cup::page::PageScript;
+
 /// Longest text of one element in `query_dom` results.
 const MAX_ELEMENT_TEXT: usize = 2000;
-
-/// One page primitive.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PageScript {
-    /// Run JavaScript; its value (awaited if a promise) is returned as JSON.
-    ExecuteJavascript(String),
-    /// `document.body.innerText`.
-    GetText,
-    /// `querySelectorAll(selector)`: tag, innerText and `attributes` of
-    /// each match.
-    QueryDom {
-        /// CSS selector.
-        selector: String,
-        /// Attributes to include.
-        attributes: Vec<String>,
-    },
-}
 
 fn page_error(e: CdpError) -> AdapterError {
     match e {
@@ -82,4 +71,16 @@ pub async fn run(
         .evaluate(page, &expression)
         .await
         .map_err(page_error)
+}
+
+impl PageScripting for WebAdapter {
+    /// [`WebAdapter::page_script`]: `target` is the page whose title, URL
+    /// or target id contains it.
+    fn page_script<'a>(
+        &'a self,
+        target: Option<&'a str>,
+        script: &'a PageScript,
+    ) -> PageScriptFuture<'a> {
+        Box::pin(WebAdapter::page_script(self, target, script))
+    }
 }

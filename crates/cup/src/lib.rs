@@ -10,6 +10,9 @@
 //! - The session and its contract with the platforms: `adapter` (the
 //!   [`Adapter`] trait and its data), `session`, `execute` (the session's
 //!   actions), `action`, `plan` (what every planner says alike), `refs`.
+//! - `page`: page scripting, a seam of its own beside the adapter (the
+//!   `PageScripting` trait, the `PageScript`s it runs); the web adapter
+//!   implements it, the tool layer holds one.
 //! - Observed effects: `watch`, `tree_diff` (two whole captures), `observe`
 //!   (line by line).
 //! - What adapters share: `native` (native dumps and fixtures), `input`
@@ -30,6 +33,7 @@ pub mod input;
 pub mod installed;
 pub mod native;
 pub mod observe;
+pub mod page;
 pub mod plan;
 pub mod refs;
 pub mod screenshot;

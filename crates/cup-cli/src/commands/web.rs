@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use cup_web::{PageScript, WebAdapter};
+use cup::page::PageScript;
 
 use crate::cli::WebCommand;
 use crate::commands::Failure;
@@ -21,10 +21,10 @@ pub fn run(command: &WebCommand) -> Result<ExitCode, Failure> {
             &a.page,
         ),
     };
-    let adapter = WebAdapter::new(crate::platform::endpoint()?);
+    let scripting = crate::platform::page_scripting()?;
     let runtime = crate::platform::runtime()?;
     let value = runtime
-        .block_on(adapter.page_script(page.page.as_deref(), &script))
+        .block_on(scripting.page_script(page.page.as_deref(), &script))
         .map_err(|e| Failure {
             code: 1,
             message: e.to_string(),

@@ -416,15 +416,16 @@ fn factory(
         });
         let mut tools = cup_tools::Toolbox::new(profile, make);
         let for_pages = Arc::clone(&server);
-        tools.set_endpoint(Box::new(move || {
-            for_pages
+        tools.set_page_scripting(Box::new(move || {
+            let endpoint = for_pages
                 .cdp_port
                 .get()
                 .map(|port| cup_web::Endpoint::Http {
                     host: "127.0.0.1".into(),
                     port: *port,
                 })
-                .ok_or_else(|| "this desktop has no browser with page tools; start cup serve with --browser URL".to_owned())
+                .ok_or_else(|| "this desktop has no browser with page tools; start cup serve with --browser URL".to_owned())?;
+            Ok(Box::new(cup_web::WebAdapter::new(endpoint)) as Box<dyn cup::page::PageScripting>)
         }));
         server.metrics.session_started();
         let mut cup = CupServer::new(tools, profile, true).observed(server.metrics.clone());
