@@ -7,7 +7,6 @@
 //! ACTIVE state, else the top-most visible window.
 
 use std::collections::{HashMap, HashSet};
-#[cfg(feature = "wayland")]
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;

@@ -4,6 +4,7 @@
 //! callers that overlap it).
 
 use std::collections::{HashMap, HashSet};
+#[cfg(feature = "wayland")]
 use std::os::unix::ffi::OsStrExt as _;
 use std::sync::Mutex;
 
