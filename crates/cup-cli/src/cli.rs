@@ -253,6 +253,19 @@ pub enum SandboxCommand {
     Env(SandboxStateArg),
     /// Stop the sandbox: end only the processes it started, remove its files.
     Stop(SandboxStateArg),
+    /// (Internal: started by `cup sandbox start --wayland kde`.) Allow
+    /// this cup KWin's fake input in the desktop's DATA_HOME, then hold a
+    /// fake-input device so that the headless seat keeps a pointer.
+    #[command(hide = true)]
+    HoldPointer(SandboxHoldPointerArgs),
+}
+
+/// `cup sandbox hold-pointer` (internal).
+#[derive(Debug, Args)]
+pub struct SandboxHoldPointerArgs {
+    /// The desktop user's data directory (KWin's XDG_DATA_HOME).
+    #[arg(long)]
+    pub data_home: PathBuf,
 }
 
 /// `cup action`.

@@ -79,3 +79,12 @@ pub fn install_kde_desktop_file(data_home: &Path, exe: &Path) -> std::io::Result
 pub fn register_x_cookie(display: &str, file: &Path) {
     cup_x11::register(display, file);
 }
+
+/// Holds a KWin fake-input device on the compositor at `socket` until
+/// KWin goes away, calling `ready` once it is there, so that a headless
+/// KWin's seat keeps a pointer between cup's commands (apps lose a press
+/// that comes as the seat first gains one). Returns why it ended.
+#[cfg(feature = "wayland")]
+pub async fn hold_kde_pointer(socket: &Path, ready: impl FnOnce()) -> String {
+    cup_wayland::setup::hold_pointer(socket, ready).await
+}

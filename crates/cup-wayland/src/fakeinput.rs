@@ -34,12 +34,6 @@ pub fn button_code(button: u8) -> Result<u32, WaylandError> {
     }
 }
 
-/// Pause between moving the pointer and pressing a button: KWin updates
-/// the pointer's focus after the motion, and a press sent with the motion
-/// went nowhere (measured on KWin 5.27: a click toggled a GTK 3 check
-/// button only after the motion had been handled).
-const POINTER_SETTLE: Duration = Duration::from_millis(60);
-
 /// The evdev keycode of the left Shift key.
 pub const SHIFT: u32 = 42;
 
@@ -203,8 +197,24 @@ impl FakeInput {
         })
     }
 
+    /// Keeps this device, and so the seat's pointer, for as long as KWin
+    /// answers: a round trip every `every`, each under the connection's
+    /// deadline. Returns why it ended (KWin closed the connection or
+    /// stopped answering).
+    pub async fn keep(&self, every: Duration) -> WaylandError {
+        loop {
+            tokio::time::sleep(every).await;
+            if let Err(e) = self.with("holding the pointer device", |_| Ok(())).await {
+                return e;
+            }
+        }
+    }
+
     /// Moves the pointer to `(x, y)` and lets KWin handle it before
-    /// `then` sends more (buttons, wheel).
+    /// `then` sends more (buttons, wheel): KWin handles a client's
+    /// requests in order, so once it answers the round trip after the
+    /// motion, the pointer is there and its focus follows it (a press
+    /// sent with the motion, without the round trip, went nowhere).
     async fn at(
         &self,
         x: i64,
@@ -217,7 +227,6 @@ impl FakeInput {
             let mut d = inner.lock().unwrap_or_else(PoisonError::into_inner);
             d.input.pointer_motion_absolute(x as f64, y as f64);
             d.client.roundtrip(what)?;
-            std::thread::sleep(POINTER_SETTLE);
             then(&d.input)?;
             d.client.roundtrip(what)
         })

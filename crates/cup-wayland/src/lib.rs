@@ -92,6 +92,28 @@ pub mod sway_ipc {
 /// screenshots.
 pub mod setup {
     pub use crate::fakeinput::install_desktop_file;
+
+    /// Holds a KWin fake-input device on the compositor at `socket` until
+    /// KWin goes away, calling `ready` once the device is there. A KWin
+    /// with no pointer of its own (`kwin_wayland --virtual`, headless)
+    /// gives its seat a pointer only while some device is connected: when
+    /// each cup command brought the first one, apps were still binding
+    /// their `wl_pointer` to the new seat capability as the press came, and
+    /// lost it (5 of 14 clicks beside two busy processes; 0 of 14 with a
+    /// device held). `cup sandbox start --compositor kwin` runs this, as a
+    /// desktop with a mouse has one. Returns why it ended.
+    pub async fn hold_pointer(socket: &std::path::Path, ready: impl FnOnce()) -> String {
+        match crate::fakeinput::FakeInput::open(socket, crate::client::DEFAULT_TIMEOUT).await {
+            Ok(device) => {
+                ready();
+                device
+                    .keep(std::time::Duration::from_secs(2))
+                    .await
+                    .to_string()
+            }
+            Err(e) => e.to_string(),
+        }
+    }
     pub use crate::gnome::{
         install_extension, installed_extension_files, installed_shell_major,
         with_extension_enabled, BUS_NAME, UUID,

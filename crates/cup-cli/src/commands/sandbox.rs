@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use cup_sandbox::{LaunchOptions, Sandbox, SandboxOptions};
 
-use crate::cli::{SandboxCommand, SandboxRunArgs, SandboxStartArgs, SandboxStateArg};
+use crate::cli::{
+    SandboxCommand, SandboxHoldPointerArgs, SandboxRunArgs, SandboxStartArgs, SandboxStateArg,
+};
 use crate::commands::Failure;
 use crate::output;
 
@@ -20,6 +22,7 @@ pub fn run(command: &SandboxCommand) -> Result<ExitCode, Failure> {
         SandboxCommand::Run(args) => launch(args),
         SandboxCommand::Env(args) => env(args),
         SandboxCommand::Stop(args) => stop(args),
+        SandboxCommand::HoldPointer(args) => hold_pointer(args),
     }
 }
 
@@ -130,7 +133,15 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         },
         ..SandboxOptions::default()
     };
+    let kwin = options.wayland && options.compositor == cup_sandbox::Compositor::KWin;
     let mut sandbox = Sandbox::start(options).map_err(sandbox_error)?;
+    if kwin {
+        if let Err(e) = keep_pointer(&mut sandbox) {
+            // Nothing left half-done.
+            let _ = sandbox.stop();
+            return Err(e);
+        }
+    }
     if let Err(e) = sandbox.save(&path) {
         // Nothing left half-done: without a state file nobody could stop it.
         let _ = sandbox.stop();
@@ -158,6 +169,75 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
     ));
     output::print(&exports(&sandbox, &path))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Gives a KWin desktop a pointer that outlives each command: this cup,
+/// allowed KWin's fake input in the desktop's home, holds a device for
+/// the desktop's life (see `cup_linux::setup::hold_kde_pointer`), as a
+/// desktop with a mouse has one.
+#[cfg(feature = "wayland")]
+fn keep_pointer(sandbox: &mut Sandbox) -> Result<(), Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::usage(format!("cannot tell where this cup is: {e}")))?;
+    let data_home = sandbox.home().join(".local/share");
+    sandbox
+        .start_service(
+            "pointer",
+            &exe,
+            &[
+                "sandbox".into(),
+                "hold-pointer".into(),
+                "--data-home".into(),
+                data_home.into_os_string(),
+            ],
+            Duration::from_secs(30),
+        )
+        .map(|_| ())
+        .map_err(sandbox_error)
+}
+
+/// Without the `wayland` feature cup does not drive KWin: no pointer to
+/// keep.
+#[cfg(not(feature = "wayland"))]
+fn keep_pointer(_: &mut Sandbox) -> Result<(), Failure> {
+    Ok(())
+}
+
+/// `cup sandbox hold-pointer`: allows this cup KWin's fake input in
+/// `--data-home`, holds a device, prints one line when it has it, and
+/// returns when KWin goes away.
+#[cfg(feature = "wayland")]
+fn hold_pointer(args: &SandboxHoldPointerArgs) -> Result<ExitCode, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::usage(format!("cannot tell where this cup is: {e}")))?;
+    cup_linux::setup::install_kde_desktop_file(&args.data_home, &exe).map_err(|e| {
+        Failure::usage(format!(
+            "cannot write the desktop file under {}: {e}",
+            args.data_home.display()
+        ))
+    })?;
+    let socket = std::env::var_os("WAYLAND_DISPLAY")
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| Failure::usage("WAYLAND_DISPLAY is not set: run this inside the sandbox"))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::usage(format!("cannot start the async runtime: {e}")))?;
+    let mut printed = Ok(());
+    let why = runtime.block_on(cup_linux::setup::hold_kde_pointer(&socket, || {
+        printed = output::print("cup: holding KWin's fake-input pointer\n");
+    }));
+    printed?;
+    tracing::info!(%why, "the pointer is no longer held");
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "wayland"))]
+fn hold_pointer(_: &SandboxHoldPointerArgs) -> Result<ExitCode, Failure> {
+    Err(Failure::usage(
+        "this cup was built without the `wayland` feature: it does not drive KWin",
+    ))
 }
 
 fn launch(args: &SandboxRunArgs) -> Result<ExitCode, Failure> {

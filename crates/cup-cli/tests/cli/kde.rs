@@ -237,17 +237,55 @@ fn kwin_windows_bounds_pointer_and_text() {
         );
     }
 
+    // Allowed: the pointer click at the reported centre toggles it, with
+    // one click: cup lets KWin apply the move before it presses, and the
+    // sandbox holds a pointer device so that the seat keeps its pointer
+    // between commands. (Open: a click right after a highlight's overlay
+    // surface came and went is lost 8 times in 42 on KWin 5.27; the
+    // highlight comes after the click here until that is fixed.)
+    let clicked = cup_as_user(&["call", "click", &click], &env, &home);
+    let said = format!("{}{}", text(&clicked.stdout), text(&clicked.stderr));
+    assert!(clicked.status.success(), "{said}");
+    let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    let now = after
+        .lines()
+        .find(|l| l.contains("chk \"checkbutton\"") && bounds(l) == (x, y, w, h))
+        .unwrap_or_else(|| panic!("the check button at {x},{y} in:\n{after}"))
+        .to_owned();
+    if !(now.contains("chk}") || now.contains(",chk")) {
+        // Say whether the press was lost or only slow to show.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let mut later = "never, within 5 s";
+        while std::time::Instant::now() < until {
+            let again = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+            if again.lines().any(|l| {
+                l.contains("chk \"checkbutton\"")
+                    && bounds(l) == (x, y, w, h)
+                    && (l.contains("chk}") || l.contains(",chk"))
+            }) {
+                later = "later";
+                break;
+            }
+        }
+        panic!("not toggled by one click: {now}; the click said {said}; toggled {later}");
+    }
+    let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
+    assert!(after.contains(now.trim()), "{after}");
+    let (a, b) = (image_rgb(&before), image_rgb(&shot("after.png")));
+    assert_eq!(a.len(), b.len());
+    let differing = a.chunks(3).zip(b.chunks(3)).filter(|(p, q)| p != q).count();
+    assert!(differing > 20, "the check mark changed pixels: {differing}");
+
     // The visual layer on KWin: a highlight is a zwlr_layer_shell_v1
     // surface on the overlay layer, which KWin's own screenshots show; a
     // green frame on the rectangle's edges while the call runs, nothing
     // after it.
     let (hx, hy, hw, hh) = (200_i64, 300_i64, 400_i64, 200_i64);
     let green = |p: &[u8]| p[0] < 40 && p[1] > 220 && p[2] < 40;
-    // KWin (rendering in software here) stalls for about a second when
-    // the overlay's surface appears, and a new client's first round trip
-    // can miss cup's 2 s deadline then: a screenshot that fails in that
-    // window is taken again. The frame stays 7 s: under heavy load one
-    // screenshot's connection once waited out its whole 5 s.
+    // Every screenshot must succeed, the ones taken while the overlay's
+    // surface appears included (KWin, rendering in software here, stalls
+    // then): cup's waits follow the compositor's answers. The frame stays
+    // 7 s.
     let full_shot = |name: &str| -> Result<(Vec<u8>, u32, u32), String> {
         let file = dir.join(name);
         let out = cup_as_user(&["screenshot", "-o", path_str(&file)], &env, &home);
@@ -278,12 +316,11 @@ fn kwin_windows_bounds_pointer_and_text() {
         .stderr(std::process::Stdio::piped());
     let running = highlight.spawn().unwrap_or_else(|e| panic!("{e}"));
     let started = std::time::Instant::now();
-    let (mut seen, mut failed) = (false, Vec::new());
+    let mut seen = false;
     while !seen && started.elapsed() < std::time::Duration::from_millis(6500) {
-        match full_shot("highlight.png") {
-            Ok(shot) => seen = framed(&shot),
-            Err(e) => failed.push(e),
-        }
+        let shot = full_shot("highlight.png")
+            .unwrap_or_else(|e| panic!("a screenshot during the highlight failed: {e}"));
+        seen = framed(&shot);
     }
     let answer = running.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
     let said = format!("{}{}", text(&answer.stdout), text(&answer.stderr));
@@ -293,43 +330,11 @@ fn kwin_windows_bounds_pointer_and_text() {
     );
     assert!(
         seen,
-        "no green frame on the edges of {hx},{hy} {hw}x{hh} during the highlight (failed screenshots: {failed:?})"
+        "no green frame on the edges of {hx},{hy} {hw}x{hh} during the highlight"
     );
-    let after_call = (0..3)
-        .find_map(|_| full_shot("highlight-gone.png").ok())
-        .unwrap_or_else(|| panic!("no screenshot after the highlight in 3 tries"));
+    let after_call = full_shot("highlight-gone.png")
+        .unwrap_or_else(|e| panic!("the screenshot after the highlight failed: {e}"));
     assert!(!framed(&after_call), "the frame stayed after the call");
-
-    // Allowed: the pointer click at the reported centre toggles it. Under
-    // load KWin has once let a press right after the move go nowhere; the
-    // click then says `no_change` (cup reports what it saw), and a second
-    // click is allowed before the test fails.
-    let mut tries = Vec::new();
-    let now = loop {
-        let clicked = cup_as_user(&["call", "click", &click], &env, &home);
-        let said = format!("{}{}", text(&clicked.stdout), text(&clicked.stderr));
-        assert!(clicked.status.success(), "{said}");
-        let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
-        let now = after
-            .lines()
-            .find(|l| l.contains("chk \"checkbutton\"") && bounds(l) == (x, y, w, h))
-            .unwrap_or_else(|| panic!("the check button at {x},{y} in:\n{after}"))
-            .to_owned();
-        tries.push(said.lines().next().unwrap_or_default().to_owned());
-        if now.contains("chk}") || now.contains(",chk") {
-            break now;
-        }
-        assert!(
-            tries.len() < 2 && tries[0].contains("no_change"),
-            "not toggled: {now}; the clicks said {tries:?}"
-        );
-    };
-    let after = text(&cup(&["snapshot", "--scope", "full"], &env).stdout);
-    assert!(after.contains(now.trim()), "{after}");
-    let (a, b) = (image_rgb(&before), image_rgb(&shot("after.png")));
-    assert_eq!(a.len(), b.len());
-    let differing = a.chunks(3).zip(b.chunks(3)).filter(|(p, q)| p != q).count();
-    assert!(differing > 20, "the check mark changed pixels: {differing}");
 
     // Text: any script through the element's type action (AT-SPI), US
     // keys through the fake keyboard, anything else refused in one line.

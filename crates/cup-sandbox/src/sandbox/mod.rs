@@ -26,6 +26,7 @@ mod health;
 mod kwin;
 mod launch;
 mod mounts;
+mod service;
 mod services;
 mod shutdown;
 mod state;

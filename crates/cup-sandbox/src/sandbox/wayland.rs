@@ -84,7 +84,7 @@ pub(super) fn sway_answers(ipc: &Path, timeout: Duration) -> Result<(), String> 
 
 impl Sandbox {
     /// The sandbox user's home (its processes' `HOME`).
-    pub(super) fn home(&self) -> PathBuf {
+    pub fn home(&self) -> PathBuf {
         self.state_dir.join("home")
     }
 

@@ -136,6 +136,14 @@ impl DisplayBackend for KWin {
         }
     }
 
+    /// The desktop's size from a script: a whole-screen screenshot then
+    /// needs no Wayland connection (see [`crate::kwin::screen_script`]).
+    async fn screen_rect(&self) -> Result<Rect, AdapterError> {
+        let json = self.scripts.run(crate::kwin::screen_script).await?;
+        let (w, h) = crate::kwin::screen_size(&json).map_err(AdapterError::Platform)?;
+        Ok(Rect::new(0, 0, u64::from(w), u64::from(h)))
+    }
+
     async fn pixels(&self, region: Rect) -> Result<Pixels, AdapterError> {
         tracing::debug!(?region, "KWin screenshot area");
         let area = (

@@ -24,7 +24,7 @@ const KEYBOARD_AND_POINTER: i32 = 1 | 2;
 ///
 /// # Errors
 ///
-/// KWin did not answer within 2 s.
+/// KWin did not answer within [`super::script::TIMEOUT`].
 pub async fn connect(conn: &Connection) -> Result<Option<OwnedFd>, WaylandError> {
     let call = conn.call_method(
         Some("org.kde.KWin"),
@@ -33,16 +33,17 @@ pub async fn connect(conn: &Connection) -> Result<Option<OwnedFd>, WaylandError>
         "connectToEIS",
         &(KEYBOARD_AND_POINTER,),
     );
-    let reply = match tokio::time::timeout(crate::mutter::TIMEOUT, call).await {
+    let reply = match tokio::time::timeout(super::script::TIMEOUT, call).await {
         Ok(Ok(reply)) => reply,
         Ok(Err(e)) => {
             tracing::debug!(error = %e, "no EIS from KWin");
             return Ok(None);
         }
         Err(_) => {
-            return Err(WaylandError::Bus(
-                "KWin did not answer connectToEIS within 2 s".into(),
-            ))
+            return Err(WaylandError::Bus(format!(
+                "KWin did not answer connectToEIS within {} s",
+                super::script::TIMEOUT.as_secs()
+            )))
         }
     };
     let (fd, _cookie): (zbus::zvariant::OwnedFd, i32) = reply

@@ -15,8 +15,10 @@ use cup::AdapterError;
 use zbus::zvariant::{Fd, OwnedValue};
 use zbus::Connection;
 
-/// Longest one capture may take.
-pub const TIMEOUT: Duration = Duration::from_secs(3);
+/// Longest one capture may take: as long as a script exchange, for the
+/// same reason (KWin's main thread hashing a new allowed client's
+/// executable; see [`super::script::TIMEOUT`]).
+pub const TIMEOUT: Duration = super::script::TIMEOUT;
 
 const SERVICE: &str = "org.kde.KWin.ScreenShot2";
 const PATH: &str = "/org/kde/KWin/ScreenShot2";
@@ -146,7 +148,10 @@ pub async fn capture_area(
     // Ours closes: KWin's copy ends the stream when it has written.
     drop::<OwnedFd>(write_end);
     let reply = reply
-        .map_err(|_| AdapterError::Unavailable("KWin did not take the screenshot within 3 s".into()))?
+        .map_err(|_| AdapterError::Unavailable(format!(
+            "KWin did not take the screenshot within {} s",
+            TIMEOUT.as_secs()
+        )))?
         .map_err(|e| {
             let text = e.to_string();
             if text.contains("AccessDenied") || text.contains("NoAuthorized") || text.contains("not authorized") {
