@@ -250,16 +250,32 @@ fn sigterm_lets_the_call_in_flight_finish_then_exits_0() {
         &["http".into(), url, "serve-test-token".into(), "1".into()],
         &[],
     );
-    // A call of 2.5 s, and SIGTERM half a second into it.
+    // A call of 2.5 s, and SIGTERM once the server has it in flight (its
+    // metrics say so; the client may take a while to start on a loaded
+    // machine).
     client.post(&serde_json::json!({"op": "call", "tool": "wait", "args": {"ms": 2500}}));
-    std::thread::sleep(Duration::from_millis(500));
+    let until = Instant::now() + Duration::from_secs(30);
+    while !get(&addr, "/metrics")
+        .1
+        .lines()
+        .any(|l| l == "cup_tool_calls_in_flight 1")
+    {
+        assert!(
+            Instant::now() < until,
+            "the call was not in flight within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let term = Instant::now();
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
     // Shutting down: not ready any more, no new session.
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(get(&addr, "/readyz").0, 503);
+    let until = Instant::now() + Duration::from_secs(10);
+    while get(&addr, "/readyz").0 != 503 {
+        assert!(Instant::now() < until, "still ready 10 s after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let answer = client.read(Duration::from_secs(30));
     assert_eq!(
         answer.get("is_error"),
