@@ -53,6 +53,7 @@ fn request(o: SnapshotOptions) -> napi::Result<(SnapshotRequest, bool)> {
             detail,
             max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
             limits,
+            since: o.since,
         },
         with_envelope,
     ))
@@ -98,6 +99,8 @@ pub struct SnapshotOptions {
     pub max_nodes: Option<u32>,
     /// The capture's deadline in milliseconds.
     pub timeout_ms: Option<u32>,
+    /// Only what changed since this snapshot ("last" or an id).
+    pub since: Option<String>,
     /// Also return the envelope as JSON (it costs a serialization of the
     /// whole tree: asked only when the caller wants the envelope).
     pub envelope: Option<bool>,

@@ -33,6 +33,11 @@ test("snapshot → action (effect confirmed) → snapshot shows it (the referenc
     // Put it back so reruns start the same.
     const back = await s.action(idOf(after, 'chk "checkbutton"'), "toggle");
     assert.equal(back.effect, "confirmed");
+    // Only what changed since the last snapshot: the check button, by its id.
+    const changed = await s.snapshot({ since: "last" });
+    assert.match(changed, /# changes since s/);
+    assert.equal(lineOf(changed, idOf(after, 'chk "checkbutton"')).includes("{chk"), before);
+    assert.ok(changed.length * 10 <= after.length, changed);
   } finally {
     // What `await using` calls (Node 24 has the syntax; TypeScript lowers it).
     await s[Symbol.asyncDispose]();

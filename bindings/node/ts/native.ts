@@ -27,6 +27,8 @@ export interface NativeSnapshotOptions {
   maxChars?: number;
   maxNodes?: number;
   timeoutMs?: number;
+  /** Only what changed since this snapshot ("last" or an id). */
+  since?: string;
   /** Also return the envelope (JSON). */
   envelope?: boolean;
 }

@@ -147,6 +147,7 @@ export class Session implements AsyncDisposable {
       maxChars: options.maxChars,
       maxNodes: options.maxNodes,
       timeoutMs: options.timeoutMs,
+      since: options.since,
       envelope: options.compact === false,
     };
     const snap = this.#js ? await this.#native.snapshotFed(await this.#feed(options), o) : await this.#native.snapshot(o);

@@ -184,6 +184,11 @@ export interface SnapshotOptions {
   maxNodes?: number;
   /** The capture's deadline in milliseconds. */
   timeoutMs?: number;
+  /**
+   * Only what changed since this snapshot: "last", or the id a
+   * changes-only header names ("this is s5"). Elements keep their ids.
+   */
+  since?: string;
 }
 
 /** A search of the latest snapshot. */

@@ -119,8 +119,10 @@ impl Session {
     }
 
     /// Captures and keeps a snapshot; returns its compact text, or the
-    /// envelope as JSON when `compact` is false.
-    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None))]
+    /// envelope as JSON when `compact` is false. With `since` ("last", or
+    /// the id a changes-only header names), the text says only what
+    /// changed since that snapshot, and its elements keep their ids.
+    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None))]
     #[allow(clippy::too_many_arguments)]
     fn snapshot(
         &self,
@@ -133,6 +135,7 @@ impl Session {
         max_chars: Option<usize>,
         max_nodes: Option<usize>,
         timeout_ms: Option<u64>,
+        since: Option<String>,
     ) -> PyResult<String> {
         let scope: Scope = word("scope", scope, "overview, foreground, desktop, full")?;
         let detail: Detail = word(
@@ -156,6 +159,7 @@ impl Session {
             detail,
             max_chars: max_chars.unwrap_or(MAX_OUTPUT_CHARS),
             limits,
+            since,
         };
         self.with(py, |inner| async move {
             let mut s = inner.lock().await;

@@ -66,6 +66,12 @@ def test_snapshot_act_snapshot(desktop):
     assert exe.action(id_of(after, 'chk "checkbutton"'), "toggle").effect == "confirmed"
     missing = exe.action("e99999", "click")
     assert not missing.success and "not found in the current snapshot" in missing.error
+    # Only what changed since the last snapshot: the check button, by its id.
+    changed = s.snapshot(since="last")
+    assert "# changes since s" in changed, changed
+    check = id_of(after, 'chk "checkbutton"')
+    assert ("{chk" in line_of(changed, check)) == before, changed
+    assert len(changed) * 10 <= len(after), changed
 
 
 def test_find_press_screenshot_batch(desktop):

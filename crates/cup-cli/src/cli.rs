@@ -430,6 +430,10 @@ pub struct SnapshotArgs {
     /// Also write the raw native facts the capture read (JSON) to FILE: attach it to a mapping bug report.
     #[arg(long, value_name = "FILE")]
     pub native_dump: Option<PathBuf>,
+    /// Only what changed since the kept snapshot: `last` (or its id, as
+    /// its header says). Elements it had keep their ids.
+    #[arg(long, value_name = "ID")]
+    pub since: Option<String>,
 }
 
 /// An input file.

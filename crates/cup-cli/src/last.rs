@@ -22,6 +22,13 @@ struct Stored {
     envelope: Envelope,
     refs: HashMap<String, String>,
     notes: Vec<String>,
+    /// Its id, for `cup snapshot --since` (kept files of earlier cups
+    /// have none).
+    #[serde(default)]
+    id: String,
+    /// Past every element id its chain gave.
+    #[serde(default)]
+    next_id: u64,
 }
 
 /// A key for the current desktop (display and buses) or browser.
@@ -42,6 +49,8 @@ pub fn save(snap: &Snapshot) {
         envelope: snap.envelope.clone(),
         refs: snap.refs.clone(),
         notes: snap.notes.clone(),
+        id: snap.id.clone(),
+        next_id: snap.next_id,
     };
     let path = path();
     let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
@@ -100,5 +109,12 @@ pub fn load() -> Result<Snapshot, Failure> {
         refs: stored.refs,
         notes: stored.notes,
         text,
+        id: if stored.id.is_empty() {
+            "s0".to_owned()
+        } else {
+            stored.id
+        },
+        since: None,
+        next_id: stored.next_id,
     })
 }

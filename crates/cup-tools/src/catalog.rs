@@ -144,6 +144,10 @@ fn observe() -> Value {
     boolean("also return the snapshot lines that changed")
 }
 
+fn since() -> Value {
+    string("only what changed since this snapshot: \"last\", or the id a changes-only header names (\"this is s5\"); elements keep their ids, what went is listed")
+}
+
 fn detail() -> Value {
     one_of(
         &["compact", "standard", "full", "minimal", "page"],
@@ -177,7 +181,7 @@ fn cup_tools() -> Vec<ToolSpec> {
     vec![
         tool(
             "snapshot",
-            "Capture the UI as compact CUP text, one element per line: [id] role \"name\" x,y wxh {states} [actions] val=\"...\". Ids are valid until the next snapshot. Take one before acting and again after the UI changed.",
+            "Capture the UI as compact CUP text, one element per line: [id] role \"name\" x,y wxh {states} [actions] val=\"...\". Ids are valid until the next snapshot. Take one before acting and again after the UI changed; with since=\"last\", only what changed comes back (elements keep their ids).",
             schema(
                 json!({
                     "scope": one_of(&["foreground", "full", "desktop", "overview"], "default foreground (the active window)"),
@@ -185,6 +189,7 @@ fn cup_tools() -> Vec<ToolSpec> {
                     "max_depth": int("deepest level (root = 0)"),
                     "detail": detail(),
                     "query": string("keep only elements matching this (e.g. \"save button\") and their ancestors"),
+                    "since": since(),
                 }),
                 &[],
             ),
@@ -194,7 +199,7 @@ fn cup_tools() -> Vec<ToolSpec> {
             "snapshot_app",
             "Snapshot every window whose title contains `app`.",
             schema(
-                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot")}),
+                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since()}),
                 &["app"],
             ),
             true,
@@ -202,7 +207,7 @@ fn cup_tools() -> Vec<ToolSpec> {
         tool(
             "snapshot_desktop",
             "Snapshot the desktop surface (icons); the window list when there is none.",
-            schema(json!({"detail": detail()}), &[]),
+            schema(json!({"detail": detail(), "since": since()}), &[]),
             true,
         ),
         tool(

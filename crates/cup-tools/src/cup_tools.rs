@@ -21,25 +21,28 @@ pub(super) async fn call(
 ) -> Result<Output, ToolError> {
     match tool {
         "snapshot" => {
-            args.only(&["scope", "app", "max_depth", "detail", "query"])?;
+            args.only(&["scope", "app", "max_depth", "detail", "query", "since"])?;
             let mut req = tb.request(args)?;
             req.app = args.str("app")?;
             if req.app.is_some() && req.scope == Scope::Foreground && !args.has("scope") {
                 req.scope = Scope::Full;
             }
+            req.since = since(args)?;
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_app" => {
-            args.only(&["app", "max_depth", "detail", "query"])?;
+            args.only(&["app", "max_depth", "detail", "query", "since"])?;
             let mut req = tb.request(args)?;
             req.scope = Scope::Full;
             req.app = Some(args.req_str("app", "\"Calculator\"")?);
+            req.since = since(args)?;
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_desktop" => {
-            args.only(&["detail"])?;
+            args.only(&["detail", "since"])?;
             let mut req = tb.request(args)?;
             req.scope = Scope::Desktop;
+            req.since = since(args)?;
             snapshot(tb, &req, None).await
         }
         "overview" => {
@@ -59,6 +62,19 @@ pub(super) async fn call(
         "batch" => batch(tb, args).await,
         other => fail(format!("{other}: not a CUP tool")),
     }
+}
+
+/// `since`: "last" or a snapshot id; not with `query` (which renders the
+/// matches whole).
+fn since(args: &Args<'_>) -> Result<Option<String>, ToolError> {
+    let since = args.str("since")?.filter(|s| !s.trim().is_empty());
+    if since.is_some() && args.str("query")?.is_some_and(|q| !q.trim().is_empty()) {
+        return fail(format!(
+            "{}: give since or query, not both (query shows its matches whole)",
+            args.tool()
+        ));
+    }
+    Ok(since)
 }
 
 async fn snapshot(

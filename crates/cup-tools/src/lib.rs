@@ -400,7 +400,16 @@ impl Toolbox {
             return Ok(out);
         }
         let after = session.snapshot(&req).await?;
-        let diff = cup::observe::diff(&before, after);
+        // A changes-only text (since) is compared whole, as rendered.
+        let whole = |s: &cup::Snapshot| cup::Snapshot {
+            text: s.whole_text(req.detail, req.max_chars).into_owned(),
+            ..s.clone()
+        };
+        let diff = if before.since.is_some() || after.since.is_some() {
+            cup::observe::diff(&whole(&before), &whole(after))
+        } else {
+            cup::observe::diff(&before, after)
+        };
         out.blocks.push(Block::Text(if diff.is_empty() {
             "# observed: the snapshot shows no change (ids are the new snapshot's)".to_owned()
         } else {

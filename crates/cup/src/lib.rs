@@ -38,6 +38,7 @@ pub mod plan;
 pub mod refs;
 pub mod screenshot;
 pub mod session;
+pub mod since;
 pub mod tree_diff;
 pub mod visual;
 pub mod watch;

@@ -128,6 +128,9 @@ mod tests {
                 .collect(),
             notes: Vec::new(),
             text: text.to_owned(),
+            id: "s1".to_owned(),
+            since: None,
+            next_id: 0,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The Session: captures through an adapter, keeps the latest snapshot for
 //! `find`, `page` and (later) actions, and renders compact text.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use cup_protocol::compact::{self, render_overview, Detail, PageRequest, RenderOptions};
@@ -24,6 +24,10 @@ pub struct SnapshotRequest {
     pub max_chars: usize,
     /// Depth, node and time limits of the capture.
     pub limits: CaptureLimits,
+    /// Only what changed since this snapshot: `"last"` or a kept
+    /// snapshot's id (`Snapshot::id`, e.g. `"s4"`). The ids of elements it
+    /// had stay the same; see [`crate::since`].
+    pub since: Option<String>,
 }
 
 impl Default for SnapshotRequest {
@@ -34,6 +38,7 @@ impl Default for SnapshotRequest {
             detail: Detail::Compact,
             max_chars: compact::MAX_OUTPUT_CHARS,
             limits: CaptureLimits::default(),
+            since: None,
         }
     }
 }
@@ -47,11 +52,37 @@ pub struct Snapshot {
     pub refs: HashMap<String, String>,
     /// Header notes (partial capture, advice).
     pub notes: Vec<String>,
-    /// The compact text (or the overview text for `Scope::Overview`).
+    /// The compact text (or the overview text for `Scope::Overview`); with
+    /// `since`, only what changed (see [`crate::since`]).
     pub text: String,
+    /// This snapshot's id in its session (`s1`, `s2`, ...), what `since`
+    /// names.
+    pub id: String,
+    /// The snapshot whose changes `text` shows, when it shows changes
+    /// only.
+    pub since: Option<String>,
+    /// Past every element id this snapshot's chain has given: the next
+    /// new element's number.
+    pub next_id: u64,
 }
 
 impl Snapshot {
+    /// The whole compact text, as `detail` and `max_chars` render it:
+    /// `text` itself unless it shows changes only.
+    pub fn whole_text(&self, detail: Detail, max_chars: usize) -> std::borrow::Cow<'_, str> {
+        if self.since.is_none() || self.envelope.scope == Some(Scope::Overview) {
+            return std::borrow::Cow::Borrowed(&self.text);
+        }
+        std::borrow::Cow::Owned(compact::render(
+            &self.envelope,
+            &RenderOptions {
+                detail,
+                max_chars,
+                notes: self.notes.clone(),
+            },
+        ))
+    }
+
     /// The node with id `id`, in any of the captured windows.
     pub fn node(&self, id: &str) -> Option<&Node> {
         self.envelope
@@ -80,12 +111,22 @@ pub enum SessionError {
     /// An action that could not start (unknown verb or id, bad params).
     #[error(transparent)]
     Action(#[from] crate::execute::ActionError),
+    /// `since` names no snapshot this session keeps.
+    #[error("{0}")]
+    Since(String),
 }
+
+/// Snapshots a session keeps for `since`, the latest included.
+pub const KEPT: usize = 4;
 
 /// A session on one adapter.
 pub struct Session {
     pub(crate) adapter: Box<dyn Adapter>,
     pub(crate) last: Option<Snapshot>,
+    /// The snapshots before `last` that `since` can name, oldest first.
+    pub(crate) earlier: VecDeque<Snapshot>,
+    /// Snapshots taken (the last one's id is `s{taken}`).
+    pub(crate) taken: u64,
     pub(crate) page_cursors: HashMap<String, usize>,
     pub(crate) last_request: Option<SnapshotRequest>,
 }
@@ -120,6 +161,8 @@ impl Session {
         Session {
             adapter,
             last: None,
+            earlier: VecDeque::new(),
+            taken: 0,
             page_cursors: HashMap::new(),
             last_request: None,
         }
@@ -145,14 +188,32 @@ impl Session {
     /// element is still the same before acting.
     pub fn restore(&mut self, snapshot: Snapshot) {
         self.page_cursors.clear();
+        if let Some(n) = snapshot.id.strip_prefix('s').and_then(|n| n.parse().ok()) {
+            self.taken = self.taken.max(n);
+        }
+        self.earlier.clear();
         self.last = Some(snapshot);
     }
 
-    /// Captures and keeps a snapshot.
+    /// Captures and keeps a snapshot. With `req.since`, its text says only
+    /// what changed since that snapshot (see [`crate::since`]).
+    ///
+    /// # Errors
+    ///
+    /// The adapter's; [`SessionError::Since`] when `since` names no kept
+    /// snapshot.
     pub async fn snapshot(&mut self, req: &SnapshotRequest) -> Result<&Snapshot, SessionError> {
-        let snapshot = self.take_snapshot(req).await?;
+        let id = format!("s{}", self.taken + 1);
+        let snapshot = self.take_snapshot(req, &id).await?;
+        self.taken += 1;
         self.page_cursors.clear();
         self.last_request = Some(req.clone());
+        if let Some(previous) = self.last.take() {
+            self.earlier.push_back(previous);
+            while self.earlier.len() >= KEPT {
+                self.earlier.pop_front();
+            }
+        }
         Ok(self.last.insert(snapshot))
     }
 
@@ -160,10 +221,44 @@ impl Session {
     /// agent acts on, stay as they were (a trajectory recorder's look
     /// after an action).
     pub async fn look(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
-        self.take_snapshot(req).await
+        self.take_snapshot(req, "(not kept)").await
     }
 
-    async fn take_snapshot(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
+    /// The kept snapshot `since` names: `last` or an id.
+    fn base(&self, since: &str) -> Result<&Snapshot, SessionError> {
+        let since = since.trim();
+        let found = if since.eq_ignore_ascii_case("last") {
+            self.last.as_ref()
+        } else {
+            self.last
+                .iter()
+                .chain(self.earlier.iter())
+                .find(|s| s.id == since)
+        };
+        found.ok_or_else(|| {
+            let kept: Vec<&str> = self
+                .earlier
+                .iter()
+                .chain(self.last.iter())
+                .map(|s| s.id.as_str())
+                .collect();
+            SessionError::Since(if kept.is_empty() {
+                format!("since {since}: no snapshot yet; take a whole one first (without since)")
+            } else {
+                format!(
+                    "since {since}: not a kept snapshot (kept: {}, or \"last\"); take a whole one (without since)",
+                    kept.join(", ")
+                )
+            })
+        })
+    }
+
+    async fn take_snapshot(
+        &self,
+        req: &SnapshotRequest,
+        id: &str,
+    ) -> Result<Snapshot, SessionError> {
+        let base = req.since.as_deref().map(|s| self.base(s)).transpose()?;
         let platform = self.adapter.platform();
         let started = std::time::Instant::now();
         let listing = async {
@@ -201,6 +296,9 @@ impl Session {
                 refs: HashMap::new(),
                 notes,
                 text,
+                id: id.to_owned(),
+                since: None,
+                next_id: base.map_or(0, |b| b.next_id),
             }
         };
 
@@ -279,12 +377,22 @@ impl Session {
         };
 
         let Capture {
-            tree,
-            refs,
+            mut tree,
+            mut refs,
             partial,
             mut notes,
             tools,
         } = self.adapter.capture(&targets, &req.limits).await?;
+        // Ids: the base's for the elements it had, new ones past the chain's.
+        let mut next_id = match base {
+            Some(b) => {
+                let mut next = b.next_id.max(crate::since::next_free(&b.envelope.tree));
+                crate::since::stabilize(&b.envelope.tree, &b.refs, &mut next, &mut tree, &mut refs);
+                next
+            }
+            None => 0,
+        };
+        next_id = next_id.max(crate::since::next_free(&tree));
         tracing::debug!(
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
             "captured"
@@ -308,19 +416,43 @@ impl Session {
         if header_windows {
             env.windows = Some(infos());
         }
-        let text = compact::render(
-            &env,
-            &RenderOptions {
-                detail: req.detail,
-                max_chars: req.max_chars,
-                notes: notes.clone(),
-            },
-        );
+        let text = match base {
+            None => compact::render(
+                &env,
+                &RenderOptions {
+                    detail: req.detail,
+                    max_chars: req.max_chars,
+                    notes: notes.clone(),
+                },
+            ),
+            Some(b) => {
+                let whole = |env: &Envelope, notes: &[String]| {
+                    compact::render(
+                        env,
+                        &RenderOptions {
+                            detail: req.detail,
+                            max_chars: 0,
+                            notes: notes.to_vec(),
+                        },
+                    )
+                };
+                let found = crate::since::changes(
+                    &whole(&b.envelope, &b.notes),
+                    &whole(&env, &notes),
+                    &format!("changes since {} (this is {id})", b.id),
+                    &format!("no change since {} (this is {id}); its lines stand", b.id),
+                );
+                crate::since::cap(found.text, req.max_chars)
+            }
+        };
         Ok(Snapshot {
             envelope: env,
             refs,
             notes,
             text,
+            id: id.to_owned(),
+            since: base.map(|b| b.id.clone()),
+            next_id,
         })
     }
 

@@ -29,6 +29,7 @@ class Session:
         max_chars: Optional[int] = None,
         max_nodes: Optional[int] = None,
         timeout_ms: Optional[int] = None,
+        since: Optional[str] = None,
     ) -> str: ...
     def last_envelope(self) -> Optional[str]: ...
     def action(

@@ -86,6 +86,7 @@ class Session:
         max_chars: Optional[int] = ...,
         max_nodes: Optional[int] = ...,
         timeout_ms: Optional[int] = ...,
+        since: Optional[str] = ...,
     ) -> str: ...
 
     @overload
@@ -100,6 +101,7 @@ class Session:
         max_chars: Optional[int] = ...,
         max_nodes: Optional[int] = ...,
         timeout_ms: Optional[int] = ...,
+        since: Optional[str] = ...,
     ) -> Dict[str, Any]: ...
 
     def snapshot(
@@ -113,6 +115,7 @@ class Session:
         max_chars: Optional[int] = None,
         max_nodes: Optional[int] = None,
         timeout_ms: Optional[int] = None,
+        since: Optional[str] = None,
     ) -> Union[str, Dict[str, Any]]:
         """Captures the UI and keeps its ids for :meth:`action`.
 
@@ -120,10 +123,12 @@ class Session:
         ``compact`` is False. ``app`` filters windows by title with
         ``scope="full"``. ``max_chars`` caps the text (default 40,000; 0:
         none); ``max_nodes`` and ``timeout_ms`` bound the capture (a capture
-        cut short says so in its header).
+        cut short says so in its header). ``since`` ("last", or the id a
+        changes-only header names) returns only what changed since that
+        snapshot; its elements keep their ids.
         """
         out = self._native.snapshot(
-            scope, app, max_depth, compact, detail, max_chars, max_nodes, timeout_ms
+            scope, app, max_depth, compact, detail, max_chars, max_nodes, timeout_ms, since
         )
         return out if compact else json.loads(out)
 

@@ -64,6 +64,7 @@ class Session:
         max_chars: Optional[int] = None,
         max_nodes: Optional[int] = None,
         timeout_ms: Optional[int] = None,
+        since: Optional[str] = None,
     ) -> Union[str, Dict[str, Any]]:
         """See :meth:`cup.Session.snapshot`."""
         return await self._run(
@@ -76,6 +77,7 @@ class Session:
             max_chars=max_chars,
             max_nodes=max_nodes,
             timeout_ms=timeout_ms,
+            since=since,
         )
 
     async def action(self, element_id: str, action: str, **params: Any) -> ActionResult:

@@ -35,8 +35,12 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
             max_nodes: args.max_nodes,
             deadline: Duration::from_millis(args.deadline_ms),
         },
+        since: args.since.clone(),
     };
     let mut session = Session::new(crate::platform::adapter()?);
+    if args.since.is_some() {
+        session.restore(crate::last::load()?);
+    }
     if args.native_dump.is_some() {
         session.adapter().record_native(true);
     }

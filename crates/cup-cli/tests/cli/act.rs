@@ -83,6 +83,31 @@ fn ids_from_one_invocation_work_in_the_next() {
         clicked.contains(&format!("{check} states: - -> +checked")),
         "{clicked}"
     );
+    // Only what changed since the kept snapshot, in another process: the
+    // check button, checked, by its id, under the lines that place it.
+    let changed = ok(
+        &cup(&["snapshot", "--since", "last"], &env),
+        "snapshot --since",
+    );
+    assert!(changed.contains("# changes since s"), "{changed}");
+    let line = changed
+        .lines()
+        .find(|l| l.contains(&format!("[{check}] chk")))
+        .unwrap_or_else(|| panic!("no {check} in:\n{changed}"));
+    assert!(line.contains("chk}") || line.contains(",chk"), "{line}");
+    assert!(
+        changed.len() * 10 <= snap.len(),
+        "{} of {} characters:\n{changed}",
+        changed.len(),
+        snap.len()
+    );
+    let unknown = cup(&["snapshot", "--since", "s999"], &env);
+    assert!(!unknown.status.success(), "an unknown since fails");
+    assert!(
+        text(&unknown.stderr).contains("since s999: not a kept snapshot"),
+        "{}",
+        text(&unknown.stderr)
+    );
 
     // Same id, another process, JSON out: unchecked again, with evidence.
     let json = ok(

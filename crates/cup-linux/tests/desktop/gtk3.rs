@@ -274,3 +274,69 @@ async fn a_hung_app_gives_a_partial_capture_within_the_deadline() {
     let again = snapshot(&mut session, &request(Scope::Foreground)).await;
     assert!(!find(&again, Role::Checkbox, "checkbutton").is_empty());
 }
+
+/// `since`: after a toggle, a changes-only snapshot shows the check
+/// button under the lines that place it, by the id it had, in a tenth of
+/// the whole text or less; the protocol's parser reads it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changes_only_snapshot_shows_a_toggle_by_its_id() {
+    let desk = Desk::start();
+    desk.launch("gtk3-widget-factory", &[]);
+    let mut session = desk.session();
+    let whole = snapshot(&mut session, &request(Scope::Foreground)).await;
+    let id = find(&whole, Role::Checkbox, "checkbutton")
+        .into_iter()
+        .find(|n| !has(n, State::Disabled) && !has(n, State::Checked) && !has(n, State::Mixed))
+        .map(|n| n.id.clone())
+        .unwrap_or_else(|| panic!("an unchecked check button in:\n{}", whole.text));
+    session
+        .action(&id, "toggle", &cup::ActionParams::default())
+        .await
+        .unwrap_or_else(|e| panic!("toggle: {e}"));
+    let req = SnapshotRequest {
+        since: Some("last".into()),
+        ..request(Scope::Foreground)
+    };
+    // GTK reports the change on its own time: each since snapshot is the
+    // base of the next, so the change shows in one of them.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let changed = loop {
+        let snap = session
+            .snapshot(&req)
+            .await
+            .unwrap_or_else(|e| panic!("since: {e}"))
+            .clone();
+        if snap.text.contains(&format!("[{id}] chk \"checkbutton\"")) {
+            break snap;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the toggle did not show in 20 s; the last:\n{}",
+            snap.text
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let line = changed
+        .text
+        .lines()
+        .find(|l| l.contains(&format!("[{id}]")))
+        .unwrap_or_default();
+    assert!(line.contains("chk}") || line.contains(",chk"), "{line}");
+    assert!(
+        changed.text.contains("gtk3-widget-factory"),
+        "{}",
+        changed.text
+    );
+    assert!(
+        changed.text.len() * 10 <= whole.text.len(),
+        "{} of {} characters:\n{}",
+        changed.text.len(),
+        whole.text.len(),
+        changed.text
+    );
+    cup_protocol::compact::parse(&changed.text)
+        .unwrap_or_else(|e| panic!("{e}:\n{}", changed.text));
+    crate::support::assert_schema_valid(&changed);
+    let node = changed.node(&id).expect("the kept id names it");
+    assert!(has(node, State::Checked), "{node:?}");
+}

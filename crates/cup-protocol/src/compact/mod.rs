@@ -15,4 +15,4 @@ pub use overview::render_overview;
 pub use page::{page, render_page, Page, PageError, PageRequest};
 pub use parse::{parse, Document, Header, Line, ParseError};
 pub use prune::{prune, prune_folding, Clipped, Detail, Folded, Pruned};
-pub use render::{render, render_folding, RenderOptions, MAX_OUTPUT_CHARS};
+pub use render::{render, render_folding, RenderOptions, MAX_OUTPUT_CHARS, TRUNCATION_MARK};

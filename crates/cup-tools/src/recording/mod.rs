@@ -512,6 +512,9 @@ mod tests {
                 tree,
             ),
             refs: Default::default(),
+            id: "s1".to_owned(),
+            since: None,
+            next_id: 0,
             notes: Vec::new(),
             text: String::new(),
         }

@@ -1,7 +1,8 @@
 //! The `Session` over a scripted adapter (no desktop): the ids a snapshot
 //! assigns and the native references an action reaches, snapshots that
 //! replace each other, the scopes and the app filter as the adapter sees
-//! them, `find` and `page` on the kept snapshot, batches, and adapter
+//! them, `find` and `page` on the kept snapshot, changes-only snapshots
+//! (`since`) with their stable ids, batches, and adapter
 //! errors as session errors.
 
 #[path = "../support/scripted.rs"]
@@ -13,3 +14,4 @@ mod errors;
 mod find_page;
 mod ids;
 mod scopes;
+mod since;

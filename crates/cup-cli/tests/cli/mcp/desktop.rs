@@ -66,6 +66,23 @@ fn stdio_desktop_snapshot_action_snapshot_and_driver_tools() {
     let now = line_of(&after, &id);
     let is_checked = now.contains("{chk") || now.contains(",chk");
     assert_ne!(was_checked, is_checked, "before: {before}\nafter: {now}");
+    // Toggled back, then only what changed: that line, by the same id.
+    let back = c.call("action", json!({"action": "toggle", "element_id": id}));
+    ok_text(&back, "toggle back");
+    let changed = ok_text(
+        &c.call("snapshot", json!({"since": "last"})),
+        "snapshot since last",
+    );
+    assert!(changed.contains("# changes since s"), "{changed}");
+    let line = line_of(&changed, &id);
+    assert_eq!(
+        line.contains("{chk") || line.contains(",chk"),
+        was_checked,
+        "{changed}"
+    );
+    assert!(changed.len() * 10 <= after.len(), "{changed}");
+    let both = c.call("snapshot", json!({"since": "last", "query": "x"}));
+    assert_eq!(both["is_error"], json!(true), "{both}");
 
     // Gen-1 names answer too.
     let gen1 = c.call(
