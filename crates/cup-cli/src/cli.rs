@@ -264,8 +264,11 @@ pub enum SandboxCommand {
 #[derive(Debug, Args)]
 pub struct SandboxHoldPointerArgs {
     /// The desktop user's data directory (KWin's XDG_DATA_HOME).
+    #[arg(long, required_unless_present = "gnome")]
+    pub data_home: Option<PathBuf>,
+    /// GNOME: hold a remote-desktop session's keyboard and pointer.
     #[arg(long)]
-    pub data_home: PathBuf,
+    pub gnome: bool,
 }
 
 /// `cup action`.

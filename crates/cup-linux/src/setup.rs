@@ -88,3 +88,27 @@ pub fn register_x_cookie(display: &str, file: &Path) {
 pub async fn hold_kde_pointer(socket: &Path, ready: impl FnOnce()) -> String {
     cup_wayland::setup::hold_pointer(socket, ready).await
 }
+
+/// Opens this desktop's pointer and keyboard as cup's actions do, makes
+/// the seat's keyboard (a headless GNOME has none until a remote-desktop
+/// session makes one, and its windows are active only while one exists),
+/// calls `ready`, and holds them for the life of the process: cup's
+/// commands, each a new session, then find the seat as a desktop with a
+/// keyboard has it, instead of windows that turn inactive and active again
+/// between two commands (a selection made by one was gone for the next).
+/// Returns only why it could not.
+#[cfg(feature = "wayland")]
+pub async fn hold_input(desktop: crate::Desktop, ready: impl FnOnce()) -> String {
+    let adapter = crate::LinuxAdapter::for_desktop(desktop);
+    let input = match adapter.input_ops().await {
+        Ok(input) => input,
+        Err(e) => return e.to_string(),
+    };
+    if let Err(e) = input.prime_keyboard().await {
+        return e.to_string();
+    }
+    ready();
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+    }
+}

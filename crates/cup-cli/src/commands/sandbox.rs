@@ -133,10 +133,15 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
         },
         ..SandboxOptions::default()
     };
-    let kwin = options.wayland && options.compositor == cup_sandbox::Compositor::KWin;
+    let held = (options.wayland
+        && matches!(
+            options.compositor,
+            cup_sandbox::Compositor::KWin | cup_sandbox::Compositor::Gnome
+        ))
+    .then_some(options.compositor);
     let mut sandbox = Sandbox::start(options).map_err(sandbox_error)?;
-    if kwin {
-        if let Err(e) = keep_pointer(&mut sandbox) {
+    if let Some(compositor) = held {
+        if let Err(e) = keep_pointer(&mut sandbox, compositor) {
             // Nothing left half-done.
             let _ = sandbox.stop();
             return Err(e);
@@ -171,35 +176,36 @@ fn start(args: &SandboxStartArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Gives a KWin desktop a pointer that outlives each command: this cup,
-/// allowed KWin's fake input in the desktop's home, holds a device for
-/// the desktop's life (see `cup_linux::setup::hold_kde_pointer`), as a
-/// desktop with a mouse has one.
+/// Gives a headless KWin or GNOME desktop input devices that outlive each
+/// command, as a desktop with a mouse and a keyboard has: this cup holds
+/// them for the desktop's life (KWin: a fake-input device, allowed in the
+/// desktop's home, see `cup_linux::setup::hold_kde_pointer`; GNOME: a
+/// remote-desktop session's keyboard and pointer, see
+/// `cup_linux::setup::hold_input`).
 #[cfg(feature = "wayland")]
-fn keep_pointer(sandbox: &mut Sandbox) -> Result<(), Failure> {
+fn keep_pointer(sandbox: &mut Sandbox, compositor: cup_sandbox::Compositor) -> Result<(), Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| Failure::usage(format!("cannot tell where this cup is: {e}")))?;
-    let data_home = sandbox.home().join(".local/share");
+    let args: Vec<std::ffi::OsString> = if compositor == cup_sandbox::Compositor::Gnome {
+        vec!["sandbox".into(), "hold-pointer".into(), "--gnome".into()]
+    } else {
+        vec![
+            "sandbox".into(),
+            "hold-pointer".into(),
+            "--data-home".into(),
+            sandbox.home().join(".local/share").into_os_string(),
+        ]
+    };
     sandbox
-        .start_service(
-            "pointer",
-            &exe,
-            &[
-                "sandbox".into(),
-                "hold-pointer".into(),
-                "--data-home".into(),
-                data_home.into_os_string(),
-            ],
-            Duration::from_secs(30),
-        )
+        .start_service("pointer", &exe, &args, Duration::from_secs(30))
         .map(|_| ())
         .map_err(sandbox_error)
 }
 
-/// Without the `wayland` feature cup does not drive KWin: no pointer to
-/// keep.
+/// Without the `wayland` feature cup does not drive KWin or GNOME: no
+/// devices to keep.
 #[cfg(not(feature = "wayland"))]
-fn keep_pointer(_: &mut Sandbox) -> Result<(), Failure> {
+fn keep_pointer(_: &mut Sandbox, _: cup_sandbox::Compositor) -> Result<(), Failure> {
     Ok(())
 }
 
@@ -208,22 +214,38 @@ fn keep_pointer(_: &mut Sandbox) -> Result<(), Failure> {
 /// returns when KWin goes away.
 #[cfg(feature = "wayland")]
 fn hold_pointer(args: &SandboxHoldPointerArgs) -> Result<ExitCode, Failure> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::usage(format!("cannot start the async runtime: {e}")))?;
+    if args.gnome {
+        let mut printed = Ok(());
+        let why = runtime.block_on(cup_linux::setup::hold_input(
+            cup_linux::Desktop::from_env(),
+            || {
+                printed = output::print("cup: holding a remote-desktop keyboard and pointer\n");
+            },
+        ));
+        printed?;
+        return Err(Failure::usage(format!("cannot hold GNOME's input: {why}")));
+    }
+    let Some(data_home) = &args.data_home else {
+        return Err(Failure::usage(
+            "hold-pointer: give --data-home (KWin) or --gnome",
+        ));
+    };
     let exe = std::env::current_exe()
         .map_err(|e| Failure::usage(format!("cannot tell where this cup is: {e}")))?;
-    cup_linux::setup::install_kde_desktop_file(&args.data_home, &exe).map_err(|e| {
+    cup_linux::setup::install_kde_desktop_file(data_home, &exe).map_err(|e| {
         Failure::usage(format!(
             "cannot write the desktop file under {}: {e}",
-            args.data_home.display()
+            data_home.display()
         ))
     })?;
     let socket = std::env::var_os("WAYLAND_DISPLAY")
         .filter(|s| !s.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| Failure::usage("WAYLAND_DISPLAY is not set: run this inside the sandbox"))?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::usage(format!("cannot start the async runtime: {e}")))?;
     let mut printed = Ok(());
     let why = runtime.block_on(cup_linux::setup::hold_kde_pointer(&socket, || {
         printed = output::print("cup: holding KWin's fake-input pointer\n");
