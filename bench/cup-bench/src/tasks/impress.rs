@@ -98,6 +98,22 @@ fn new_slide_check(ctx: &Ctx) -> Result<(), String> {
 
 fn delete_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
     agent.wait_for(TITLES[0], 60_000)?;
+    // LibreOffice fills its Slides View pane after the slide shows (on a
+    // loaded machine, seconds later): as a person would, the agent looks
+    // again until the pane lists every slide.
+    agent.snapshot_until("the Slides View with every slide", 60, |s| {
+        let lines = Found::all(s);
+        lines
+            .iter()
+            .position(|f| f.role == "doc" && f.name == "Slides View")
+            .is_some_and(|at| {
+                lines[at + 1..]
+                    .iter()
+                    .take_while(|f| f.role == "grp" && f.name.starts_with("Slide"))
+                    .count()
+                    == TITLES.len()
+            })
+    })?;
     let (pane, slides) = thumbnails(agent)?;
     if slides.len() != TITLES.len() {
         return Err(format!("the Slides View shows {} slides", slides.len()));
