@@ -4,7 +4,8 @@
 //! the page, builds its accessibility tree and starts helper processes
 //! (its first seconds run at ~95 % of a core here). Whichever tool is timed
 //! first would pay for that, so before each tool the bench waits until the
-//! app's process tree uses less than [`IDLE_SHARE`] of a core over
+//! app's process tree uses (or waits to use: a loaded machine) less than
+//! [`IDLE_SHARE`] of a core over
 //! [`WINDOW`], or holds steady below [`STEADY_MAX`] (an app that animates
 //! all the time, like gtk3-widget-factory's spinner at ~20 %), for at most
 //! a given time.
@@ -59,7 +60,26 @@ pub fn parse_stat(text: &str) -> Option<(u32, u64)> {
     Some((ppid, utime + stime))
 }
 
-/// CPU ticks used so far by `root` and all its descendants (processes
+/// Ticks the threads of the process at `dir` (`/proc/<pid>`) have waited
+/// to run so far: the second field of each thread's `schedstat`, in
+/// nanoseconds. On a loaded machine a busy process gets only part of a
+/// core and waits for the rest; counting the wait keeps its demand near a
+/// whole core, where its CPU use alone would look like steady background
+/// work. 0 without schedstats.
+fn waited_ticks(dir: &std::path::Path) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(dir.join("task")) else {
+        return 0;
+    };
+    let nanos: u64 = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .sum();
+    nanos / (1_000_000_000 / TICKS_PER_SECOND as u64)
+}
+
+/// CPU ticks used, and waited for, so far by `root` and all its
+/// descendants (processes
 /// that ended are not counted, which only makes the app look quieter for
 /// one window).
 fn tree_ticks(root: u32) -> u64 {
@@ -69,12 +89,12 @@ fn tree_ticks(root: u32) -> u64 {
             let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
                 continue;
             };
-            if let Some(stat) = std::fs::read_to_string(entry.path().join("stat"))
+            if let Some((ppid, ticks)) = std::fs::read_to_string(entry.path().join("stat"))
                 .ok()
                 .as_deref()
                 .and_then(parse_stat)
             {
-                procs.insert(pid, stat);
+                procs.insert(pid, (ppid, ticks + waited_ticks(&entry.path())));
             }
         }
     }
