@@ -137,7 +137,7 @@ pub fn desktop_file(exe: &Path) -> String {
     )
 }
 
-/// Writes [`desktop_file`] for `exe` into `data_home`'s `applications`
+/// Writes the desktop file (`desktop_file`) for `exe` into `data_home`'s `applications`
 /// folder (`$XDG_DATA_HOME`, else `~/.local/share`), where KWin reads it
 /// when the program connects; returns the file written.
 ///

@@ -26,7 +26,7 @@ fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
 }
 
-/// Reads the X11 state of `display` under [`X11_TIMEOUT`], over a
+/// Reads the X11 state of `display` under `X11_TIMEOUT` (2 s), over a
 /// connection of its own.
 pub async fn read_state(display: Option<&str>) -> Result<DisplayState, AdapterError> {
     X11Reader::default().read(display).await
