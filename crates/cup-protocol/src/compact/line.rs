@@ -112,15 +112,52 @@ impl LineFields {
     }
 }
 
+/// How a line shows what the spec leaves to the detail level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineStyle {
+    /// Names whole instead of cut to [`NAME_MAX`] characters (D16: `page`
+    /// detail, the whole document).
+    pub whole_names: bool,
+    /// `offscreen` left out where it tells nothing (D16: `page` detail,
+    /// where every node is shown whatever its place): on nodes without a
+    /// meaningful action, and on nodes whose bounds the line shows (they
+    /// say where the node is against the screen of the header).
+    pub quiet_offscreen: bool,
+}
+
+impl LineStyle {
+    /// The spec's lines: names cut, every state shown.
+    pub const SPEC: LineStyle = LineStyle {
+        whole_names: false,
+        quiet_offscreen: false,
+    };
+    /// `page` detail's lines (D16).
+    pub const PAGE: LineStyle = LineStyle {
+        whole_names: true,
+        quiet_offscreen: true,
+    };
+}
+
 /// Appends the line of `node` (without indentation or newline) to `out`.
 pub fn push_line(out: &mut String, node: &Node) {
+    push_line_as(out, node, &node.name, LineStyle::SPEC);
+}
+
+/// [`push_line`] showing `name` as the node's name (a joined text run,
+/// D16), in `style`.
+pub fn push_line_as(out: &mut String, node: &Node, name: &str, style: LineStyle) {
     out.push('[');
     out.push_str(&node.id);
     out.push_str("] ");
     out.push_str(node.role.code());
-    if !node.name.is_empty() {
+    if !name.is_empty() {
         out.push_str(" \"");
-        text::push_quoted_body(out, &node.name, NAME_MAX, true);
+        let max = if style.whole_names {
+            usize::MAX
+        } else {
+            NAME_MAX
+        };
+        text::push_quoted_body(out, name, max, true);
         out.push('"');
     }
     let meaningful = node.has_meaningful_action();
@@ -130,9 +167,15 @@ pub fn push_line(out: &mut String, node: &Node) {
             let _ = write!(out, " {},{} {}x{}", b.x, b.y, b.w, b.h);
         }
     }
-    if !node.states.is_empty() {
+    let quiet = style.quiet_offscreen && (!meaningful || node.bounds.is_some());
+    let mut states = node
+        .states
+        .iter()
+        .filter(|s| !(quiet && **s == State::Offscreen))
+        .peekable();
+    if states.peek().is_some() {
         out.push_str(" {");
-        push_codes(out, node.states.iter().map(|s| s.code()));
+        push_codes(out, states.map(|s| s.code()));
         out.push('}');
     }
     if meaningful {

@@ -8,9 +8,10 @@ pub mod page;
 pub mod parse;
 pub mod prune;
 pub mod render;
+pub mod runs;
 pub mod text;
 
-pub use line::{format_line, LineAttrs, LineFields};
+pub use line::{format_line, LineAttrs, LineFields, LineStyle};
 pub use overview::render_overview;
 pub use page::{page, render_page, Page, PageError, PageRequest};
 pub use parse::{parse, Document, Header, Line, ParseError};

@@ -14,8 +14,12 @@
 
 use std::fmt::Write as _;
 
-use crate::compact::prune::{child_viewport, clip_direction, for_each_item, prune_kept, Clipped};
-use crate::compact::render::{cap, push_pruned, MAX_OUTPUT_CHARS};
+use crate::compact::line::LineStyle;
+use crate::compact::prune::{
+    child_viewport, clip_direction, for_each_item_in, prune_kept_in, Clipped,
+};
+use crate::compact::render::{cap, joins_runs, push_pruned, MAX_OUTPUT_CHARS};
+use crate::compact::runs::join_text_runs;
 use crate::compact::text::{self, NAME_MAX};
 use crate::envelope::Envelope;
 use crate::node::{Node, Rect};
@@ -115,15 +119,21 @@ pub fn page(
 
     let mut items: Vec<(&Node, Option<Direction>)> = Vec::new();
     let mut clipped = Clipped::default();
-    for_each_item(Some(container), &container.children, &mut |child, _| {
-        let dir = viewport
-            .zip(child.bounds)
-            .and_then(|(v, b)| clip_direction(&b, &v));
-        if let Some(d) = dir {
-            clipped.add(d, 1);
-        }
-        items.push((child, dir));
-    });
+    let joins = joins_runs(env);
+    for_each_item_in(
+        Some(container),
+        &container.children,
+        joins,
+        &mut |child, _| {
+            let dir = viewport
+                .zip(child.bounds)
+                .and_then(|(v, b)| clip_direction(&b, &v));
+            if let Some(d) = dir {
+                clipped.add(d, 1);
+            }
+            items.push((child, dir));
+        },
+    );
     let total = items.len();
     if total == 0 {
         return Err(PageError::NoItems(id.to_owned()));
@@ -182,6 +192,7 @@ pub fn page(
         total,
         (forward, back),
         req.max_chars,
+        joins,
     );
     Ok(Page {
         text: out,
@@ -193,7 +204,9 @@ pub fn page(
 
 /// The text of one page: `shown` are the container's items `start`… of
 /// `total`, with the hint lines for the items after (`forward`) and
-/// before (`back`); cut to `max_chars` (`0`: no cap) at a line.
+/// before (`back`); cut to `max_chars` (`0`: no cap) at a line. With
+/// `joins` (the web), each item's adjacent text runs of one block are one
+/// line (D16).
 pub fn render_page(
     container: &Node,
     shown: &[&Node],
@@ -201,6 +214,7 @@ pub fn render_page(
     total: usize,
     (forward, back): (Direction, Direction),
     max_chars: usize,
+    joins: bool,
 ) -> String {
     let id = container.id.as_str();
     let end = (start + shown.len()).min(total);
@@ -220,7 +234,11 @@ pub fn render_page(
     let body_start = out.len();
     let mut line_starts = Vec::new();
     for item in shown {
-        push_pruned(&mut out, &prune_kept(item, None), 0, &mut line_starts);
+        let mut kept = [prune_kept_in(item, None, joins)];
+        if joins {
+            join_text_runs(&mut kept);
+        }
+        push_pruned(&mut out, &kept[0], 0, LineStyle::SPEC, &mut line_starts);
     }
     let remaining = total - end;
     if remaining > 0 || start > 0 || container.actions.contains(&Action::Scroll) {

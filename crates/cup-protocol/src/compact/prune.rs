@@ -146,6 +146,11 @@ pub struct Pruned<'a> {
     pub budget_cut: usize,
     /// The `page` offset of the first item left out by the budget.
     pub budget_offset: usize,
+    /// For a `text` node, the text of the run it heads when adjacent runs
+    /// of one block were joined into its line (D16); `None` otherwise.
+    pub joined: Option<String>,
+    /// The name is left off the line: the lines below say it whole (D17).
+    pub name_below: bool,
 }
 
 impl Pruned<'_> {
@@ -175,6 +180,20 @@ pub fn prune_folding(
     screen: Option<Rect>,
     fold: bool,
 ) -> Vec<Pruned<'_>> {
+    prune_folding_in(roots, detail, screen, fold, false)
+}
+
+/// [`prune_folding`]; with `flat` (the web, D16) a text reached through
+/// hoisted wrappers is its container's only child only when the container
+/// has no other item (D14), so that the runs of a paragraph stay whole for
+/// joining.
+pub fn prune_folding_in(
+    roots: &[Node],
+    detail: Detail,
+    screen: Option<Rect>,
+    fold: bool,
+    flat: bool,
+) -> Vec<Pruned<'_>> {
     match detail {
         Detail::Full => roots.iter().map(keep_all).collect(),
         Detail::Minimal => roots
@@ -183,8 +202,8 @@ pub fn prune_folding(
             .collect(),
         Detail::Compact => {
             let mut out = Vec::new();
-            for_each_item(None, roots, &mut |child, _parent| {
-                out.push(prune_kept_folding(child, screen, fold));
+            for_each_item_in(None, roots, flat, &mut |child, _parent| {
+                out.push(prune_kept_folding(child, screen, fold, flat));
             });
             out
         }
@@ -193,10 +212,10 @@ pub fn prune_folding(
             walk_items(
                 None,
                 roots,
-                sibling_count(roots),
-                Viewport::Ignored,
+                item_count(roots, flat),
+                (Viewport::Ignored, flat),
                 &mut |child, _| {
-                    out.push(prune_page(child));
+                    out.push(prune_page(child, flat));
                 },
             );
             out
@@ -213,14 +232,14 @@ enum Viewport {
 
 /// Prunes a kept node with the compact rules but no viewport
 /// ([`Detail::Page`]).
-fn prune_page(node: &Node) -> Pruned<'_> {
+fn prune_page(node: &Node, flat: bool) -> Pruned<'_> {
     let mut children = Vec::new();
     walk_items(
         Some(node),
         &node.children,
-        sibling_count(&node.children),
-        Viewport::Ignored,
-        &mut |child, _| children.push(prune_page(child)),
+        item_count(&node.children, flat),
+        (Viewport::Ignored, flat),
+        &mut |child, _| children.push(prune_page(child, flat)),
     );
     collapse(node, children, Clipped::default(), Folded::default())
 }
@@ -233,6 +252,8 @@ fn keep_all(node: &Node) -> Pruned<'_> {
         folded: Folded::default(),
         budget_cut: 0,
         budget_offset: 0,
+        joined: None,
+        name_below: false,
     }
 }
 
@@ -252,6 +273,8 @@ fn keep_actionable(node: &Node, folding: bool) -> Option<Pruned<'_>> {
         folded,
         budget_cut: 0,
         budget_offset: 0,
+        joined: None,
+        name_below: false,
     })
 }
 
@@ -289,12 +312,30 @@ fn sibling_count(children: &[Node]) -> usize {
     children.iter().filter(|c| !skipped_anywhere(c)).count()
 }
 
+/// The sibling count a walk starts with: [`sibling_count`], or with
+/// `flat` (D16) the items found through hoisted wrappers too.
+fn item_count(children: &[Node], flat: bool) -> usize {
+    if !flat {
+        return sibling_count(children);
+    }
+    children
+        .iter()
+        .map(|c| {
+            if is_hoisted(c) || wraps_itself(c) {
+                item_count(&c.children, true)
+            } else {
+                usize::from(!skipped_anywhere(c))
+            }
+        })
+        .sum()
+}
+
 /// Whether `node`, a sole child, is its parent again (D14): the same role
 /// and name, no action of its own. It is hoisted: GTK 4's grid cell holds
 /// its label's cell (Nautilus's `cel "a.txt"` twice per file, the inner
 /// one over an icon and the label); what is below it is shown as its
 /// parent's, where the label repeating the name is dropped in turn.
-fn is_parent_again(node: &Node, parent: Option<&Node>) -> bool {
+pub(crate) fn is_parent_again(node: &Node, parent: Option<&Node>) -> bool {
     !node.name.is_empty()
         && !node.has_meaningful_action()
         && parent.is_some_and(|p| p.role == node.role && p.name == node.name)
@@ -305,7 +346,7 @@ fn is_parent_again(node: &Node, parent: Option<&Node>) -> bool {
 /// does not have. It is hoisted and the child, the one that acts, stays:
 /// GTK 4's menu button (`btn "Main Menu"`) around its toggle button
 /// (`btn "Main Menu" [clk]`).
-fn wraps_itself(node: &Node) -> bool {
+pub(crate) fn wraps_itself(node: &Node) -> bool {
     let [child] = node.children.as_slice() else {
         return false;
     };
@@ -375,11 +416,22 @@ pub fn for_each_item<'a>(
     children: &'a [Node],
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
+    for_each_item_in(parent, children, false, visit);
+}
+
+/// [`for_each_item`]; with `flat` (the web, D16) as
+/// [`prune_folding_in`] counts a sole text.
+pub fn for_each_item_in<'a>(
+    parent: Option<&'a Node>,
+    children: &'a [Node],
+    flat: bool,
+    visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
+) {
     walk_items(
         parent,
         children,
-        sibling_count(children),
-        Viewport::Applied,
+        item_count(children, flat),
+        (Viewport::Applied, flat),
         visit,
     );
 }
@@ -388,7 +440,7 @@ fn walk_items<'a>(
     parent: Option<&'a Node>,
     children: &'a [Node],
     siblings: usize,
-    viewport: Viewport,
+    (viewport, flat): (Viewport, bool),
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
     for child in children {
@@ -398,13 +450,13 @@ fn walk_items<'a>(
         {
             // The promoted children keep the container as their parent; the
             // sibling count of the redundant-text rule is the wrapper's.
-            walk_items(
-                parent,
-                &child.children,
-                sibling_count(&child.children),
-                viewport,
-                visit,
-            );
+            // With `flat`, the container's count of items holds.
+            let inner = if flat {
+                siblings
+            } else {
+                sibling_count(&child.children)
+            };
+            walk_items(parent, &child.children, inner, (viewport, flat), visit);
         } else if !is_skipped(child, parent, siblings, viewport) {
             visit(child, parent);
         }
@@ -413,22 +465,32 @@ fn walk_items<'a>(
 
 /// Prunes a node that survived hoisting and skipping, below a viewport.
 pub fn prune_kept(node: &Node, viewport: Option<Rect>) -> Pruned<'_> {
-    prune_kept_folding(node, viewport, true)
+    prune_kept_folding(node, viewport, true, false)
 }
 
-fn prune_kept_folding(node: &Node, viewport: Option<Rect>, folding: bool) -> Pruned<'_> {
+/// [`prune_kept`]; with `flat` as [`prune_folding_in`].
+pub fn prune_kept_in(node: &Node, viewport: Option<Rect>, flat: bool) -> Pruned<'_> {
+    prune_kept_folding(node, viewport, true, flat)
+}
+
+fn prune_kept_folding(
+    node: &Node,
+    viewport: Option<Rect>,
+    folding: bool,
+    flat: bool,
+) -> Pruned<'_> {
     let inner = child_viewport(node, viewport);
     let mut children = Vec::new();
     let mut clipped = Clipped::default();
     let mut fold = Fold::of(node, folding);
-    for_each_item(Some(node), &node.children, &mut |child, _| {
+    for_each_item_in(Some(node), &node.children, flat, &mut |child, _| {
         let dir = inner
             .zip(child.bounds)
             .and_then(|(v, b)| clip_direction(&b, &v));
         match dir {
             Some(d) => clipped.add(d, 1),
             None => {
-                let kept = prune_kept_folding(child, inner, folding);
+                let kept = prune_kept_folding(child, inner, folding, flat);
                 if !fold.takes(&kept) {
                     children.push(kept);
                 }
@@ -541,5 +603,7 @@ fn collapse<'a>(
         folded,
         budget_cut: 0,
         budget_offset: 0,
+        joined: None,
+        name_below: false,
     }
 }

@@ -3,10 +3,11 @@
 
 use std::fmt::Write as _;
 
-use crate::compact::line::push_line;
-use crate::compact::prune::{for_each_item, prune_folding, Clipped, Detail, Folded, Pruned};
+use crate::compact::line::{push_line_as, LineStyle};
+use crate::compact::prune::{for_each_item_in, prune_folding_in, Clipped, Detail, Folded, Pruned};
+use crate::compact::runs::{join_text_runs, name_from_lines_below};
 use crate::compact::text::{self, WINDOW_TITLE_MAX};
-use crate::envelope::{Envelope, Screen, WindowInfo};
+use crate::envelope::{Envelope, PlatformId, Screen, WindowInfo};
 use crate::node::Node;
 use crate::vocab::Direction;
 
@@ -48,7 +49,15 @@ pub fn render(env: &Envelope, opts: &RenderOptions) -> String {
 /// benchmark compares to say what folding saves.
 pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> String {
     let screen = (opts.detail == Detail::Compact).then(|| env.screen.rect());
-    let mut pruned = prune_folding(&env.tree, opts.detail, screen, fold);
+    let joins = joins_runs(env) && opts.detail != Detail::Full;
+    let mut pruned = prune_folding_in(&env.tree, opts.detail, screen, fold, joins);
+    if joins {
+        join_text_runs(&mut pruned);
+    }
+    if opts.detail != Detail::Full {
+        name_from_lines_below(&mut pruned);
+    }
+    let style = line_style(opts.detail);
     let write = |pruned: &[Pruned<'_>]| {
         let shown: usize = pruned.iter().map(Pruned::len).sum();
         let mut out = String::with_capacity(64 + shown * 48);
@@ -57,19 +66,40 @@ pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> Strin
         let body_start = out.len();
         let mut line_starts = Vec::with_capacity(shown);
         for p in pruned {
-            push_pruned(&mut out, p, 0, &mut line_starts);
+            push_pruned(&mut out, p, 0, style, &mut line_starts);
         }
         (out, body_start, line_starts)
     };
     let (mut out, mut body_start, mut line_starts) = write(&pruned);
     if opts.max_chars > 0 {
         let over = out.chars().count().saturating_sub(opts.max_chars);
-        if over > 0 && fit_budget(&mut pruned, over + BUDGET_SLACK) {
+        if over > 0 && fit_budget(&mut pruned, over + BUDGET_SLACK, style, joins) {
+            // A name said by lines the budget left out is shown again.
+            if opts.detail != Detail::Full {
+                name_from_lines_below(&mut pruned);
+            }
             (out, body_start, line_starts) = write(&pruned);
         }
         cap(&mut out, opts.max_chars, body_start, &line_starts);
     }
     out
+}
+
+/// Whether adjacent text runs of one block are joined into one line (D16):
+/// on the web, where a browser splits a paragraph into a text node per
+/// inline run.
+pub(crate) fn joins_runs(env: &Envelope) -> bool {
+    env.platform == PlatformId::Web
+}
+
+/// How lines look at `detail` (D16: `page` shows whole names and says
+/// `offscreen` only where it matters to acting).
+pub(crate) fn line_style(detail: Detail) -> LineStyle {
+    if detail == Detail::Page {
+        LineStyle::PAGE
+    } else {
+        LineStyle::SPEC
+    }
 }
 
 /// Items a container keeps when the character budget leaves out the rest.
@@ -80,9 +110,9 @@ const BUDGET_SLACK: usize = 200;
 
 /// The characters of `p`'s lines at `depth` (children and hint lines
 /// included).
-fn text_len(p: &Pruned<'_>, depth: usize) -> usize {
+fn text_len(p: &Pruned<'_>, depth: usize, style: LineStyle) -> usize {
     let mut out = String::new();
-    push_pruned(&mut out, p, depth, &mut Vec::new());
+    push_pruned(&mut out, p, depth, style, &mut Vec::new());
     out.chars().count()
 }
 
@@ -93,23 +123,29 @@ fn text_len(p: &Pruned<'_>, depth: usize) -> usize {
 /// bar) stays, where cutting the text at its end would drop it. Each such
 /// container says how many items it left out and where `page` shows them.
 /// `true` when anything was left out.
-pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize) -> bool {
+/// `style` and `joins` are the render's (D16).
+pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize, style: LineStyle, joins: bool) -> bool {
     // Every container with more than BUDGET_KEEP children, by its path
     // of child indexes, with the characters of its items past the kept.
     fn candidates(
         p: &Pruned<'_>,
         depth: usize,
+        style: LineStyle,
         path: &mut Vec<usize>,
         out: &mut Vec<(Vec<usize>, usize, Vec<usize>)>,
     ) {
         if p.children.len() > BUDGET_KEEP {
-            let sizes: Vec<usize> = p.children.iter().map(|c| text_len(c, depth + 1)).collect();
+            let sizes: Vec<usize> = p
+                .children
+                .iter()
+                .map(|c| text_len(c, depth + 1, style))
+                .collect();
             let spare: usize = sizes[BUDGET_KEEP..].iter().sum();
             out.push((path.clone(), spare, sizes));
         }
         for (i, c) in p.children.iter().enumerate() {
             path.push(i);
-            candidates(c, depth + 1, path, out);
+            candidates(c, depth + 1, style, path, out);
             path.pop();
         }
     }
@@ -123,7 +159,7 @@ pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize) -> bool {
     }
     let mut found = Vec::new();
     for (i, r) in pruned.iter().enumerate() {
-        candidates(r, 0, &mut vec![i], &mut found);
+        candidates(r, 0, style, &mut vec![i], &mut found);
     }
     // Deepest containers first among equals would change nothing: the
     // largest lists go first, and a container inside one already cut is
@@ -153,12 +189,17 @@ pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize) -> bool {
             // the container's items as `page` counts them.
             let first = node.children[keep].node.id.as_str();
             let (mut index, mut offset) = (0usize, None);
-            for_each_item(Some(node.node), &node.node.children, &mut |item, _| {
-                if offset.is_none() && item.id == first {
-                    offset = Some(index);
-                }
-                index += 1;
-            });
+            for_each_item_in(
+                Some(node.node),
+                &node.node.children,
+                joins,
+                &mut |item, _| {
+                    if offset.is_none() && item.id == first {
+                        offset = Some(index);
+                    }
+                    index += 1;
+                },
+            );
             node.budget_offset = offset.unwrap_or(keep);
             node.children.truncate(keep);
             node.budget_cut = cut;
@@ -233,14 +274,20 @@ pub(crate) fn push_pruned(
     out: &mut String,
     p: &Pruned<'_>,
     depth: usize,
+    style: LineStyle,
     line_starts: &mut Vec<usize>,
 ) {
     line_starts.push(out.len());
     indent(out, depth);
-    push_line(out, p.node);
+    let name = match &p.joined {
+        Some(joined) => joined.as_str(),
+        None if p.name_below => "",
+        None => &p.node.name,
+    };
+    push_line_as(out, p.node, name, style);
     out.push('\n');
     for child in &p.children {
-        push_pruned(out, child, depth + 1, line_starts);
+        push_pruned(out, child, depth + 1, style, line_starts);
     }
     if p.folded.items > 0 {
         indent(out, depth + 1);

@@ -263,7 +263,7 @@ fn full_and_page_detail_do_not_change() {
         [e7] mi \"b.odt\" {off} [clk]
       [e10] mi \"Print...\" {off} [clk]
       [e11] mi \"Print Preview\" {off} [clk]
-      [e12] txt \"Not an item\" {off}
+      [e12] txt \"Not an item\"
       [e13] mi \"Exit LibreOffice\" {off} [clk]
     [e14] mnu \"Edit\" 40,0 40x20 [clk]
       [e15] mi \"Undo\" {off} [clk]

@@ -9,3 +9,4 @@ mod folding;
 mod properties;
 mod pruning;
 mod schema;
+mod text_runs;

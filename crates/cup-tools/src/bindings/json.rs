@@ -129,6 +129,7 @@ pub fn serialize_page(
         total.max(offset + items.len()),
         (Direction::Down, Direction::Up),
         compact::MAX_OUTPUT_CHARS,
+        false,
     ))
 }
 
