@@ -54,6 +54,7 @@ fn request(o: SnapshotOptions) -> napi::Result<(SnapshotRequest, bool)> {
             max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
             limits,
             since: o.since,
+            bounds: o.bounds.unwrap_or(true),
         },
         with_envelope,
     ))
@@ -101,6 +102,8 @@ pub struct SnapshotOptions {
     pub timeout_ms: Option<u32>,
     /// Only what changed since this snapshot ("last" or an id).
     pub since: Option<String>,
+    /// `false`: the lines leave their bounds off (act by id only).
+    pub bounds: Option<bool>,
     /// Also return the envelope as JSON (it costs a serialization of the
     /// whole tree: asked only when the caller wants the envelope).
     pub envelope: Option<bool>,

@@ -38,6 +38,12 @@ test("snapshot → action (effect confirmed) → snapshot shows it (the referenc
     assert.match(changed, /# changes since s/);
     assert.equal(lineOf(changed, idOf(after, 'chk "checkbutton"')).includes("{chk"), before);
     assert.ok(changed.length * 10 <= after.length, changed);
+    // Without bounds: the same lines, none with x,y wxh.
+    const byId = await s.snapshot({ bounds: false });
+    const whole = await s.snapshot();
+    assert.equal(byId.split("\n").length, whole.split("\n").length, byId);
+    assert.doesNotMatch(byId, /\] \w+ ("[^"]*" )?-?\d+,-?\d+ \d+x\d+/);
+    assert.match(whole, /\] \w+ ("[^"]*" )?-?\d+,-?\d+ \d+x\d+/);
   } finally {
     // What `await using` calls (Node 24 has the syntax; TypeScript lowers it).
     await s[Symbol.asyncDispose]();

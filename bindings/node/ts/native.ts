@@ -29,6 +29,8 @@ export interface NativeSnapshotOptions {
   timeoutMs?: number;
   /** Only what changed since this snapshot ("last" or an id). */
   since?: string;
+  /** `false`: the lines leave their bounds off. */
+  bounds?: boolean;
   /** Also return the envelope (JSON). */
   envelope?: boolean;
 }

@@ -148,6 +148,7 @@ export class Session implements AsyncDisposable {
       maxNodes: options.maxNodes,
       timeoutMs: options.timeoutMs,
       since: options.since,
+      bounds: options.bounds,
       envelope: options.compact === false,
     };
     const snap = this.#js ? await this.#native.snapshotFed(await this.#feed(options), o) : await this.#native.snapshot(o);

@@ -189,6 +189,11 @@ export interface SnapshotOptions {
    * changes-only header names ("this is s5"). Elements keep their ids.
    */
   since?: string;
+  /**
+   * `false`: the compact lines leave their bounds (x,y wxh) off, for
+   * agents that act by id only (fewer tokens). Default true.
+   */
+  bounds?: boolean;
 }
 
 /** A search of the latest snapshot. */

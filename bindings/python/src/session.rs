@@ -121,8 +121,9 @@ impl Session {
     /// Captures and keeps a snapshot; returns its compact text, or the
     /// envelope as JSON when `compact` is false. With `since` ("last", or
     /// the id a changes-only header names), the text says only what
-    /// changed since that snapshot, and its elements keep their ids.
-    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None))]
+    /// changed since that snapshot, and its elements keep their ids. With
+    /// `bounds` false the lines leave their bounds off (act by id only).
+    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None, bounds=true))]
     #[allow(clippy::too_many_arguments)]
     fn snapshot(
         &self,
@@ -136,6 +137,7 @@ impl Session {
         max_nodes: Option<usize>,
         timeout_ms: Option<u64>,
         since: Option<String>,
+        bounds: bool,
     ) -> PyResult<String> {
         let scope: Scope = word("scope", scope, "overview, foreground, desktop, full")?;
         let detail: Detail = word(
@@ -160,6 +162,7 @@ impl Session {
             max_chars: max_chars.unwrap_or(MAX_OUTPUT_CHARS),
             limits,
             since,
+            bounds,
         };
         self.with(py, |inner| async move {
             let mut s = inner.lock().await;

@@ -72,6 +72,10 @@ def test_snapshot_act_snapshot(desktop):
     check = id_of(after, 'chk "checkbutton"')
     assert ("{chk" in line_of(changed, check)) == before, changed
     assert len(changed) * 10 <= len(after), changed
+    # Without bounds: the same lines, none with x,y wxh.
+    by_id = s.snapshot(bounds=False)
+    assert len(by_id.splitlines()) == len(s.snapshot().splitlines()), by_id
+    assert not re.search(r"\] \w+ (\"[^\"]*\" )?-?\d+,-?\d+ \d+x\d+", by_id), by_id
 
 
 def test_find_press_screenshot_batch(desktop):

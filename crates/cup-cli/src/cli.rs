@@ -437,6 +437,9 @@ pub struct SnapshotArgs {
     /// its header says). Elements it had keep their ids.
     #[arg(long, value_name = "ID")]
     pub since: Option<String>,
+    /// Leave the bounds (x,y wxh) off the lines: for agents that act by id only (fewer tokens).
+    #[arg(long)]
+    pub no_bounds: bool,
 }
 
 /// An input file.
@@ -457,6 +460,9 @@ pub struct RenderArgs {
     /// Cap on the output in characters, notice included (0 = no cap).
     #[arg(long, default_value_t = cup_protocol::compact::MAX_OUTPUT_CHARS)]
     pub max_chars: usize,
+    /// Leave the bounds (x,y wxh) off the lines: for agents that act by id only (fewer tokens).
+    #[arg(long)]
+    pub no_bounds: bool,
 }
 
 /// `cup find`.

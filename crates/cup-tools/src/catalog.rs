@@ -148,6 +148,10 @@ fn since() -> Value {
     string("only what changed since this snapshot: \"last\", or the id a changes-only header names (\"this is s5\"); elements keep their ids, what went is listed")
 }
 
+fn bounds() -> Value {
+    boolean("false: no x,y wxh on the lines (act by id only; fewer tokens); default true")
+}
+
 fn detail() -> Value {
     one_of(
         &["compact", "standard", "full", "minimal", "page"],
@@ -190,6 +194,7 @@ fn cup_tools() -> Vec<ToolSpec> {
                     "detail": detail(),
                     "query": string("keep only elements matching this (e.g. \"save button\") and their ancestors"),
                     "since": since(),
+                    "bounds": bounds(),
                 }),
                 &[],
             ),
@@ -199,7 +204,7 @@ fn cup_tools() -> Vec<ToolSpec> {
             "snapshot_app",
             "Snapshot every window whose title contains `app`.",
             schema(
-                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since()}),
+                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since(), "bounds": bounds()}),
                 &["app"],
             ),
             true,
@@ -207,7 +212,7 @@ fn cup_tools() -> Vec<ToolSpec> {
         tool(
             "snapshot_desktop",
             "Snapshot the desktop surface (icons); the window list when there is none.",
-            schema(json!({"detail": detail(), "since": since()}), &[]),
+            schema(json!({"detail": detail(), "since": since(), "bounds": bounds()}), &[]),
             true,
         ),
         tool(

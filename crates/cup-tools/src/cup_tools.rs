@@ -21,7 +21,15 @@ pub(super) async fn call(
 ) -> Result<Output, ToolError> {
     match tool {
         "snapshot" => {
-            args.only(&["scope", "app", "max_depth", "detail", "query", "since"])?;
+            args.only(&[
+                "scope",
+                "app",
+                "max_depth",
+                "detail",
+                "query",
+                "since",
+                "bounds",
+            ])?;
             let mut req = tb.request(args)?;
             req.app = args.str("app")?;
             if req.app.is_some() && req.scope == Scope::Foreground && !args.has("scope") {
@@ -31,7 +39,7 @@ pub(super) async fn call(
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_app" => {
-            args.only(&["app", "max_depth", "detail", "query", "since"])?;
+            args.only(&["app", "max_depth", "detail", "query", "since", "bounds"])?;
             let mut req = tb.request(args)?;
             req.scope = Scope::Full;
             req.app = Some(args.req_str("app", "\"Calculator\"")?);
@@ -39,7 +47,7 @@ pub(super) async fn call(
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_desktop" => {
-            args.only(&["detail", "since"])?;
+            args.only(&["detail", "since", "bounds"])?;
             let mut req = tb.request(args)?;
             req.scope = Scope::Desktop;
             req.since = since(args)?;
@@ -84,7 +92,9 @@ async fn snapshot(
 ) -> Result<Output, ToolError> {
     let session = tb.session()?;
     let snap = session.snapshot(req).await?;
-    Ok(Output::text(snapshot_text(snap, query, req.detail)?))
+    Ok(Output::text(snapshot_text(
+        snap, query, req.detail, req.bounds,
+    )?))
 }
 
 pub(super) fn find_query(args: &Args<'_>) -> Result<FindQuery, ToolError> {

@@ -402,7 +402,9 @@ impl Toolbox {
         let after = session.snapshot(&req).await?;
         // A changes-only text (since) is compared whole, as rendered.
         let whole = |s: &cup::Snapshot| cup::Snapshot {
-            text: s.whole_text(req.detail, req.max_chars).into_owned(),
+            text: s
+                .whole_text(req.detail, req.max_chars, req.bounds)
+                .into_owned(),
             ..s.clone()
         };
         let diff = if before.since.is_some() || after.since.is_some() {
@@ -476,6 +478,9 @@ fn snapshot_request(base: SnapshotRequest, args: &Args<'_>) -> Result<SnapshotRe
         req.detail = detail
             .parse()
             .map_err(|e: cup_protocol::UnknownWord| ToolError(e.to_string()))?;
+    }
+    if let Some(bounds) = args.bool("bounds")? {
+        req.bounds = bounds;
     }
     Ok(req)
 }

@@ -52,6 +52,7 @@ pub fn snapshot_text(
     snap: &Snapshot,
     query: Option<&str>,
     detail: compact::Detail,
+    bounds: bool,
 ) -> Result<String, ToolError> {
     let Some(q) = query.filter(|q| !q.trim().is_empty()) else {
         return Ok(snap.text.clone());
@@ -78,6 +79,7 @@ pub fn snapshot_text(
             detail,
             max_chars: compact::MAX_OUTPUT_CHARS,
             notes,
+            bounds,
         },
     ))
 }

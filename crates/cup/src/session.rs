@@ -28,6 +28,10 @@ pub struct SnapshotRequest {
     /// snapshot's id (`Snapshot::id`, e.g. `"s4"`). The ids of elements it
     /// had stay the same; see [`crate::since`].
     pub since: Option<String>,
+    /// Bounds on the lines of actionable elements (default `true`, as the
+    /// spec puts them); `false` for agents that act by id only. The
+    /// envelope keeps them either way.
+    pub bounds: bool,
 }
 
 impl Default for SnapshotRequest {
@@ -39,6 +43,7 @@ impl Default for SnapshotRequest {
             max_chars: compact::MAX_OUTPUT_CHARS,
             limits: CaptureLimits::default(),
             since: None,
+            bounds: true,
         }
     }
 }
@@ -67,9 +72,14 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// The whole compact text, as `detail` and `max_chars` render it:
-    /// `text` itself unless it shows changes only.
-    pub fn whole_text(&self, detail: Detail, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    /// The whole compact text, as `detail`, `max_chars` and `bounds` render
+    /// it: `text` itself unless it shows changes only.
+    pub fn whole_text(
+        &self,
+        detail: Detail,
+        max_chars: usize,
+        bounds: bool,
+    ) -> std::borrow::Cow<'_, str> {
         if self.since.is_none() || self.envelope.scope == Some(Scope::Overview) {
             return std::borrow::Cow::Borrowed(&self.text);
         }
@@ -79,6 +89,7 @@ impl Snapshot {
                 detail,
                 max_chars,
                 notes: self.notes.clone(),
+                bounds,
             },
         ))
     }
@@ -423,6 +434,7 @@ impl Session {
                     detail: req.detail,
                     max_chars: req.max_chars,
                     notes: notes.clone(),
+                    bounds: req.bounds,
                 },
             ),
             Some(b) => {
@@ -433,6 +445,7 @@ impl Session {
                             detail: req.detail,
                             max_chars: 0,
                             notes: notes.to_vec(),
+                            bounds: req.bounds,
                         },
                     )
                 };

@@ -30,6 +30,7 @@ class Session:
         max_nodes: Optional[int] = None,
         timeout_ms: Optional[int] = None,
         since: Optional[str] = None,
+        bounds: bool = True,
     ) -> str: ...
     def last_envelope(self) -> Optional[str]: ...
     def action(

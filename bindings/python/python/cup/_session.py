@@ -87,6 +87,7 @@ class Session:
         max_nodes: Optional[int] = ...,
         timeout_ms: Optional[int] = ...,
         since: Optional[str] = ...,
+        bounds: bool = ...,
     ) -> str: ...
 
     @overload
@@ -102,6 +103,7 @@ class Session:
         max_nodes: Optional[int] = ...,
         timeout_ms: Optional[int] = ...,
         since: Optional[str] = ...,
+        bounds: bool = ...,
     ) -> Dict[str, Any]: ...
 
     def snapshot(
@@ -116,6 +118,7 @@ class Session:
         max_nodes: Optional[int] = None,
         timeout_ms: Optional[int] = None,
         since: Optional[str] = None,
+        bounds: bool = True,
     ) -> Union[str, Dict[str, Any]]:
         """Captures the UI and keeps its ids for :meth:`action`.
 
@@ -125,10 +128,12 @@ class Session:
         none); ``max_nodes`` and ``timeout_ms`` bound the capture (a capture
         cut short says so in its header). ``since`` ("last", or the id a
         changes-only header names) returns only what changed since that
-        snapshot; its elements keep their ids.
+        snapshot; its elements keep their ids. ``bounds=False`` leaves the
+        bounds off the lines (for agents that act by id only).
         """
         out = self._native.snapshot(
-            scope, app, max_depth, compact, detail, max_chars, max_nodes, timeout_ms, since
+            scope, app, max_depth, compact, detail, max_chars, max_nodes, timeout_ms, since,
+            bounds,
         )
         return out if compact else json.loads(out)
 

@@ -65,6 +65,7 @@ class Session:
         max_nodes: Optional[int] = None,
         timeout_ms: Optional[int] = None,
         since: Optional[str] = None,
+        bounds: bool = True,
     ) -> Union[str, Dict[str, Any]]:
         """See :meth:`cup.Session.snapshot`."""
         return await self._run(
@@ -78,6 +79,7 @@ class Session:
             max_nodes=max_nodes,
             timeout_ms=timeout_ms,
             since=since,
+            bounds=bounds,
         )
 
     async def action(self, element_id: str, action: str, **params: Any) -> ActionResult:

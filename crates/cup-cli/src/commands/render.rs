@@ -28,6 +28,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, Failure> {
                 detail,
                 max_chars: args.max_chars,
                 notes: Vec::new(),
+                bounds: !args.no_bounds,
             },
         )
     };

@@ -36,6 +36,7 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
             deadline: Duration::from_millis(args.deadline_ms),
         },
         since: args.since.clone(),
+        bounds: !args.no_bounds,
     };
     let mut session = Session::new(crate::platform::adapter()?);
     if args.since.is_some() {

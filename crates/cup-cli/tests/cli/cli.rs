@@ -91,6 +91,15 @@ fn render_reads_stdin_and_honours_max_chars() {
     assert!(s.contains("# OUTPUT TRUNCATED — showing "), "{s}");
     let out = cup(&["render", "-", "--detail", "minimal"], Some(&example));
     assert!(text(&out.stdout).contains("[e4] btn \"Start\""));
+    // --no-bounds: the same lines without x,y wxh.
+    let with = text(&cup(&["render", "-"], Some(&example)).stdout);
+    let without = text(&cup(&["render", "-", "--no-bounds"], Some(&example)).stdout);
+    assert!(
+        with.contains("[e4] btn \"Start\" 1014,1392 45x48 [clk]"),
+        "{with}"
+    );
+    assert!(without.contains("[e4] btn \"Start\" [clk]\n"), "{without}");
+    assert_eq!(with.lines().count(), without.lines().count());
 }
 
 #[test]

@@ -123,6 +123,9 @@ pub struct LineStyle {
     /// meaningful action, and on nodes whose bounds the line shows (they
     /// say where the node is against the screen of the header).
     pub quiet_offscreen: bool,
+    /// No bounds on any line: for agents that act by id only (the
+    /// `bounds` option of every front end).
+    pub no_bounds: bool,
 }
 
 impl LineStyle {
@@ -130,11 +133,13 @@ impl LineStyle {
     pub const SPEC: LineStyle = LineStyle {
         whole_names: false,
         quiet_offscreen: false,
+        no_bounds: false,
     };
     /// `page` detail's lines (D16).
     pub const PAGE: LineStyle = LineStyle {
         whole_names: true,
         quiet_offscreen: true,
+        no_bounds: false,
     };
 }
 
@@ -161,13 +166,12 @@ pub fn push_line_as(out: &mut String, node: &Node, name: &str, style: LineStyle)
         out.push('"');
     }
     let meaningful = node.has_meaningful_action();
-    if meaningful {
-        if let Some(b) = node.bounds {
-            use std::fmt::Write as _;
-            let _ = write!(out, " {},{} {}x{}", b.x, b.y, b.w, b.h);
-        }
+    let bounds = node.bounds.filter(|_| meaningful && !style.no_bounds);
+    if let Some(b) = bounds {
+        use std::fmt::Write as _;
+        let _ = write!(out, " {},{} {}x{}", b.x, b.y, b.w, b.h);
     }
-    let quiet = style.quiet_offscreen && (!meaningful || node.bounds.is_some());
+    let quiet = style.quiet_offscreen && (!meaningful || bounds.is_some());
     let mut states = node
         .states
         .iter()

@@ -27,6 +27,9 @@ pub struct RenderOptions {
     /// Extra header lines (without `# `), e.g. a note that a capture is
     /// partial; printed after the node count.
     pub notes: Vec<String>,
+    /// Bounds on the lines of actionable nodes, as the spec puts them
+    /// (default); `false` leaves them out for agents that act by id only.
+    pub bounds: bool,
 }
 
 impl Default for RenderOptions {
@@ -35,6 +38,7 @@ impl Default for RenderOptions {
             detail: Detail::Compact,
             max_chars: MAX_OUTPUT_CHARS,
             notes: Vec::new(),
+            bounds: true,
         }
     }
 }
@@ -57,7 +61,10 @@ pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> Strin
     if opts.detail != Detail::Full {
         name_from_lines_below(&mut pruned);
     }
-    let style = line_style(opts.detail);
+    let style = LineStyle {
+        no_bounds: !opts.bounds,
+        ..line_style(opts.detail)
+    };
     let write = |pruned: &[Pruned<'_>]| {
         let shown: usize = pruned.iter().map(Pruned::len).sum();
         let mut out = String::with_capacity(64 + shown * 48);

@@ -226,3 +226,26 @@ fn a_name_said_by_the_lines_below_is_left_off() {
         "{full}"
     );
 }
+
+#[test]
+fn without_bounds_the_lines_are_the_same_but_for_x_y_w_h() {
+    let tree = page();
+    let opts = |bounds| RenderOptions {
+        max_chars: 0,
+        bounds,
+        ..RenderOptions::default()
+    };
+    let with = render(&env("web", tree.clone()), &opts(true));
+    let without = render(&env("web", tree), &opts(false));
+    assert!(
+        with.contains("[e9] lnk \"see here\" 10,10 50x12 [clk]\n"),
+        "{with}"
+    );
+    assert!(
+        without.contains("[e9] lnk \"see here\" [clk]\n"),
+        "{without}"
+    );
+    assert_eq!(with.lines().count(), without.lines().count());
+    let doc = parse(&without).unwrap();
+    assert!(doc.nodes().all(|(_, f)| f.bounds.is_none()));
+}

@@ -28,6 +28,19 @@ fn stdio_web_page_snapshot_action_snapshot_and_screenshot() {
     assert!(acted_text.contains("Sent!"), "{acted_text}");
     let after = ok_text(&c.call("snapshot", json!({})), "snapshot after");
     assert!(after.contains("doc \"Sent!\""), "{after}");
+    // Without bounds (acting by id): the same lines, no x,y wxh.
+    let by_id = ok_text(
+        &c.call("snapshot", json!({"bounds": false})),
+        "snapshot without bounds",
+    );
+    let has_bounds = |line: &str| {
+        line.split_whitespace()
+            .any(|t| t.contains(',') && t.chars().all(|ch| ch.is_ascii_digit() || ch == ','))
+    };
+    assert!(line_of(&by_id, &send).contains("btn \"Send\""), "{by_id}");
+    assert!(!has_bounds(line_of(&by_id, &send)), "{by_id}");
+    assert!(has_bounds(line_of(&after, &send)), "{after}");
+    assert_eq!(by_id.lines().count(), after.lines().count(), "{by_id}");
 
     // A pixel click on the checkbox, seen on the element under the point.
     let gift = id_of(&after, &["chk \"Gift wrap\""]);
