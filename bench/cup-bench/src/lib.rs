@@ -26,6 +26,7 @@ pub mod stats;
 pub mod tasks;
 pub mod tokens;
 pub mod web;
+pub mod webapps;
 
 use std::path::PathBuf;
 

@@ -160,6 +160,9 @@ pub struct CupRun {
     /// The last run's whole page as compact text (`detail` page, no
     /// character cap): the same content as the peers' whole-page texts.
     pub page_text: String,
+    /// The same without bounds (`bounds: false`): what Playwright MCP's
+    /// snapshot carries, ids, roles, names, states and values.
+    pub page_text_no_bounds: String,
 }
 
 /// cup's web adapter on the browser at `port`.
@@ -238,19 +241,29 @@ pub async fn measure_cup(
     };
     let mut with_bounds = (0, 0);
     let mut page_text = String::new();
-    for _ in 0..runs.max(1) {
+    let mut page_text_no_bounds = String::new();
+    let runs = runs.max(1);
+    for run in 0..runs {
         let cpu = crate::cpu::Clock::start();
         let t = Instant::now();
         let snap = session.snapshot(&req).await.map_err(|e| e.to_string())?;
         record(&mut m, t.elapsed().as_secs_f64() * 1e3, cpu.stop(), snap);
-        page_text = cup_protocol::compact::render(
-            &snap.envelope,
-            &cup_protocol::compact::RenderOptions {
-                detail: cup_protocol::compact::Detail::Page,
-                max_chars: 0,
-                ..cup_protocol::compact::RenderOptions::default()
-            },
-        );
+        if run + 1 < runs {
+            continue;
+        }
+        let whole = |bounds| {
+            cup_protocol::compact::render(
+                &snap.envelope,
+                &cup_protocol::compact::RenderOptions {
+                    detail: cup_protocol::compact::Detail::Page,
+                    max_chars: 0,
+                    bounds,
+                    ..cup_protocol::compact::RenderOptions::default()
+                },
+            )
+        };
+        page_text = whole(true);
+        page_text_no_bounds = whole(false);
         let all: Vec<_> = snap.envelope.tree.iter().flat_map(|r| r.iter()).collect();
         with_bounds = (all.iter().filter(|n| n.bounds.is_some()).count(), all.len());
     }
@@ -258,7 +271,72 @@ pub async fn measure_cup(
         m,
         with_bounds,
         page_text,
+        page_text_no_bounds,
     })
+}
+
+/// Logs the browser's page into the Django admin at `login_url` (its
+/// form, filled and sent by a page script), then waits for `marker`.
+///
+/// # Errors
+///
+/// The login page or the page after it not showing in 20 s.
+pub async fn django_login(
+    adapter: &cup_web::WebAdapter,
+    login_url: &str,
+    (user, password): (&str, &str),
+    marker: &str,
+) -> Result<(), String> {
+    open(adapter, login_url, "Username").await?;
+    let script = format!(
+        "(() => {{ document.querySelector('#id_username').value = {u}; \
+         document.querySelector('#id_password').value = {p}; \
+         document.querySelector('#login-form').submit(); return true; }})()",
+        u = serde_json::to_string(user).unwrap_or_default(),
+        p = serde_json::to_string(password).unwrap_or_default()
+    );
+    adapter
+        .page_script(None, &cup_web::PageScript::ExecuteJavascript(script))
+        .await
+        .map_err(|e| format!("the login script failed: {e}"))?;
+    wait_text(adapter, marker, "the page after the login").await
+}
+
+/// Waits up to 20 s until the page's text holds `marker`.
+async fn wait_text(adapter: &cup_web::WebAdapter, marker: &str, what: &str) -> Result<(), String> {
+    let start = Instant::now();
+    loop {
+        let text = adapter
+            .page_script(None, &cup_web::PageScript::GetText)
+            .await
+            .unwrap_or(Value::Null);
+        if text.as_str().is_some_and(|t| t.contains(marker)) {
+            return Ok(());
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err(format!("{what} did not show {marker:?} within 20 s"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// How many elements the page's document has (`getElementsByTagName('*')`).
+///
+/// # Errors
+///
+/// The script failing.
+pub async fn dom_tags(adapter: &cup_web::WebAdapter) -> Result<u64, String> {
+    adapter
+        .page_script(
+            None,
+            &cup_web::PageScript::ExecuteJavascript(
+                "document.getElementsByTagName('*').length".into(),
+            ),
+        )
+        .await
+        .map_err(|e| e.to_string())?
+        .as_u64()
+        .ok_or_else(|| "the tag count is not a number".to_owned())
 }
 
 /// The checkbox the repeated-snapshot run clicks on the large page.

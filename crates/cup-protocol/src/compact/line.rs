@@ -120,8 +120,10 @@ pub struct LineStyle {
     pub whole_names: bool,
     /// `offscreen` left out where it tells nothing (D16: `page` detail,
     /// where every node is shown whatever its place): on nodes without a
-    /// meaningful action, and on nodes whose bounds the line shows (they
-    /// say where the node is against the screen of the header).
+    /// meaningful action, and on nodes with bounds (they say where the
+    /// node is against the header's screen, and acting on its id scrolls
+    /// it into view). An item of a closed desktop menu, without bounds,
+    /// keeps it.
     pub quiet_offscreen: bool,
     /// No bounds on any line: for agents that act by id only (the
     /// `bounds` option of every front end).
@@ -171,7 +173,7 @@ pub fn push_line_as(out: &mut String, node: &Node, name: &str, style: LineStyle)
         use std::fmt::Write as _;
         let _ = write!(out, " {},{} {}x{}", b.x, b.y, b.w, b.h);
     }
-    let quiet = style.quiet_offscreen && (!meaningful || bounds.is_some());
+    let quiet = style.quiet_offscreen && (!meaningful || node.bounds.is_some());
     let mut states = node
         .states
         .iter()

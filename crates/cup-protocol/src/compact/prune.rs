@@ -241,7 +241,7 @@ fn prune_page(node: &Node, flat: bool) -> Pruned<'_> {
         (Viewport::Ignored, flat),
         &mut |child, _| children.push(prune_page(child, flat)),
     );
-    collapse(node, children, Clipped::default(), Folded::default())
+    collapse(node, children, Clipped::default(), Folded::default(), flat)
 }
 
 fn keep_all(node: &Node) -> Pruned<'_> {
@@ -364,6 +364,17 @@ pub(crate) fn wraps_itself(node: &Node) -> bool {
 fn repeats(parent: &str, text: &str) -> bool {
     let parent = parent.trim();
     !parent.is_empty() && parent.to_lowercase().contains(&text.trim().to_lowercase())
+}
+
+/// Whether two names have the same words (case and white space aside).
+fn same_words(a: &str, b: &str) -> bool {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    squash(a) == squash(b)
 }
 
 fn is_structural(role: Role) -> bool {
@@ -497,7 +508,7 @@ fn prune_kept_folding(
             }
         }
     });
-    collapse(node, children, clipped, fold.folded())
+    collapse(node, children, clipped, fold.folded(), flat)
 }
 
 /// `true` for a node off screen without bounds: no place on screen at all
@@ -578,19 +589,28 @@ impl Fold {
 }
 
 /// The kept node with its kept children, or its only child in its place
-/// when it is an unnamed structural wrapper with nothing hidden.
+/// when it is an unnamed structural wrapper with nothing hidden; with
+/// `flat` (the web, D18) also a list item, cell or row header that does
+/// not act and only holds one line, unnamed or named as that line is.
 fn collapse<'a>(
     node: &'a Node,
     mut children: Vec<Pruned<'a>>,
     clipped: Clipped,
     folded: Folded,
+    flat: bool,
 ) -> Pruned<'a> {
+    let holder = |only: &Pruned<'_>| {
+        flat && matches!(node.role, Role::ListItem | Role::Cell | Role::RowHeader)
+            && only.children.is_empty()
+            && only.node.role != node.role
+            && (node.name.is_empty() || same_words(&node.name, &only.node.name))
+            && node.states.iter().all(|s| only.node.states.contains(s))
+    };
     if children.len() == 1
         && clipped.total() == 0
         && folded.items == 0
-        && node.name.is_empty()
-        && is_structural(node.role)
         && !node.has_meaningful_action()
+        && ((node.name.is_empty() && is_structural(node.role)) || holder(&children[0]))
     {
         if let Some(only) = children.pop() {
             return only;

@@ -173,7 +173,9 @@ pub fn name_from_lines_below(roots: &mut [Pruned<'_>]) {
 
 /// The text `p`'s lines say, squashed (no white space, lower case), and
 /// how many lines say it; marks `p` [`Pruned::name_below`] when two or
-/// more lines below say its name (one child repeating it is D14's).
+/// more lines below say its name, or its only child's line does, of
+/// another role, and `p` does not act itself (a child of the same role
+/// repeating it, or one below a node that acts, keeps both names: D14).
 fn said_below(p: &mut Pruned<'_>) -> (String, usize) {
     p.name_below = false;
     let mut below = String::new();
@@ -190,7 +192,12 @@ fn said_below(p: &mut Pruned<'_>) -> (String, usize) {
     if own.is_empty() {
         return (below, lines);
     }
-    if lines >= 2
+    // One line of another role saying it, below a node that does not act:
+    // a table cell over its checkbox, link or image.
+    let one_other = lines == 1
+        && matches!(p.children.as_slice(), [only] if only.node.role != p.node.role)
+        && !p.node.has_meaningful_action();
+    if (lines >= 2 || one_other)
         && p.joined.is_none()
         && own == below
         && p.clipped.total() == 0

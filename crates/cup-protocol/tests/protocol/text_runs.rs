@@ -249,3 +249,45 @@ fn without_bounds_the_lines_are_the_same_but_for_x_y_w_h() {
     let doc = parse(&without).unwrap();
     assert!(doc.nodes().all(|(_, f)| f.bounds.is_none()));
 }
+
+#[test]
+fn a_cell_named_by_its_only_control_leaves_the_name_to_it() {
+    // Django's changelist: a cell named by the checkbox it holds, a row
+    // header by its link; a cell that acts keeps its name (D14's case).
+    let chk = json!({"id": "e2", "role": "checkbox", "name": "Select ORD-1001",
+        "bounds": {"x": 0, "y": 0, "w": 10, "h": 10}, "actions": ["click", "toggle"]});
+    let link = json!({"id": "e4", "role": "link", "name": "ORD-1001",
+        "bounds": {"x": 20, "y": 0, "w": 40, "h": 10}, "actions": ["click"]});
+    let inner = json!({"id": "e6", "role": "cell", "name": "Ada",
+        "bounds": {"x": 70, "y": 0, "w": 40, "h": 10}, "actions": ["click"]});
+    let tree = json!([{"id": "e0", "role": "row", "name": "", "children": [
+        {"id": "e1", "role": "cell", "name": "Select ORD-1001", "children": [chk]},
+        {"id": "e3", "role": "rowheader", "name": "ORD-1001", "children": [link]},
+        {"id": "e5", "role": "cell", "name": "Ada",
+         "bounds": {"x": 70, "y": 0, "w": 40, "h": 10}, "actions": ["select"], "children": [inner]},
+    ]}]);
+    let text = body("linux", &tree, Detail::Compact);
+    assert!(
+        text.contains("  [e1] cel\n    [e2] chk \"Select ORD-1001\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("  [e3] rowh\n    [e4] lnk \"ORD-1001\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("  [e5] cel \"Ada\" 70,0 40x10 [sel]\n"),
+        "{text}"
+    );
+    // D18, on the web: the cell and the row header give their place to
+    // the one line they hold; the cell that acts stays.
+    let web = body("web", &tree, Detail::Compact);
+    assert_eq!(
+        web,
+        "[e0] row\n\
+         \x20 [e2] chk \"Select ORD-1001\" 0,0 10x10 [clk,tog]\n\
+         \x20 [e4] lnk \"ORD-1001\" 20,0 40x10 [clk]\n\
+         \x20 [e5] cel \"Ada\" 70,0 40x10 [sel]\n\
+         \x20   [e6] cel \"Ada\" 70,0 40x10 [clk]\n"
+    );
+}
