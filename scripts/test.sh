@@ -70,6 +70,13 @@ fi
 phase "MCP client for the MCP tests (Python SDK in target/mcp-client)"
 scripts/install-mcp-client.sh
 
+phase "web corpus for the web tests (python3-doc, rust-doc; Django and JupyterLab in target/webapps-venv)"
+if [ "$(id -u)" -eq 0 ]; then
+    scripts/install-webapps.sh
+else
+    sudo scripts/install-webapps.sh
+fi
+
 phase "fast tier (scripts/test-fast.sh)"
 scripts/test-fast.sh
 phase "live tier (scripts/test-live.sh)"

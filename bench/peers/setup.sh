@@ -27,8 +27,8 @@
 #     here), and the desktop-env 1.0.2 wheel (pip download, no install)
 #     unzipped for its mm_agents/ code, in target/bench-peers/osworld.
 #
-#  9. The web corpus of web-capture: Debian's python3-doc and rust-doc, and
-#     Django with JupyterLab in a venv of their own (target/bench-peers/webapps-venv).
+#  9. The web corpus of web-capture: scripts/install-webapps.sh (Debian's
+#     python3-doc and rust-doc, Django and JupyterLab in target/webapps-venv).
 #
 #   bench/peers/setup.sh [--reference-ts DIR]
 set -euo pipefail
@@ -260,40 +260,8 @@ else
     rm -rf "$OSW_CODE"
     mv "$OSW_CODE.tmp" "$OSW_CODE"
 fi
-# 9. The web corpus of web-capture (issue 50): Debian's python3-doc and
-#    rust-doc (served from /usr/share/doc), and Django 5.2 (the newest for
-#    Debian's Python 3.11) with JupyterLab 4.6.6 in a venv of their own.
-doc_missing=()
-for pkg in python3-doc rust-doc; do
-    if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
-        doc_missing+=("$pkg")
-    fi
-done
-if ((${#doc_missing[@]})); then
-    step "apt-get install ${doc_missing[*]}"
-    apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${doc_missing[@]}" >/dev/null
-else
-    step "Debian packages present (python3-doc rust-doc)"
-fi
-WEB_VENV="$PEERS/webapps-venv"
-WEB_PY=("django==5.2.19" "jupyterlab==4.6.6")
-if [[ ! -x "$WEB_VENV/bin/python" ]]; then
-    step "creating venv $WEB_VENV (/usr/bin/python3)"
-    /usr/bin/python3 -m venv "$WEB_VENV"
-fi
-if "$WEB_VENV/bin/python" - "${WEB_PY[@]}" <<'PY' 2>/dev/null
-import sys
-from importlib.metadata import version
-for spec in sys.argv[1:]:
-    name, _, ver = spec.partition("==")
-    if version(name) != ver:
-        sys.exit(1)
-PY
-then
-    step "web apps present: ${WEB_PY[*]} in $WEB_VENV"
-else
-    step "pip install ${WEB_PY[*]} into $WEB_VENV"
-    "$WEB_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${WEB_PY[@]}"
-fi
+# 9. The web corpus of web-capture (issue 50): scripts/install-webapps.sh
+#    (python3-doc, rust-doc, Django and JupyterLab in target/webapps-venv).
+step "web corpus: scripts/install-webapps.sh"
+"$ROOT/scripts/install-webapps.sh"
 step "done; now: cargo run --release -p cup-bench --bin linux-capture (or linux-actions, web-capture, python-capture, node-capture)"

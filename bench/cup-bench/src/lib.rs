@@ -26,7 +26,6 @@ pub mod stats;
 pub mod tasks;
 pub mod tokens;
 pub mod web;
-pub mod webapps;
 
 use std::path::PathBuf;
 

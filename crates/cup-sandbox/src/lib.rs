@@ -38,6 +38,7 @@ pub mod firefox;
 pub mod libreoffice;
 mod procfs;
 mod sandbox;
+pub mod webapps;
 mod xauth;
 
 pub use browser::{chromium_binary, Browser, BrowserOptions, BrowserState};

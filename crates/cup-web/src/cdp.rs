@@ -129,6 +129,10 @@ impl std::fmt::Debug for Cdp {
     }
 }
 
+/// The largest CDP message cup reads (a whole page's accessibility tree
+/// or DOM can pass tens of megabytes).
+const MAX_MESSAGE: usize = 256 << 20;
+
 impl Cdp {
     /// Opens the WebSocket at `ws_url` (the browser's
     /// `webSocketDebuggerUrl`).
@@ -137,7 +141,13 @@ impl Cdp {
     ///
     /// [`CdpError::Connect`] when nothing answers in time.
     pub async fn connect(ws_url: &str) -> Result<Cdp, CdpError> {
-        let connect = tokio_tungstenite::connect_async(ws_url);
+        // Chromium's answers to whole-page reads pass tungstenite's
+        // default 16 MiB on large documents (getFullAXTree of rustdoc's
+        // `Vec` page is 19.6 MB): allow 256 MiB.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .max_message_size(Some(MAX_MESSAGE))
+            .max_frame_size(Some(MAX_MESSAGE));
+        let connect = tokio_tungstenite::connect_async_with_config(ws_url, Some(config), false);
         let (stream, _) = tokio::time::timeout(CONNECT_TIMEOUT, connect)
             .await
             .map_err(|_| CdpError::Connect {

@@ -3,7 +3,7 @@
 //! One headless Chromium (fresh profile, loopback DevTools port) shows a
 //! large page (≈750 tags) and a page of ≈10,000 accessibility nodes,
 //! served by this process, then the corpus of real web apps and documents
-//! ([`cup_bench::webapps`]: Python's and Rust's documentation, the Django
+//! ([`cup_sandbox::webapps`]: Python's and Rust's documentation, the Django
 //! admin, JupyterLab), all served on this machine. Each page is read by cup (in process, CDP),
 //! the Python CUP SDK 0.1.0 web adapter, and Playwright MCP 0.0.83
 //! (`browser_snapshot`, connected to the same browser): 1 warm-up, then N
@@ -20,7 +20,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use cup_bench::measurement::Outcome;
 use cup_bench::stats::summarize;
-use cup_bench::{web, webapps};
+use cup_bench::web;
+use cup_sandbox::webapps;
 use cup_sandbox::{Browser, BrowserOptions};
 
 const USAGE: &str = "\
@@ -144,6 +145,11 @@ struct Corpus {
     _jupyter: Option<webapps::JupyterLab>,
 }
 
+/// The venv of Django and JupyterLab (`scripts/install-webapps.sh`).
+fn webapps_venv() -> std::path::PathBuf {
+    webapps::venv_in(&cup_bench::workspace_root().join("target"))
+}
+
 fn corpus(which: &[String], scratch: &std::path::Path) -> anyhow::Result<Corpus> {
     let wants = |k: &str| which.iter().any(|w| w == k || w == "all");
     let mut pages = Vec::new();
@@ -167,8 +173,8 @@ fn corpus(which: &[String], scratch: &std::path::Path) -> anyhow::Result<Corpus>
         }
     }
     if wants("python-doc") || wants("rustdoc") {
-        webapps::check_docs().map_err(anyhow::Error::msg)?;
-        let port = webapps::serve_dir(webapps::DOC_ROOT.into()).map_err(anyhow::Error::msg)?;
+        webapps::check_docs()?;
+        let port = webapps::serve_dir(webapps::DOC_ROOT.into())?;
         if wants("python-doc") {
             pages.push(PageSpec {
                 page: "Python doc, Built-in Types (Sphinx)",
@@ -191,7 +197,7 @@ fn corpus(which: &[String], scratch: &std::path::Path) -> anyhow::Result<Corpus>
     let mut django = None;
     if wants("django") {
         eprintln!("== starting the Django admin");
-        let d = webapps::DjangoAdmin::start(&scratch.join("django")).map_err(anyhow::Error::msg)?;
+        let d = webapps::DjangoAdmin::start(&scratch.join("django"), &webapps_venv())?;
         pages.push(PageSpec {
             page: "Django admin, changelist of 100 orders",
             url: d.url("/admin/shop/order/"),
@@ -211,7 +217,7 @@ fn corpus(which: &[String], scratch: &std::path::Path) -> anyhow::Result<Corpus>
     let mut jupyter = None;
     if wants("jupyterlab") {
         eprintln!("== starting JupyterLab");
-        let j = webapps::JupyterLab::start(&scratch.join("jupyter")).map_err(anyhow::Error::msg)?;
+        let j = webapps::JupyterLab::start(&scratch.join("jupyter"), &webapps_venv())?;
         pages.push(PageSpec {
             page: "JupyterLab, a notebook open",
             url: j.notebook_url(),

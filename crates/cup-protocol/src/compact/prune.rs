@@ -590,8 +590,9 @@ impl Fold {
 
 /// The kept node with its kept children, or its only child in its place
 /// when it is an unnamed structural wrapper with nothing hidden; with
-/// `flat` (the web, D18) also a list item, cell or row header that does
-/// not act and only holds one line, unnamed or named as that line is.
+/// `flat` (the web, D18) also a list item, cell, row header, generic or
+/// group that does not act and only holds one line, unnamed or named as
+/// that line is.
 fn collapse<'a>(
     node: &'a Node,
     mut children: Vec<Pruned<'a>>,
@@ -600,8 +601,10 @@ fn collapse<'a>(
     flat: bool,
 ) -> Pruned<'a> {
     let holder = |only: &Pruned<'_>| {
-        flat && matches!(node.role, Role::ListItem | Role::Cell | Role::RowHeader)
-            && only.children.is_empty()
+        flat && matches!(
+            node.role,
+            Role::ListItem | Role::Cell | Role::RowHeader | Role::Generic | Role::Group
+        ) && only.children.is_empty()
             && only.node.role != node.role
             && (node.name.is_empty() || same_words(&node.name, &only.node.name))
             && node.states.iter().all(|s| only.node.states.contains(s))

@@ -184,7 +184,13 @@ impl TreeBuilder<'_> {
     ) -> Vec<Node> {
         let w = &walk.nodes[i];
         let ax = w.ax_node();
-        let bounds = w.bounds.map(|b| self.screen_rect(origin, b));
+        // An option of a closed <select> has no box of its own; Chromium
+        // lays it out as 0x0 at the origin. No bounds, not an empty box,
+        // so the compact text keeps its line (zero-size boxes are dropped).
+        let bounds = w
+            .bounds
+            .filter(|b| !(w.tag == "option" && b.2 <= 0.0 && b.3 <= 0.0))
+            .map(|b| self.screen_rect(origin, b));
         let attrs: Vec<(String, String)> = w
             .attrs
             .iter()

@@ -1292,8 +1292,10 @@
       if (nat) res = nat;
     }
     if (res === null) {
+      // Chromium (156) gives a descendant's title no part in its
+      // ancestor's name from content: a tab over a close icon titled
+      // "Close sales.ipynb" is named "sales.ipynb" (JupyterLab).
       res = nameFromContent(el, self, hid, depth + 1);
-      if (!res.trim() && a.title && a.title.trim()) res = a.title;
     }
     if (block && res) return ' ' + res + ' ';
     return res;

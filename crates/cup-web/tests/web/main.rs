@@ -8,5 +8,6 @@ mod support;
 mod actions;
 mod agreement;
 mod capture;
+mod corpus;
 mod overlay;
 mod splice;

@@ -1,17 +1,17 @@
-//! The web corpus of issue 50: real web apps and documents served on this
-//! machine, nothing from the internet.
+//! Real web apps and documents served on this machine, nothing from the
+//! internet: the web corpus the tests and the benchmark read.
 //!
 //! - Python's "Built-in Types" page (Debian's `python3-doc`, a large Sphinx
 //!   page) and rustdoc's `Vec` page (Debian's `rust-doc`), served from
 //!   `/usr/share/doc` by [`serve_dir`];
 //! - the Django admin (Django 5.2 from PyPI, in the venv
-//!   `bench/peers/setup.sh` makes): a project written here, with a
+//!   `scripts/install-webapps.sh` makes): a project written here, with a
 //!   changelist of 100 orders, its filter sidebar and an order's change
 //!   form ([`DjangoAdmin`]);
 //! - JupyterLab 4.6 (PyPI, the same venv) with a notebook open
 //!   ([`JupyterLab`]).
 //!
-//! Each server is started by the bench and stopped by its PID.
+//! Each server is started here and stopped by its PID (on drop).
 
 use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
@@ -19,9 +19,18 @@ use std::path::{Component, Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The venv with Django and JupyterLab (`bench/peers/setup.sh`).
-pub fn venv() -> PathBuf {
-    crate::peers_dir().join("webapps-venv")
+/// Why a web app could not be served. The message says what to do next.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct WebAppError(pub String);
+
+/// What installs the web apps.
+pub const INSTALL_HINT: &str = "run scripts/install-webapps.sh (as root) first";
+
+/// The venv `scripts/install-webapps.sh` makes, under the workspace's
+/// `target` folder `target_dir`.
+pub fn venv_in(target_dir: &Path) -> PathBuf {
+    target_dir.join("webapps-venv")
 }
 
 /// Where Debian's `python3-doc` puts the standard types page.
@@ -36,15 +45,15 @@ pub const DOC_ROOT: &str = "/usr/share/doc";
 /// # Errors
 ///
 /// One line naming the Debian package to install.
-pub fn check_docs() -> Result<(), String> {
+pub fn check_docs() -> Result<(), WebAppError> {
     for (page, package) in [
         (PYTHON_DOC_PAGE, "python3-doc"),
         (RUST_DOC_PAGE, "rust-doc"),
     ] {
         if !Path::new(DOC_ROOT).join(page).is_file() {
-            return Err(format!(
-                "{DOC_ROOT}/{page} is missing: apt-get install {package} (scripts/install-deps.sh does)"
-            ));
+            return Err(WebAppError(format!(
+                "{DOC_ROOT}/{page} is missing: apt-get install {package} (scripts/install-webapps.sh does)"
+            )));
         }
     }
     Ok(())
@@ -56,7 +65,11 @@ pub fn check_docs() -> Result<(), String> {
 /// # Errors
 ///
 /// When no port can be bound.
-pub fn serve_dir(root: PathBuf) -> Result<u16, String> {
+pub fn serve_dir(root: PathBuf) -> Result<u16, WebAppError> {
+    serve_dir_inner(root).map_err(WebAppError)
+}
+
+fn serve_dir_inner(root: PathBuf) -> Result<u16, String> {
     let listener =
         TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot bind a port: {e}"))?;
     let port = listener
@@ -186,15 +199,14 @@ fn stop(child: &mut Child) {
     let _ = child.wait();
 }
 
-fn python() -> Result<PathBuf, String> {
-    let python = venv().join("bin").join("python");
+fn python(venv: &Path) -> Result<PathBuf, String> {
+    let python = venv.join("bin").join("python");
     if python.is_file() {
         Ok(python)
     } else {
         Err(format!(
-            "{} is missing (Django and JupyterLab): {}",
-            python.display(),
-            crate::SETUP_HINT
+            "{} is missing (Django and JupyterLab): {INSTALL_HINT}",
+            python.display()
         ))
     }
 }
@@ -323,8 +335,12 @@ impl DjangoAdmin {
     ///
     /// Django missing (one line: run the setup), a step failing, the
     /// server not answering in 60 s.
-    pub fn start(dir: &Path) -> Result<DjangoAdmin, String> {
-        let python = python()?;
+    pub fn start(dir: &Path, venv: &Path) -> Result<DjangoAdmin, WebAppError> {
+        Self::start_in(dir, venv).map_err(WebAppError)
+    }
+
+    fn start_in(dir: &Path, venv: &Path) -> Result<DjangoAdmin, String> {
+        let python = python(venv)?;
         let _ = std::fs::remove_dir_all(dir);
         for (file, text) in DJANGO_FILES {
             let path = dir.join(file);
@@ -433,8 +449,12 @@ impl JupyterLab {
     ///
     /// JupyterLab missing (one line: run the setup), the server not
     /// answering in 90 s.
-    pub fn start(dir: &Path) -> Result<JupyterLab, String> {
-        let python = python()?;
+    pub fn start(dir: &Path, venv: &Path) -> Result<JupyterLab, WebAppError> {
+        Self::start_in(dir, venv).map_err(WebAppError)
+    }
+
+    fn start_in(dir: &Path, venv: &Path) -> Result<JupyterLab, String> {
+        let python = python(venv)?;
         let _ = std::fs::remove_dir_all(dir);
         let work = dir.join("work");
         std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;

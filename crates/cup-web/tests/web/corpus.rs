@@ -1,0 +1,228 @@
+//! The web corpus of issue 50, read whole: Python's "Built-in Types" page
+//! and rustdoc's `Vec` page (Debian's python3-doc and rust-doc), the Django
+//! admin's changelist of 100 orders and a change form, and JupyterLab with
+//! a notebook open, each served on this machine by
+//! `cup_sandbox::webapps` (`scripts/install-webapps.sh` installs them).
+//!
+//! On each page: the whole page's text (`detail=page`) is complete, parses
+//! back, and every interactive element Chromium's own accessibility tree
+//! has (a role cup maps to one with a meaningful action, and a name) is in
+//! cup's text, by role and name, with an id cup can act on.
+
+#![allow(clippy::print_stderr)]
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use cup::{Snapshot, SnapshotRequest};
+use cup_protocol::compact::{parse, Detail, Line};
+use cup_protocol::{Role, Scope};
+use cup_sandbox::webapps;
+use cup_web::mapping::AxNode;
+use cup_web::{Endpoint, PageScript, WebAdapter};
+use serde_json::{json, Value};
+
+use crate::support::Web;
+
+fn venv() -> PathBuf {
+    webapps::venv_in(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("cup-web-corpus-{}-{name}", std::process::id()))
+}
+
+/// Page scripts on the browser of `web`.
+fn scripts(web: &Web) -> WebAdapter {
+    WebAdapter::new(Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    })
+}
+
+/// Waits (30 s at most) until the page's text holds `marker`.
+async fn wait_text(web: &Web, marker: &str) {
+    let adapter = scripts(web);
+    let start = Instant::now();
+    loop {
+        let text = adapter
+            .page_script(None, &PageScript::GetText)
+            .await
+            .unwrap_or(Value::Null);
+        if text.as_str().is_some_and(|t| t.contains(marker)) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the page did not show {marker:?} within 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn navigate(web: &Web, url: &str) {
+    let adapter = scripts(web);
+    let script = format!(
+        "location.href = {}; true",
+        serde_json::to_string(url).unwrap_or_default()
+    );
+    adapter
+        .page_script(None, &PageScript::ExecuteJavascript(script))
+        .await
+        .unwrap_or_else(|e| panic!("navigate to {url}: {e}"));
+}
+
+/// The whole page, as an agent reading it whole gets it.
+async fn whole(web: &mut Web) -> Snapshot {
+    let req = SnapshotRequest {
+        scope: Scope::Foreground,
+        detail: Detail::Page,
+        max_chars: 0,
+        limits: cup::CaptureLimits {
+            deadline: Duration::from_secs(30),
+            ..cup::CaptureLimits::default()
+        },
+        ..SnapshotRequest::default()
+    };
+    web.session
+        .snapshot(&req)
+        .await
+        .unwrap_or_else(|e| panic!("whole-page snapshot: {e}"))
+        .clone()
+}
+
+/// Chromium's interactive elements of the page: (role, name) of each node
+/// of `getFullAXTree` that cup's mapping gives a meaningful action and a
+/// name.
+async fn chromium_interactive(web: &Web) -> Vec<(Role, String)> {
+    let cdp = web.cdp().await;
+    let pages = cdp.pages().await.unwrap_or_else(|e| panic!("pages: {e}"));
+    let page = pages
+        .first()
+        .unwrap_or_else(|| panic!("no page"))
+        .id
+        .clone();
+    let tree = cdp
+        .call(&page, "Accessibility.getFullAXTree", json!({}))
+        .await
+        .unwrap_or_else(|e| panic!("getFullAXTree: {e}"));
+    tree.get("nodes")
+        .and_then(Value::as_array)
+        .map(|n| n.iter().filter_map(AxNode::from_cdp).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|ax| cup_web::mapping::map(ax, None))
+        .filter(|n| n.has_meaningful_action() && !words(&n.name).is_empty())
+        .map(|n| (n.role, words(&n.name)))
+        .collect()
+}
+
+/// A name without its white space (no-break spaces included): the walker
+/// and Chromium space inline runs apart differently (`T>ⓘ` and `T> ⓘ`).
+fn words(name: &str) -> String {
+    name.split_whitespace().collect()
+}
+
+/// The checks of every corpus page; `what` names it in failures.
+async fn read_whole_and_check(web: &mut Web, what: &str) {
+    let snap = whole(web).await;
+    assert!(
+        !snap.notes.iter().any(|n| n.contains("partial")),
+        "{what}: the whole page is partial: {:?}",
+        snap.notes
+    );
+    let doc = parse(&snap.text).unwrap_or_else(|e| panic!("{what}: the text does not parse: {e}"));
+    let shown: HashSet<&str> = doc
+        .lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Node { fields, .. } => Some(fields.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(shown.len() > 20, "{what}: only {} lines", shown.len());
+    // cup's elements by role and name, those with a line of their own.
+    let mut cup: HashMap<(Role, String), usize> = HashMap::new();
+    for root in &snap.envelope.tree {
+        for n in root.iter() {
+            if shown.contains(n.id.as_str()) {
+                *cup.entry((n.role, words(&n.name))).or_default() += 1;
+            }
+        }
+    }
+    let expected = chromium_interactive(web).await;
+    assert!(
+        !expected.is_empty(),
+        "{what}: Chromium lists no interactive element"
+    );
+    let mut missing = Vec::new();
+    for key in &expected {
+        match cup.get_mut(key) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => missing.push(key.clone()),
+        }
+    }
+    eprintln!(
+        "{what}: {} lines, {} interactive elements in Chromium's tree, {} not in cup's text",
+        shown.len(),
+        expected.len(),
+        missing.len()
+    );
+    assert!(
+        missing.is_empty(),
+        "{what}: {} of Chromium's {} interactive elements are not in cup's text: {:?}",
+        missing.len(),
+        expected.len(),
+        &missing[..missing.len().min(12)]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documentation_pages_read_whole() {
+    webapps::check_docs().unwrap_or_else(|e| panic!("{e}"));
+    let port = webapps::serve_dir(webapps::DOC_ROOT.into()).unwrap_or_else(|e| panic!("{e}"));
+    let url = |page: &str| format!("http://127.0.0.1:{port}/{page}");
+    let mut web = Web::open(&url(webapps::PYTHON_DOC_PAGE));
+    wait_text(&web, "Truth Value Testing").await;
+    read_whole_and_check(&mut web, "Python's Built-in Types").await;
+    navigate(&web, &url(webapps::RUST_DOC_PAGE)).await;
+    wait_text(&web, "A contiguous growable array type").await;
+    read_whole_and_check(&mut web, "rustdoc's Vec").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn django_admin_reads_whole() {
+    let django =
+        webapps::DjangoAdmin::start(&scratch("django"), &venv()).unwrap_or_else(|e| panic!("{e}"));
+    let mut web = Web::open(&django.url("/admin/login/?next=/admin/shop/order/"));
+    wait_text(&web, "Username").await;
+    let (user, password) = webapps::DJANGO_USER;
+    let login = format!(
+        "document.querySelector('#id_username').value = {}; \
+         document.querySelector('#id_password').value = {}; \
+         document.querySelector('#login-form').submit(); true",
+        serde_json::to_string(user).unwrap_or_default(),
+        serde_json::to_string(password).unwrap_or_default()
+    );
+    scripts(&web)
+        .page_script(None, &PageScript::ExecuteJavascript(login))
+        .await
+        .unwrap_or_else(|e| panic!("login: {e}"));
+    wait_text(&web, "ORD-1100").await;
+    read_whole_and_check(&mut web, "the Django changelist").await;
+    navigate(&web, &django.url("/admin/shop/order/1/change/")).await;
+    wait_text(&web, "Change order").await;
+    read_whole_and_check(&mut web, "the Django change form").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jupyterlab_notebook_reads_whole() {
+    let lab =
+        webapps::JupyterLab::start(&scratch("jupyter"), &venv()).unwrap_or_else(|e| panic!("{e}"));
+    let mut web = Web::open(&lab.notebook_url());
+    wait_text(&web, webapps::NOTEBOOK.1).await;
+    // The kernel started: the page stops changing its status bar.
+    wait_text(&web, "| Idle").await;
+    read_whole_and_check(&mut web, "JupyterLab's notebook").await;
+}
