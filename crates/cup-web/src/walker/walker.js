@@ -1098,10 +1098,22 @@
         }
       }
     }
-    for (var q = 0; q < sels.length; q++) {
-      var found;
-      try { found = root === doc && !full ? inScope(sels[q]) : root.querySelectorAll(sels[q]); } catch (e) { found = []; }
-      for (var f = 0; f < found.length; f++) set.add(found[f]);
+    var query = function (sel) { return root === doc && !full ? inScope(sel) : root.querySelectorAll(sel); };
+    // One pass over the document for all the selectors (JupyterLab has
+    // hundreds: one querySelectorAll each was most of a 50 ms walk); one
+    // at a time only when a selector is not valid here.
+    var all = null;
+    if (sels.length) {
+      try { all = query(sels.join(',')); } catch (e) { all = null; }
+    }
+    if (all !== null) {
+      for (var a = 0; a < all.length; a++) set.add(all[a]);
+    } else {
+      for (var q = 0; q < sels.length; q++) {
+        var found;
+        try { found = query(sels[q]); } catch (e) { found = []; }
+        for (var f = 0; f < found.length; f++) set.add(found[f]);
+      }
     }
     pseudoSets.set(key, set);
     return set;

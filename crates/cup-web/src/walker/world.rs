@@ -230,6 +230,8 @@ pub async fn walk(
         kind,
         why = raw.and_then(|r| r.why.as_deref()).unwrap_or(""),
         walker_ms = ms.and_then(|m| m.get("total")?.as_f64()),
+        setup_ms = ms.and_then(|m| m.get("setup")?.as_f64()),
+        walk_ms = ms.and_then(|m| m.get("walk")?.as_f64()),
         bytes = text.len(),
         "walker answered"
     );
