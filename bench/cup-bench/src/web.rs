@@ -163,6 +163,8 @@ pub struct CupRun {
     /// The same without bounds (`bounds: false`): what Playwright MCP's
     /// snapshot carries, ids, roles, names, states and values.
     pub page_text_no_bounds: String,
+    /// Options without bounds (those of a closed `<select>`: no box).
+    pub boxless_options: usize,
 }
 
 /// cup's web adapter on the browser at `port`.
@@ -242,6 +244,7 @@ pub async fn measure_cup(
     let mut with_bounds = (0, 0);
     let mut page_text = String::new();
     let mut page_text_no_bounds = String::new();
+    let mut boxless_options = 0;
     let runs = runs.max(1);
     for run in 0..runs {
         let cpu = crate::cpu::Clock::start();
@@ -266,12 +269,17 @@ pub async fn measure_cup(
         page_text_no_bounds = whole(false);
         let all: Vec<_> = snap.envelope.tree.iter().flat_map(|r| r.iter()).collect();
         with_bounds = (all.iter().filter(|n| n.bounds.is_some()).count(), all.len());
+        boxless_options = all
+            .iter()
+            .filter(|n| n.bounds.is_none() && n.role == cup_protocol::Role::Option)
+            .count();
     }
     Ok(CupRun {
         m,
         with_bounds,
         page_text,
         page_text_no_bounds,
+        boxless_options,
     })
 }
 

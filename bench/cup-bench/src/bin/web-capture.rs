@@ -75,6 +75,8 @@ struct Row {
     page_text: Option<String>,
     /// The same without bounds (cup in process).
     page_text_no_bounds: Option<String>,
+    /// Options of a closed `<select>` among the nodes (no box, no bounds).
+    boxless_options: usize,
     /// The tool's own text is clipped to the viewport (cup).
     clipped: bool,
 }
@@ -277,14 +279,15 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             cup_web::AxSource::Walker,
             false,
         ));
-        let (outcome, bounds, page_text, no_bounds) = match cup {
+        let (outcome, bounds, page_text, no_bounds, boxless) = match cup {
             Ok(c) => (
                 Ok(c.m),
                 Some(c.with_bounds),
                 Some(c.page_text),
                 Some(c.page_text_no_bounds),
+                c.boxless_options,
             ),
-            Err(e) => (Err(e), None, None, None),
+            Err(e) => (Err(e), None, None, None, 0),
         };
         rows.push(Row {
             page,
@@ -293,6 +296,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds,
             page_text,
             page_text_no_bounds: no_bounds,
+            boxless_options: boxless,
             clipped: true,
         });
         if spec.synthetic {
@@ -306,6 +310,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
                 bounds: None,
                 page_text: None,
                 page_text_no_bounds: None,
+                boxless_options: 0,
                 clipped: true,
             });
             eprintln!("   cup, Chromium's tree");
@@ -326,6 +331,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
                 bounds,
                 page_text,
                 page_text_no_bounds: None,
+                boxless_options: 0,
                 clipped: true,
             });
         }
@@ -337,6 +343,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds: None,
             page_text: None,
             page_text_no_bounds: None,
+                boxless_options: 0,
             clipped: true,
         });
         eprintln!("   Python SDK");
@@ -347,6 +354,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds: Some((0, 0)),
             page_text: None,
             page_text_no_bounds: None,
+                boxless_options: 0,
             clipped: false,
         });
         eprintln!("   Playwright MCP");
@@ -357,6 +365,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds: None,
             page_text: None,
             page_text_no_bounds: None,
+                boxless_options: 0,
             clipped: false,
         });
         // Last on the page: it clicks (the others read the page untouched).
@@ -369,6 +378,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
                 bounds: None,
                 page_text: None,
                 page_text_no_bounds: None,
+                boxless_options: 0,
                 clipped: true,
             });
             eprintln!("   cup, snapshot after a change of the page's structure");
@@ -379,6 +389,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
                 bounds: None,
                 page_text: None,
                 page_text_no_bounds: None,
+                boxless_options: 0,
                 clipped: true,
             });
             eprintln!("   cup, whole walk after a change of the page's structure");
@@ -389,6 +400,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
                 bounds: None,
                 page_text: None,
                 page_text_no_bounds: None,
+                boxless_options: 0,
                 clipped: true,
             });
         }
@@ -588,10 +600,17 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
                 .iter()
                 .find(|r| r.page == page && r.tool == "cup")
                 .and_then(|r| r.bounds);
+            // Options of a closed <select> have no box (and no bounds).
+            let boxless = rows
+                .iter()
+                .find(|r| r.page == page && r.tool == "cup")
+                .map_or(0, |r| r.boxless_options);
             checks.push(match bounds {
                 Some((b, all)) => (
-                    format!("{page}: bounds on every node cup returns ({b}/{all})"),
-                    Some(b == all && all > 0),
+                    format!(
+                        "{page}: bounds on every node cup returns that has a box ({b}/{all}; {boxless} options of a closed select have none)"
+                    ),
+                    Some(b + boxless == all && all > 0),
                 ),
                 None => (format!("{page}: cup's bounds not measured"), None),
             });
