@@ -301,9 +301,9 @@ fn cup_tools() -> Vec<ToolSpec> {
         ),
         tool(
             "wait",
-            "Wait `ms`; or, with query, until an element matching it appears (re-snapshots, up to timeout_ms).",
+            "Wait `ms`; or, with query, until an element matching it appears; or, with until=\"load\", until the page has loaded (re-snapshots, up to timeout_ms).",
             schema(
-                json!({"ms": int("50-10000"), "query": string("as in find"), "timeout_ms": int("default 5000")}),
+                json!({"ms": int("50-10000"), "query": string("as in find"), "until": one_of(&["load"], "the page's document has loaded"), "timeout_ms": int("default 5000")}),
                 &[],
             ),
             true,

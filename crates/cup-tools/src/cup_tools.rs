@@ -217,8 +217,44 @@ async fn page(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     Ok(Output::text(tb.session()?.page(&id, &req)?))
 }
 
+/// `wait(until="load")`: snapshots until one says nothing of a page still
+/// loading ([`cup::page::LOADING_NOTE`]), or `timeout` passes.
+async fn wait_for_load(tb: &mut Toolbox, timeout: Duration) -> Result<Output, ToolError> {
+    let base = tb.base_request();
+    let session = tb.session()?;
+    let req = session.last_request().cloned().unwrap_or(base);
+    let started = tokio::time::Instant::now();
+    let mut step = Duration::from_millis(50);
+    loop {
+        let snap = session.snapshot(&req).await?;
+        let loading = snap
+            .notes
+            .iter()
+            .find(|n| n.starts_with(cup::page::LOADING_NOTE))
+            .cloned();
+        match loading {
+            None => {
+                return Ok(Output::text(format!(
+                    "loaded after {} ms (ids are the new snapshot's); snapshot to read it",
+                    started.elapsed().as_millis()
+                )))
+            }
+            Some(note) if started.elapsed() >= timeout => {
+                return Ok(Output::error(format!(
+                    "wait: {note} after {} ms; wait again or snapshot to see what is there",
+                    timeout.as_millis()
+                )))
+            }
+            Some(_) => {}
+        }
+        // Polling the page's state is what was asked for.
+        tokio::time::sleep(step).await;
+        step = (step * 2).min(Duration::from_millis(400));
+    }
+}
+
 async fn wait(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
-    args.only(&["ms", "query", "timeout_ms"])?;
+    args.only(&["ms", "query", "timeout_ms", "until"])?;
     let ms = args.int("ms", 50, 10_000)?;
     let query = args.str("query")?;
     let timeout = Duration::from_millis(
@@ -226,6 +262,9 @@ async fn wait(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
             .unwrap_or(5000)
             .unsigned_abs(),
     );
+    if args.choice("until", &["load"])?.is_some() {
+        return wait_for_load(tb, timeout).await;
+    }
     let Some(q) = query.filter(|q| !q.trim().is_empty()) else {
         let ms = ms.unwrap_or(500);
         // `wait` is the gesture an agent asked for: a pause.

@@ -12,6 +12,12 @@ use serde_json::Value;
 
 use crate::adapter::AdapterError;
 
+/// How a snapshot's note begins when the page it read was still loading
+/// (`document.readyState` not yet `complete`): what it shows may be half
+/// a page. `wait` with `until: "load"` waits until a snapshot has no such
+/// note.
+pub const LOADING_NOTE: &str = "the page is still loading";
+
 /// One page primitive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PageScript {

@@ -343,7 +343,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds: None,
             page_text: None,
             page_text_no_bounds: None,
-                boxless_options: 0,
+            boxless_options: 0,
             clipped: true,
         });
         eprintln!("   Python SDK");
@@ -354,7 +354,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds: Some((0, 0)),
             page_text: None,
             page_text_no_bounds: None,
-                boxless_options: 0,
+            boxless_options: 0,
             clipped: false,
         });
         eprintln!("   Playwright MCP");
@@ -365,7 +365,7 @@ fn bench(runs: usize, which: &[String]) -> anyhow::Result<bool> {
             bounds: None,
             page_text: None,
             page_text_no_bounds: None,
-                boxless_options: 0,
+            boxless_options: 0,
             clipped: false,
         });
         // Last on the page: it clicks (the others read the page untouched).

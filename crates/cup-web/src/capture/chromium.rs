@@ -134,7 +134,7 @@ pub(super) async fn capture_chromium(
         .first()
         .map_or((0.0, 0.0), |d| (d.scroll_x, d.scroll_y));
     let mut frames_by_owner: HashMap<(String, i64), Frame> = HashMap::new();
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = super::loading_note(&probe).into_iter().collect();
 
     let mut children = Vec::new();
     if let Some(tree) = frames.get("frameTree") {

@@ -52,7 +52,8 @@ const PAGE_PROBE: &str = r"(async () => {
         inputSchema: x.inputSchema ?? null, annotations: x.annotations ?? null}));
     }
   } catch (e) {}
-  return {dpr: window.devicePixelRatio || 1, w: window.innerWidth, h: window.innerHeight, tools};
+  return {dpr: window.devicePixelRatio || 1, w: window.innerWidth, h: window.innerHeight, tools,
+    ready: document.readyState, url: location.href};
 })()";
 
 /// The viewport of a page, in CSS pixels, and its pixel ratio.
@@ -312,6 +313,20 @@ pub async fn capture_page(
 }
 
 /// The viewport and WebMCP tools of `probe` (the answer to [`PAGE_PROBE`]).
+/// The snapshot's note when the probe found the page still loading
+/// (`document.readyState` other than `complete`), with the URL it loads.
+fn loading_note(probe: &Value) -> Option<String> {
+    let ready = probe.get("ready")?.as_str()?;
+    if ready == "complete" {
+        return None;
+    }
+    let url = probe.get("url").and_then(Value::as_str).unwrap_or("?");
+    Some(format!(
+        "{} (document.readyState \"{ready}\", {url}): this may be half the page; wait(until=\"load\") waits for it",
+        cup::page::LOADING_NOTE
+    ))
+}
+
 fn read_probe(probe: &Value) -> (Viewport, Vec<WebMcpTool>) {
     let n = |k: &str, d: f64| probe.get(k).and_then(Value::as_f64).unwrap_or(d);
     let view = Viewport {

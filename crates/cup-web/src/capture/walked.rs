@@ -44,7 +44,7 @@ pub(super) async fn capture_walked(
         walk: Some(main),
     }];
     let mut raws = vec![main_raw];
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = super::loading_note(&probe).into_iter().collect();
     if has_frames {
         walk_frames(
             browser,

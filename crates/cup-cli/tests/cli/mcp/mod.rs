@@ -222,14 +222,20 @@ fn headless_page(name: &str, html: &str) -> (Browser, Vec<(String, String)>, Pat
     let _ = std::fs::create_dir_all(&dir);
     let page = dir.join("page.html");
     std::fs::write(&page, html).unwrap_or_else(|e| panic!("{e}"));
-    let state = dir.join("browser.json");
     let url = format!("file://{}", path_str(&page));
+    headless_url(dir, &url)
+}
+
+/// A headless Chromium on `url`, its state in `dir`.
+fn headless_url(dir: PathBuf, url: &str) -> (Browser, Vec<(String, String)>, PathBuf) {
+    let _ = std::fs::create_dir_all(&dir);
+    let state = dir.join("browser.json");
     let started = cup(
         &[
             "browser",
             "start",
             "--headless",
-            &url,
+            url,
             "--state",
             path_str(&state),
         ],

@@ -64,3 +64,80 @@ fn stdio_web_page_snapshot_action_snapshot_and_screenshot() {
     );
     assert_eq!(ok_text(&js, "page js").trim(), "Sent!");
 }
+
+/// A page that stays loading until the test lets it finish: its first
+/// part, then nothing until `rx` says so, then the rest. A thread per
+/// connection: Chromium may open a connection it sends nothing on.
+fn slow_page(rx: Receiver<()>) -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+    let port = listener
+        .local_addr()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .port();
+    let rx = std::sync::Arc::new(std::sync::Mutex::new(Some(rx)));
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let rx = std::sync::Arc::clone(&rx);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                let n = stream.read(&mut buf).unwrap_or(0);
+                if !String::from_utf8_lossy(&buf[..n]).starts_with("GET / ") {
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    );
+                    return;
+                }
+                // Past the parser's first buffer, so it shows the first part.
+                let pad = " ".repeat(4096);
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n\r\n\
+                     <!doctype html><title>Slow</title><h1>Part one</h1><!--{pad}-->"
+                );
+                let _ = stream.flush();
+                let held = rx.lock().ok().and_then(|mut r| r.take());
+                if let Some(rx) = held {
+                    let _ = rx.recv_timeout(Duration::from_secs(60));
+                }
+                let _ = write!(stream, "<p>Part two</p>");
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_page_still_loading_says_so_and_wait_waits_for_its_load() {
+    let (release, rx) = channel();
+    let port = slow_page(rx);
+    let dir = std::env::temp_dir().join(format!("cup-mcp-slow-{}", std::process::id()));
+    let (_browser, env, _dir) = headless_url(dir, &format!("http://127.0.0.1:{port}/"));
+    let mut c = Client::start(&stdio_args(&["mcp"]), &env);
+    let mut snap = String::new();
+    for _ in 0..100 {
+        snap = ok_text(&c.call("snapshot", json!({})), "snapshot while loading");
+        if snap.contains("Part one") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        snap.contains(
+            "# the page is still loading (document.readyState \"loading\", http://127.0.0.1:"
+        ),
+        "{snap}"
+    );
+    let early = c.call("wait", json!({"until": "load", "timeout_ms": 300}));
+    let early = error_text(&early, "wait until load, while held");
+    assert!(early.contains("still loading"), "{early}");
+    let _ = release.send(());
+    let loaded = c.call("wait", json!({"until": "load", "timeout_ms": 20000}));
+    assert!(
+        ok_text(&loaded, "wait until load").starts_with("loaded after"),
+        "{loaded}"
+    );
+    let after = ok_text(&c.call("snapshot", json!({})), "snapshot after the load");
+    assert!(after.contains("Part two"), "{after}");
+    assert!(!after.contains("still loading"), "{after}");
+}
