@@ -124,9 +124,25 @@ fn words(name: &str) -> String {
     name.split_whitespace().collect()
 }
 
-/// The checks of every corpus page; `what` names it in failures.
+/// The checks of every corpus page; `what` names it in failures. A live
+/// app changes as it settles (JupyterLab's debugger button is renamed once
+/// its kernel says it can debug): cup's read is compared with Chromium's
+/// only when Chromium's tree was the same just before and just after it
+/// (read again until it is, 10 times at most).
 async fn read_whole_and_check(web: &mut Web, what: &str) {
-    let snap = whole(web).await;
+    let mut tries = 0;
+    let (snap, expected) = loop {
+        let mut before = chromium_interactive(web).await;
+        let snap = whole(web).await;
+        let mut after = chromium_interactive(web).await;
+        before.sort();
+        after.sort();
+        tries += 1;
+        if before == after || tries == 10 {
+            break (snap, after);
+        }
+        eprintln!("{what}: the page changed during the read; reading again");
+    };
     assert!(
         !snap.notes.iter().any(|n| n.contains("partial")),
         "{what}: the whole page is partial: {:?}",
@@ -151,7 +167,6 @@ async fn read_whole_and_check(web: &mut Web, what: &str) {
             }
         }
     }
-    let expected = chromium_interactive(web).await;
     assert!(
         !expected.is_empty(),
         "{what}: Chromium lists no interactive element"
