@@ -571,7 +571,13 @@ pub async fn perform(
                 )));
             }
             // No EditableText: focus, select all, type with the keyboard.
+            // The keys go where the focus is when they arrive: wait for
+            // it (Chromium's web form on a busy machine sent the start of
+            // an e-mail address to the name field before).
             let _ = act::grab_focus(el.conn, el.obj).await;
+            if !has(AtspiState::Focused) && has(AtspiState::Focusable) {
+                until_focused(el, events).await;
+            }
             input.keys(events, &combo("ctrl+a")).await?;
             input.type_text(events, &value).await?;
             Ok(Performed::done(format!("{label} {value:?} (keyboard)")))
