@@ -134,20 +134,7 @@ pub async fn open(adapter: &cup_web::WebAdapter, url: &str, marker: &str) -> Res
         .call(&page.id, "Page.navigate", json!({ "url": url }))
         .await
         .map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    loop {
-        let text = adapter
-            .page_script(None, &cup_web::PageScript::GetText)
-            .await
-            .unwrap_or(Value::Null);
-        if text.as_str().is_some_and(|t| t.contains(marker)) {
-            return Ok(());
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-            return Err(format!("{url} did not show {marker:?} within 20 s"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_text(adapter, marker, url).await
 }
 
 /// What cup measured, plus how many of its nodes have bounds.
@@ -296,13 +283,7 @@ pub async fn django_login(
     marker: &str,
 ) -> Result<(), String> {
     open(adapter, login_url, "Username").await?;
-    let script = format!(
-        "(() => {{ document.querySelector('#id_username').value = {u}; \
-         document.querySelector('#id_password').value = {p}; \
-         document.querySelector('#login-form').submit(); return true; }})()",
-        u = serde_json::to_string(user).unwrap_or_default(),
-        p = serde_json::to_string(password).unwrap_or_default()
-    );
+    let script = cup_sandbox::webapps::django_login_script(user, password);
     adapter
         .page_script(None, &cup_web::PageScript::ExecuteJavascript(script))
         .await

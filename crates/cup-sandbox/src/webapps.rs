@@ -237,6 +237,19 @@ pub struct DjangoAdmin {
 /// The admin's user and password (a private loopback server).
 pub const DJANGO_USER: (&str, &str) = ("admin", "cup-bench-admin");
 
+/// The page script that fills the admin's login form with `user` and
+/// `password` and sends it (run on its login page).
+pub fn django_login_script(user: &str, password: &str) -> String {
+    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    format!(
+        "document.querySelector('#id_username').value = {}; \
+         document.querySelector('#id_password').value = {}; \
+         document.querySelector('#login-form').submit(); true",
+        quote(user),
+        quote(password)
+    )
+}
+
 const DJANGO_FILES: &[(&str, &str)] = &[
     (
         "manage.py",

@@ -213,13 +213,7 @@ async fn django_admin_reads_whole() {
     let mut web = Web::open(&django.url("/admin/login/?next=/admin/shop/order/"));
     wait_text(&web, "Username").await;
     let (user, password) = webapps::DJANGO_USER;
-    let login = format!(
-        "document.querySelector('#id_username').value = {}; \
-         document.querySelector('#id_password').value = {}; \
-         document.querySelector('#login-form').submit(); true",
-        serde_json::to_string(user).unwrap_or_default(),
-        serde_json::to_string(password).unwrap_or_default()
-    );
+    let login = webapps::django_login_script(user, password);
     scripts(&web)
         .page_script(None, &PageScript::ExecuteJavascript(login))
         .await
