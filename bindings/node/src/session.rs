@@ -52,6 +52,7 @@ fn request(o: SnapshotOptions) -> napi::Result<(SnapshotRequest, bool)> {
             app: o.app,
             detail,
             max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
+            max_tokens: o.max_tokens.map_or(0, |t| t as usize),
             limits,
             since: o.since,
             bounds: o.bounds.unwrap_or(true),
@@ -104,6 +105,10 @@ pub struct SnapshotOptions {
     pub since: Option<String>,
     /// `false`: the lines leave their bounds off (act by id only).
     pub bounds: Option<bool>,
+    /// Budget in o200k tokens (at least 100): lines are kept by need (the
+    /// focus, the screen, what acts, landmarks, headings) and the rest
+    /// left out with a note saying so; `maxChars` then does not apply.
+    pub max_tokens: Option<u32>,
     /// Also return the envelope as JSON (it costs a serialization of the
     /// whole tree: asked only when the caller wants the envelope).
     pub envelope: Option<bool>,

@@ -44,6 +44,14 @@ test("snapshot → action (effect confirmed) → snapshot shows it (the referenc
     assert.equal(byId.split("\n").length, whole.split("\n").length, byId);
     assert.doesNotMatch(byId, /\] \w+ ("[^"]*" )?-?\d+,-?\d+ \d+x\d+/);
     assert.match(whole, /\] \w+ ("[^"]*" )?-?\d+,-?\d+ \d+x\d+/);
+    // Within a token budget: fewer lines, each a whole line of the whole
+    // text (Rust's tests count the tokens exactly), and the header says so.
+    const budgeted = await s.snapshot({ maxTokens: 300 });
+    assert.match(budgeted, /# max_tokens 300: /);
+    const body = budgeted.split("\n\n")[1].split("\n").filter((l) => l && !l.trimStart().startsWith("#"));
+    const wholeLines = new Set(whole.split("\n"));
+    assert.ok(body.length > 0 && body.every((l) => wholeLines.has(l)), budgeted);
+    assert.ok(budgeted.length < whole.length, budgeted);
   } finally {
     // What `await using` calls (Node 24 has the syntax; TypeScript lowers it).
     await s[Symbol.asyncDispose]();

@@ -31,6 +31,8 @@ export interface NativeSnapshotOptions {
   since?: string;
   /** `false`: the lines leave their bounds off. */
   bounds?: boolean;
+  /** Budget in o200k tokens (at least 100). */
+  maxTokens?: number;
   /** Also return the envelope (JSON). */
   envelope?: boolean;
 }

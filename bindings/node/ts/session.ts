@@ -149,6 +149,7 @@ export class Session implements AsyncDisposable {
       timeoutMs: options.timeoutMs,
       since: options.since,
       bounds: options.bounds,
+      maxTokens: options.maxTokens,
       envelope: options.compact === false,
     };
     const snap = this.#js ? await this.#native.snapshotFed(await this.#feed(options), o) : await this.#native.snapshot(o);

@@ -194,6 +194,14 @@ export interface SnapshotOptions {
    * agents that act by id only (fewer tokens). Default true.
    */
   bounds?: boolean;
+  /**
+   * Budget in o200k tokens (at least 100): the text never costs more.
+   * Lines are kept by need (the focus, what is on screen, what acts,
+   * landmarks and headings) and the rest is left out with a note saying
+   * how many and where `page` or `find` gets them. `maxChars` then does
+   * not apply.
+   */
+  maxTokens?: number;
 }
 
 /** A search of the latest snapshot. */

@@ -123,7 +123,10 @@ impl Session {
     /// the id a changes-only header names), the text says only what
     /// changed since that snapshot, and its elements keep their ids. With
     /// `bounds` false the lines leave their bounds off (act by id only).
-    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None, bounds=true))]
+    /// With `max_tokens` the text costs at most that many o200k tokens:
+    /// lines are kept by need (the focus, the screen, what acts, landmarks
+    /// and headings) and the rest is left out with a note saying so.
+    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None, bounds=true, max_tokens=None))]
     #[allow(clippy::too_many_arguments)]
     fn snapshot(
         &self,
@@ -138,6 +141,7 @@ impl Session {
         timeout_ms: Option<u64>,
         since: Option<String>,
         bounds: bool,
+        max_tokens: Option<usize>,
     ) -> PyResult<String> {
         let scope: Scope = word("scope", scope, "overview, foreground, desktop, full")?;
         let detail: Detail = word(
@@ -160,6 +164,7 @@ impl Session {
             app,
             detail,
             max_chars: max_chars.unwrap_or(MAX_OUTPUT_CHARS),
+            max_tokens: max_tokens.unwrap_or(0),
             limits,
             since,
             bounds,

@@ -76,6 +76,14 @@ def test_snapshot_act_snapshot(desktop):
     by_id = s.snapshot(bounds=False)
     assert len(by_id.splitlines()) == len(s.snapshot().splitlines()), by_id
     assert not re.search(r"\] \w+ (\"[^\"]*\" )?-?\d+,-?\d+ \d+x\d+", by_id), by_id
+    # Within a token budget: fewer lines, each a whole line of the whole
+    # text (Rust's tests count the tokens exactly), and the header says so.
+    whole = s.snapshot()
+    budgeted = s.snapshot(max_tokens=300)
+    assert "# max_tokens 300: " in budgeted, budgeted
+    body = [l for l in budgeted.split("\n\n", 1)[1].splitlines() if not l.lstrip().startswith("#")]
+    assert body and all(l in whole.splitlines() for l in body), budgeted
+    assert len(budgeted) < len(whole), budgeted
 
 
 def test_find_press_screenshot_batch(desktop):

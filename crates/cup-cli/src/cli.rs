@@ -440,6 +440,9 @@ pub struct SnapshotArgs {
     /// Leave the bounds (x,y wxh) off the lines: for agents that act by id only (fewer tokens).
     #[arg(long)]
     pub no_bounds: bool,
+    /// Budget in o200k tokens (at least 100; 0 = none): lines are kept by need (the focus, the screen, what acts, landmarks, headings) and the rest left out with a note; --max-chars then does not apply.
+    #[arg(long, default_value_t = 0)]
+    pub max_tokens: usize,
 }
 
 /// An input file.
@@ -463,6 +466,9 @@ pub struct RenderArgs {
     /// Leave the bounds (x,y wxh) off the lines: for agents that act by id only (fewer tokens).
     #[arg(long)]
     pub no_bounds: bool,
+    /// Budget in o200k tokens (at least 100; 0 = none): lines are kept by need (the focus, the screen, what acts, landmarks, headings) and the rest left out with a note; --max-chars then does not apply.
+    #[arg(long, default_value_t = 0)]
+    pub max_tokens: usize,
 }
 
 /// `cup find`.

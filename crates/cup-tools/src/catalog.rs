@@ -152,6 +152,10 @@ fn bounds() -> Value {
     boolean("false: no x,y wxh on the lines (act by id only; fewer tokens); default true")
 }
 
+fn max_tokens() -> Value {
+    int("budget in o200k tokens (at least 100): keeps the focus, what is on screen, what acts, landmarks and headings first; says what it left out")
+}
+
 fn detail() -> Value {
     one_of(
         &["compact", "standard", "full", "minimal", "page"],
@@ -195,6 +199,7 @@ fn cup_tools() -> Vec<ToolSpec> {
                     "query": string("keep only elements matching this (e.g. \"save button\") and their ancestors"),
                     "since": since(),
                     "bounds": bounds(),
+                    "max_tokens": max_tokens(),
                 }),
                 &[],
             ),
@@ -204,7 +209,7 @@ fn cup_tools() -> Vec<ToolSpec> {
             "snapshot_app",
             "Snapshot every window whose title contains `app`.",
             schema(
-                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since(), "bounds": bounds()}),
+                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since(), "bounds": bounds(), "max_tokens": max_tokens()}),
                 &["app"],
             ),
             true,
@@ -212,7 +217,10 @@ fn cup_tools() -> Vec<ToolSpec> {
         tool(
             "snapshot_desktop",
             "Snapshot the desktop surface (icons); the window list when there is none.",
-            schema(json!({"detail": detail(), "since": since(), "bounds": bounds()}), &[]),
+            schema(
+                json!({"detail": detail(), "since": since(), "bounds": bounds(), "max_tokens": max_tokens()}),
+                &[],
+            ),
             true,
         ),
         tool(

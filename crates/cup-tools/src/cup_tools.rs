@@ -14,6 +14,18 @@ use super::args::{fail, Args, ToolError};
 use super::results::{action_output, describe, snapshot_text};
 use super::{Block, Output, Toolbox};
 
+/// The arguments of `snapshot`; `snapshot_app` takes all but `scope`.
+const SNAPSHOT_ARGS: [&str; 8] = [
+    "scope",
+    "app",
+    "max_depth",
+    "detail",
+    "query",
+    "since",
+    "bounds",
+    "max_tokens",
+];
+
 pub(super) async fn call(
     tb: &mut Toolbox,
     tool: &str,
@@ -21,15 +33,7 @@ pub(super) async fn call(
 ) -> Result<Output, ToolError> {
     match tool {
         "snapshot" => {
-            args.only(&[
-                "scope",
-                "app",
-                "max_depth",
-                "detail",
-                "query",
-                "since",
-                "bounds",
-            ])?;
+            args.only(&SNAPSHOT_ARGS)?;
             let mut req = tb.request(args)?;
             req.app = args.str("app")?;
             if req.app.is_some() && req.scope == Scope::Foreground && !args.has("scope") {
@@ -39,7 +43,7 @@ pub(super) async fn call(
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_app" => {
-            args.only(&["app", "max_depth", "detail", "query", "since", "bounds"])?;
+            args.only(&SNAPSHOT_ARGS[1..])?;
             let mut req = tb.request(args)?;
             req.scope = Scope::Full;
             req.app = Some(args.req_str("app", "\"Calculator\"")?);
@@ -47,7 +51,7 @@ pub(super) async fn call(
             snapshot(tb, &req, args.str("query")?.as_deref()).await
         }
         "snapshot_desktop" => {
-            args.only(&["detail", "since", "bounds"])?;
+            args.only(&["detail", "since", "bounds", "max_tokens"])?;
             let mut req = tb.request(args)?;
             req.scope = Scope::Desktop;
             req.since = since(args)?;
@@ -92,9 +96,7 @@ async fn snapshot(
 ) -> Result<Output, ToolError> {
     let session = tb.session()?;
     let snap = session.snapshot(req).await?;
-    Ok(Output::text(snapshot_text(
-        snap, query, req.detail, req.bounds,
-    )?))
+    Ok(Output::text(snapshot_text(snap, query, req)?))
 }
 
 pub(super) fn find_query(args: &Args<'_>) -> Result<FindQuery, ToolError> {

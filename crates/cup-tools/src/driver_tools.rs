@@ -612,7 +612,7 @@ async fn window_state(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolE
     }
     let (text, window_title) = if with_tree {
         let snap = session.snapshot(&req).await?;
-        let text = snapshot_text(snap, query.as_deref(), req.detail, req.bounds)?;
+        let text = snapshot_text(snap, query.as_deref(), &req)?;
         let window_title = snap
             .envelope
             .tree

@@ -402,9 +402,7 @@ impl Toolbox {
         let after = session.snapshot(&req).await?;
         // A changes-only text (since) is compared whole, as rendered.
         let whole = |s: &cup::Snapshot| cup::Snapshot {
-            text: s
-                .whole_text(req.detail, req.max_chars, req.bounds)
-                .into_owned(),
+            text: s.whole_text(&req).into_owned(),
             ..s.clone()
         };
         let diff = if before.since.is_some() || after.since.is_some() {
@@ -481,6 +479,9 @@ fn snapshot_request(base: SnapshotRequest, args: &Args<'_>) -> Result<SnapshotRe
     }
     if let Some(bounds) = args.bool("bounds")? {
         req.bounds = bounds;
+    }
+    if let Some(t) = args.int("max_tokens", 0, 100_000_000)? {
+        req.max_tokens = usize::try_from(t).unwrap_or(0);
     }
     Ok(req)
 }

@@ -2,7 +2,7 @@
 //! text `cup action` prints), and snapshots cut down by a query.
 
 use cup::{ActionResult, Change, Snapshot};
-use cup_protocol::compact::{self, RenderOptions};
+use cup_protocol::compact;
 use cup_protocol::search::{keep_matches, FindQuery};
 
 use super::{Output, ToolError};
@@ -51,8 +51,7 @@ pub fn action_output(result: &ActionResult) -> Output {
 pub fn snapshot_text(
     snap: &Snapshot,
     query: Option<&str>,
-    detail: compact::Detail,
-    bounds: bool,
+    req: &cup::SnapshotRequest,
 ) -> Result<String, ToolError> {
     let Some(q) = query.filter(|q| !q.trim().is_empty()) else {
         return Ok(snap.text.clone());
@@ -73,15 +72,7 @@ pub fn snapshot_text(
             ""
         }
     ));
-    Ok(compact::render(
-        &env,
-        &RenderOptions {
-            detail,
-            max_chars: compact::MAX_OUTPUT_CHARS,
-            notes,
-            bounds,
-        },
-    ))
+    Ok(compact::render(&env, &req.render_options(notes)))
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ pub mod refs;
 pub mod screenshot;
 pub mod session;
 pub mod since;
+pub mod tokens;
 pub mod tree_diff;
 pub mod visual;
 pub mod watch;

@@ -22,6 +22,10 @@ pub struct SnapshotRequest {
     pub detail: Detail,
     /// Character cap of the compact text (0 = none).
     pub max_chars: usize,
+    /// Budget of the compact text in o200k tokens (0 = none): lines are
+    /// kept by need (the focus, the screen, what acts, landmarks and
+    /// headings) until it is spent; `max_chars` then does not apply.
+    pub max_tokens: usize,
     /// Depth, node and time limits of the capture.
     pub limits: CaptureLimits,
     /// Only what changed since this snapshot: `"last"` or a kept
@@ -41,9 +45,36 @@ impl Default for SnapshotRequest {
             app: None,
             detail: Detail::Compact,
             max_chars: compact::MAX_OUTPUT_CHARS,
+            max_tokens: 0,
             limits: CaptureLimits::default(),
             since: None,
             bounds: true,
+        }
+    }
+}
+
+impl SnapshotRequest {
+    /// Refuses a request that cannot be met: a token budget too small for
+    /// a header and a window line.
+    pub fn check(&self) -> Result<(), SessionError> {
+        if self.max_tokens != 0 && self.max_tokens < compact::MIN_TOKENS {
+            return Err(SessionError::Request(format!(
+                "max_tokens {} is too small: give at least {} (or 0 for no budget)",
+                self.max_tokens,
+                compact::MIN_TOKENS
+            )));
+        }
+        Ok(())
+    }
+
+    /// How the compact text of this request is rendered, with `notes`.
+    pub fn render_options(&self, notes: Vec<String>) -> RenderOptions {
+        RenderOptions {
+            detail: self.detail,
+            max_chars: self.max_chars,
+            notes,
+            bounds: self.bounds,
+            tokens: (self.max_tokens > 0).then(|| crate::tokens::budget(self.max_tokens)),
         }
     }
 }
@@ -72,25 +103,15 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// The whole compact text, as `detail`, `max_chars` and `bounds` render
-    /// it: `text` itself unless it shows changes only.
-    pub fn whole_text(
-        &self,
-        detail: Detail,
-        max_chars: usize,
-        bounds: bool,
-    ) -> std::borrow::Cow<'_, str> {
+    /// The whole compact text, as `req` renders it (its detail, caps and
+    /// bounds): `text` itself unless it shows changes only.
+    pub fn whole_text(&self, req: &SnapshotRequest) -> std::borrow::Cow<'_, str> {
         if self.since.is_none() || self.envelope.scope == Some(Scope::Overview) {
             return std::borrow::Cow::Borrowed(&self.text);
         }
         std::borrow::Cow::Owned(compact::render(
             &self.envelope,
-            &RenderOptions {
-                detail,
-                max_chars,
-                notes: self.notes.clone(),
-                bounds,
-            },
+            &req.render_options(self.notes.clone()),
         ))
     }
 
@@ -125,6 +146,9 @@ pub enum SessionError {
     /// `since` names no snapshot this session keeps.
     #[error("{0}")]
     Since(String),
+    /// A request that cannot be met as asked (the message says how).
+    #[error("{0}")]
+    Request(String),
 }
 
 /// Snapshots a session keeps for `since`, the latest included.
@@ -214,6 +238,7 @@ impl Session {
     /// The adapter's; [`SessionError::Since`] when `since` names no kept
     /// snapshot.
     pub async fn snapshot(&mut self, req: &SnapshotRequest) -> Result<&Snapshot, SessionError> {
+        req.check()?;
         let id = format!("s{}", self.taken + 1);
         let snapshot = self.take_snapshot(req, &id).await?;
         self.taken += 1;
@@ -428,24 +453,15 @@ impl Session {
             env.windows = Some(infos());
         }
         let text = match base {
-            None => compact::render(
-                &env,
-                &RenderOptions {
-                    detail: req.detail,
-                    max_chars: req.max_chars,
-                    notes: notes.clone(),
-                    bounds: req.bounds,
-                },
-            ),
+            None => compact::render(&env, &req.render_options(notes.clone())),
             Some(b) => {
                 let whole = |env: &Envelope, notes: &[String]| {
                     compact::render(
                         env,
                         &RenderOptions {
-                            detail: req.detail,
                             max_chars: 0,
-                            notes: notes.to_vec(),
-                            bounds: req.bounds,
+                            tokens: None,
+                            ..req.render_options(notes.to_vec())
                         },
                     )
                 };
@@ -455,7 +471,11 @@ impl Session {
                     &format!("changes since {} (this is {id})", b.id),
                     &format!("no change since {} (this is {id}); its lines stand", b.id),
                 );
-                crate::since::cap(found.text, req.max_chars)
+                if req.max_tokens > 0 {
+                    crate::since::cap_tokens(found.text, crate::tokens::budget(req.max_tokens))
+                } else {
+                    crate::since::cap(found.text, req.max_chars)
+                }
             }
         };
         Ok(Snapshot {

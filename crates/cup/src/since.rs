@@ -285,6 +285,36 @@ pub fn cap(text: String, max_chars: usize) -> String {
     out
 }
 
+/// [`cap`] in tokens: `text` cut at a line so that it and the notice cost
+/// at most `budget.max` tokens.
+pub fn cap_tokens(text: String, budget: cup_protocol::compact::TokenBudget) -> String {
+    if (budget.count)(&text) <= budget.max {
+        return text;
+    }
+    let notice = format!(
+        "{} — the changes exceed {} tokens; take a whole snapshot (without since) and use page or find.\n",
+        cup_protocol::compact::TOKEN_CUT_MARK,
+        budget.max
+    );
+    let room = budget.max.saturating_sub((budget.count)(&notice));
+    let (mut used, mut end) = (0usize, 0usize);
+    for line in text.split_inclusive('\n') {
+        let c = (budget.count)(line);
+        if used + c > room {
+            break;
+        }
+        used += c;
+        end += line.len();
+    }
+    // Lines counted apart may cost a token less than together: check.
+    while end > 0 && (budget.count)(&text[..end]) + (budget.count)(&notice) > budget.max {
+        end = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    let mut out = text[..end].to_owned();
+    out.push_str(&notice);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

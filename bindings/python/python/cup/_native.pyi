@@ -31,6 +31,7 @@ class Session:
         timeout_ms: Optional[int] = None,
         since: Optional[str] = None,
         bounds: bool = True,
+        max_tokens: Optional[int] = None,
     ) -> str: ...
     def last_envelope(self) -> Optional[str]: ...
     def action(

@@ -88,6 +88,7 @@ class Session:
         timeout_ms: Optional[int] = ...,
         since: Optional[str] = ...,
         bounds: bool = ...,
+        max_tokens: Optional[int] = ...,
     ) -> str: ...
 
     @overload
@@ -104,6 +105,7 @@ class Session:
         timeout_ms: Optional[int] = ...,
         since: Optional[str] = ...,
         bounds: bool = ...,
+        max_tokens: Optional[int] = ...,
     ) -> Dict[str, Any]: ...
 
     def snapshot(
@@ -119,6 +121,7 @@ class Session:
         timeout_ms: Optional[int] = None,
         since: Optional[str] = None,
         bounds: bool = True,
+        max_tokens: Optional[int] = None,
     ) -> Union[str, Dict[str, Any]]:
         """Captures the UI and keeps its ids for :meth:`action`.
 
@@ -130,10 +133,15 @@ class Session:
         changes-only header names) returns only what changed since that
         snapshot; its elements keep their ids. ``bounds=False`` leaves the
         bounds off the lines (for agents that act by id only).
+        ``max_tokens`` (at least 100) is a budget in o200k tokens the text
+        never exceeds: lines are kept by need (the focus, what is on screen,
+        what acts, landmarks and headings) and the rest is left out with a
+        note saying how many and where ``page`` or ``find`` gets them;
+        ``max_chars`` then does not apply.
         """
         out = self._native.snapshot(
             scope, app, max_depth, compact, detail, max_chars, max_nodes, timeout_ms, since,
-            bounds,
+            bounds, max_tokens,
         )
         return out if compact else json.loads(out)
 

@@ -66,6 +66,7 @@ class Session:
         timeout_ms: Optional[int] = None,
         since: Optional[str] = None,
         bounds: bool = True,
+        max_tokens: Optional[int] = None,
     ) -> Union[str, Dict[str, Any]]:
         """See :meth:`cup.Session.snapshot`."""
         return await self._run(
@@ -80,6 +81,7 @@ class Session:
             timeout_ms=timeout_ms,
             since=since,
             bounds=bounds,
+            max_tokens=max_tokens,
         )
 
     async def action(self, element_id: str, action: str, **params: Any) -> ActionResult:

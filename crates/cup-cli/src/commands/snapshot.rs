@@ -30,6 +30,7 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
         app: args.app.clone(),
         detail,
         max_chars: args.max_chars,
+        max_tokens: args.max_tokens,
         limits: CaptureLimits {
             max_depth: args.depth,
             max_nodes: args.max_nodes,

@@ -2,6 +2,7 @@
 //! context windows (`compact.md` of the spec, plus the decisions written
 //! down in `docs/compact-format.md`).
 
+pub mod budget;
 pub mod line;
 pub mod overview;
 pub mod page;
@@ -11,6 +12,7 @@ pub mod render;
 pub mod runs;
 pub mod text;
 
+pub use budget::{TokenBudget, MIN_TOKENS, TOKEN_CUT_MARK};
 pub use line::{format_line, LineAttrs, LineFields, LineStyle};
 pub use overview::render_overview;
 pub use page::{page, render_page, Page, PageError, PageRequest};

@@ -144,8 +144,10 @@ pub struct Pruned<'a> {
     /// Children left out, from the end, to fit the character budget
     /// (see [`super::render::fit_budget`]).
     pub budget_cut: usize,
-    /// The `page` offset of the first item left out by the budget.
-    pub budget_offset: usize,
+    /// The `page` offset of the first item left out by the budget;
+    /// `None` when `page` does not list it (offscreen text: `find` gets
+    /// it).
+    pub budget_offset: Option<usize>,
     /// For a `text` node, the text of the run it heads when adjacent runs
     /// of one block were joined into its line (D16); `None` otherwise.
     pub joined: Option<String>,
@@ -251,7 +253,7 @@ fn keep_all(node: &Node) -> Pruned<'_> {
         clipped: Clipped::default(),
         folded: Folded::default(),
         budget_cut: 0,
-        budget_offset: 0,
+        budget_offset: None,
         joined: None,
         name_below: false,
     }
@@ -272,7 +274,7 @@ fn keep_actionable(node: &Node, folding: bool) -> Option<Pruned<'_>> {
         clipped: Clipped::default(),
         folded,
         budget_cut: 0,
-        budget_offset: 0,
+        budget_offset: None,
         joined: None,
         name_below: false,
     })
@@ -302,7 +304,7 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
             && parent.is_some_and(|p| repeats(&p.name, &node.name)))
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
-            && !node.has_meaningful_action())
+            && !node.iter().any(Node::has_meaningful_action))
 }
 
 /// How many of `children` count as siblings for D14's "only child": all
@@ -625,7 +627,7 @@ fn collapse<'a>(
         clipped,
         folded,
         budget_cut: 0,
-        budget_offset: 0,
+        budget_offset: None,
         joined: None,
         name_below: false,
     }

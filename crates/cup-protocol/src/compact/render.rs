@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
+use crate::compact::budget::{self, TokenBudget};
 use crate::compact::line::{push_line_as, LineStyle};
-use crate::compact::prune::{for_each_item_in, prune_folding_in, Clipped, Detail, Folded, Pruned};
+use crate::compact::prune::{prune_folding_in, Clipped, Detail, Folded, Pruned};
 use crate::compact::runs::{join_text_runs, name_from_lines_below};
 use crate::compact::text::{self, WINDOW_TITLE_MAX};
 use crate::envelope::{Envelope, PlatformId, Screen, WindowInfo};
@@ -30,6 +31,10 @@ pub struct RenderOptions {
     /// Bounds on the lines of actionable nodes, as the spec puts them
     /// (default); `false` leaves them out for agents that act by id only.
     pub bounds: bool,
+    /// A budget in tokens (`max_tokens`): lines are kept by need until it
+    /// is spent (see [`crate::compact::budget`]); `max_chars` then does
+    /// not apply.
+    pub tokens: Option<TokenBudget>,
 }
 
 impl Default for RenderOptions {
@@ -39,6 +44,7 @@ impl Default for RenderOptions {
             max_chars: MAX_OUTPUT_CHARS,
             notes: Vec::new(),
             bounds: true,
+            tokens: None,
         }
     }
 }
@@ -77,6 +83,9 @@ pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> Strin
         }
         (out, body_start, line_starts)
     };
+    if let Some(tokens) = opts.tokens {
+        return render_to_tokens(env, opts, pruned, style, joins, screen, tokens);
+    }
     let (mut out, mut body_start, mut line_starts) = write(&pruned);
     if opts.max_chars > 0 {
         let over = out.chars().count().saturating_sub(opts.max_chars);
@@ -90,6 +99,56 @@ pub fn render_folding(env: &Envelope, opts: &RenderOptions, fold: bool) -> Strin
         cap(&mut out, opts.max_chars, body_start, &line_starts);
     }
     out
+}
+
+/// [`render_folding`] within a token budget: lines kept by need (see
+/// [`budget::fit`]).
+fn render_to_tokens(
+    env: &Envelope,
+    opts: &RenderOptions,
+    mut pruned: Vec<Pruned<'_>>,
+    style: LineStyle,
+    joins: bool,
+    screen: Option<crate::node::Rect>,
+    tokens: TokenBudget,
+) -> String {
+    // The viewport that ranks lines: the screen's, at every detail.
+    let viewport = screen.or_else(|| Some(env.screen.rect()));
+    let mut line = String::new();
+    let mut line_cost = |p: &Pruned<'_>, depth: usize| {
+        line.clear();
+        push_own_line(&mut line, p, depth, style);
+        push_hints(&mut line, p, depth);
+        (tokens.count)(&line)
+    };
+    let mut write = |pruned: &[Pruned<'_>], dropped: Option<budget::Dropped>| {
+        let mut notes = opts.notes.clone();
+        let mut pruned = pruned.to_vec();
+        if let Some(dropped) = dropped {
+            notes.push(budget::budget_note(tokens, dropped));
+            // A name said by lines the budget left out is shown again.
+            if opts.detail != Detail::Full {
+                name_from_lines_below(&mut pruned);
+            }
+        }
+        let shown: usize = pruned.iter().map(Pruned::len).sum();
+        let mut out = String::with_capacity(64 + shown * 48);
+        push_header(&mut out, env, shown, env.node_count(), &notes);
+        out.push('\n');
+        for p in &pruned {
+            push_pruned(&mut out, p, 0, style, &mut Vec::new());
+        }
+        out
+    };
+    budget::fit(
+        &mut pruned,
+        tokens,
+        viewport,
+        joins,
+        &mut line_cost,
+        &mut write,
+    )
+    .0
 }
 
 /// Whether adjacent text runs of one block are joined into one line (D16):
@@ -194,20 +253,9 @@ pub fn fit_budget(pruned: &mut [Pruned<'_>], need: usize, style: LineStyle, join
         if cut > 0 {
             // Where `page` finds the first item left out: its index among
             // the container's items as `page` counts them.
-            let first = node.children[keep].node.id.as_str();
-            let (mut index, mut offset) = (0usize, None);
-            for_each_item_in(
-                Some(node.node),
-                &node.node.children,
-                joins,
-                &mut |item, _| {
-                    if offset.is_none() && item.id == first {
-                        offset = Some(index);
-                    }
-                    index += 1;
-                },
-            );
-            node.budget_offset = offset.unwrap_or(keep);
+            let first = node.children[keep].node.id.clone();
+            node.budget_offset =
+                Some(budget::page_offset(node.node, &first, joins).unwrap_or(keep));
             node.children.truncate(keep);
             node.budget_cut = cut;
             cut_paths.push(path);
@@ -285,6 +333,15 @@ pub(crate) fn push_pruned(
     line_starts: &mut Vec<usize>,
 ) {
     line_starts.push(out.len());
+    push_own_line(out, p, depth, style);
+    for child in &p.children {
+        push_pruned(out, child, depth + 1, style, line_starts);
+    }
+    push_hints(out, p, depth);
+}
+
+/// `p`'s own line, indented for `depth`.
+fn push_own_line(out: &mut String, p: &Pruned<'_>, depth: usize, style: LineStyle) {
     indent(out, depth);
     let name = match &p.joined {
         Some(joined) => joined.as_str(),
@@ -293,9 +350,10 @@ pub(crate) fn push_pruned(
     };
     push_line_as(out, p.node, name, style);
     out.push('\n');
-    for child in &p.children {
-        push_pruned(out, child, depth + 1, style, line_starts);
-    }
+}
+
+/// The hint lines after `p`'s children: folded, clipped and budget lines.
+fn push_hints(out: &mut String, p: &Pruned<'_>, depth: usize) {
     if p.folded.items > 0 {
         indent(out, depth + 1);
         push_fold_line(out, p.node, &p.folded);
@@ -319,12 +377,22 @@ pub(crate) fn push_pruned(
 /// ```text
 /// # 612 more items left out to fit the budget — page(element_id='e802', offset=300)
 /// ```
-pub fn push_budget_line(out: &mut String, id: &str, offset: usize, cut: usize) {
-    let _ = write!(
-        out,
-        "# {cut} more item{} left out to fit the budget — page(element_id='{id}', offset={offset})",
-        if cut == 1 { "" } else { "s" }
-    );
+pub fn push_budget_line(out: &mut String, id: &str, offset: Option<usize>, cut: usize) {
+    let s = if cut == 1 { "" } else { "s" };
+    match offset {
+        Some(offset) => {
+            let _ = write!(
+                out,
+                "# {cut} more item{s} left out to fit the budget — page(element_id='{id}', offset={offset})"
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                "# {cut} more item{s} left out to fit the budget — find(name=...) gets them"
+            );
+        }
+    }
 }
 
 /// The word a clip hint uses for a direction.

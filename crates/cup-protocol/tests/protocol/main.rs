@@ -4,6 +4,7 @@
 //! One test binary for the crate (each file a module): one link, not one
 //! per file, and the tests of every file share the runner's threads.
 
+mod budget;
 mod conformance;
 mod folding;
 mod properties;

@@ -207,7 +207,7 @@ proptest! {
 
     #[test]
     fn parse_returns_exactly_what_render_shows(env in envelope(), detail in prop_oneof![Just(Detail::Compact), Just(Detail::Full), Just(Detail::Minimal)]) {
-        let text = render(&env, &RenderOptions { detail, max_chars: 0, notes: vec![], bounds: true });
+        let text = render(&env, &RenderOptions { detail, max_chars: 0, notes: vec![], bounds: true, tokens: None });
         let doc = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let screen = (detail == Detail::Compact).then(|| env.screen.rect());
         let pruned = prune(&env.tree, detail, screen);

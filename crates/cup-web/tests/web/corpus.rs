@@ -193,6 +193,59 @@ async fn read_whole_and_check(web: &mut Web, what: &str) {
     );
 }
 
+/// `max_tokens=2000` on the whole Sphinx page (over 80,000 tokens): the
+/// text costs at most 2,000 o200k tokens, parses back, and keeps the
+/// focused element (the last search box of the page, far below the fold).
+async fn budget_keeps_the_focus(web: &mut Web) {
+    let focus = "const q = [...document.querySelectorAll('input[name=q]')].pop(); \
+                 q.focus(); document.activeElement === q";
+    let focused = scripts(web)
+        .page_script(None, &PageScript::ExecuteJavascript(focus.into()))
+        .await
+        .unwrap_or_else(|e| panic!("focus the search box: {e}"));
+    assert_eq!(focused, json!(true), "the page has a search box to focus");
+    let req = SnapshotRequest {
+        detail: Detail::Page,
+        max_tokens: 2000,
+        limits: cup::CaptureLimits {
+            deadline: Duration::from_secs(30),
+            ..cup::CaptureLimits::default()
+        },
+        ..SnapshotRequest::default()
+    };
+    let snap = web
+        .session
+        .snapshot(&req)
+        .await
+        .unwrap_or_else(|e| panic!("budgeted snapshot: {e}"));
+    let text = &snap.text;
+    let cost = cup::tokens::count(text);
+    eprintln!(
+        "Python's page in 2,000 tokens: {cost} tokens, {} lines",
+        text.lines().count()
+    );
+    assert!(cost <= 2000, "{cost} tokens over 2,000:\n{text}");
+    assert!(text.contains("# max_tokens 2000: "), "{text}");
+    parse(text).unwrap_or_else(|e| panic!("the budgeted text parses: {e}\n{text}"));
+    let focused = text
+        .lines()
+        .find(|l| {
+            let states = l.split_once(" {").map_or("", |(_, s)| s);
+            states
+                .split('}')
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .any(|s| s == "foc")
+                && !l.trim_start().starts_with("[e0]")
+        })
+        .unwrap_or_else(|| panic!("no focused element in:\n{text}"));
+    assert!(
+        focused.contains(" sbx ") || focused.contains(" tbx "),
+        "the focused line is the search box: {focused}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn documentation_pages_read_whole() {
     webapps::check_docs().unwrap_or_else(|e| panic!("{e}"));
@@ -201,6 +254,7 @@ async fn documentation_pages_read_whole() {
     let mut web = Web::open(&url(webapps::PYTHON_DOC_PAGE));
     wait_text(&web, "Truth Value Testing").await;
     read_whole_and_check(&mut web, "Python's Built-in Types").await;
+    budget_keeps_the_focus(&mut web).await;
     navigate(&web, &url(webapps::RUST_DOC_PAGE)).await;
     wait_text(&web, "A contiguous growable array type").await;
     read_whole_and_check(&mut web, "rustdoc's Vec").await;

@@ -10,6 +10,7 @@ mod scripted;
 
 mod apps;
 mod batch;
+mod budget;
 mod errors;
 mod find_page;
 mod ids;

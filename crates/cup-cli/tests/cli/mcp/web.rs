@@ -41,6 +41,30 @@ fn stdio_web_page_snapshot_action_snapshot_and_screenshot() {
     assert!(!has_bounds(line_of(&by_id, &send)), "{by_id}");
     assert!(has_bounds(line_of(&after, &send)), "{after}");
     assert_eq!(by_id.lines().count(), after.lines().count(), "{by_id}");
+    // A token budget: the text costs at most that many o200k tokens (the
+    // whole page costs about 117), and one too small is refused with what
+    // to give.
+    let budgeted = ok_text(
+        &c.call("snapshot", json!({"max_tokens": 100})),
+        "snapshot in 100 tokens",
+    );
+    assert!(cup::tokens::count(&budgeted) <= 100, "{budgeted}");
+    let roomy = ok_text(
+        &c.call("snapshot", json!({"max_tokens": 1000})),
+        "snapshot in 1,000 tokens",
+    );
+    assert_eq!(
+        roomy, after,
+        "a budget above the whole text changes nothing"
+    );
+    let refused = c.call("snapshot", json!({"max_tokens": 50}));
+    assert_eq!(refused["is_error"], json!(true), "{refused}");
+    assert!(
+        refused["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("at least 100")),
+        "{refused}"
+    );
 
     // A pixel click on the checkbox, seen on the element under the point.
     let gift = id_of(&after, &["chk \"Gift wrap\""]);
