@@ -56,7 +56,30 @@ pub(super) async fn capture_walked(
         )
         .await;
     }
-    let (root, cut) = walker::build_walks(page, view, &frames, max_depth, max_nodes);
+    // An unchanged page (every frame's walk at the revision the last tree
+    // was built from, the same viewport and limits) reuses that tree.
+    let key = world::BuildKey {
+        frames: frames
+            .iter()
+            .map(|f| {
+                let rev = f.walk.as_ref().map(|w| w.rev);
+                (f.target.clone(), f.frame.clone(), f.owner, rev)
+            })
+            .collect(),
+        view: (view.width, view.height, view.dpr),
+        limits: (max_depth, max_nodes),
+    };
+    let worlds = browser.worlds();
+    let (root, cut) = match worlds.built(page, &key).filter(|_| incremental) {
+        Some(built) => built,
+        None => {
+            let (root, cut) = walker::build_walks(page, view, &frames, max_depth, max_nodes);
+            if incremental {
+                worlds.keep_built(page, key, root.clone(), cut);
+            }
+            (root, cut)
+        }
+    };
     tracing::debug!(ms = t0.elapsed().as_secs_f64() * 1e3, "tree built");
     let facts = record.then(|| {
         let frames = frames

@@ -25,12 +25,19 @@ impl Walk {
             )));
         }
         let rows = state_rows(&patch.rows, self.nodes.len())?;
+        let scroll = (col(&patch.viewport, 3), col(&patch.viewport, 4));
+        let mut changed = scroll != self.scroll;
         for (i, f, v) in rows {
-            self.nodes[i].flags = f;
-            v.clone_into(&mut self.nodes[i].value);
+            let node = &mut self.nodes[i];
+            changed |= node.flags != f || node.value != v;
+            node.flags = f;
+            v.clone_into(&mut node.value);
         }
         self.gen = patch.gen;
-        self.scroll = (col(&patch.viewport, 3), col(&patch.viewport, 4));
+        self.scroll = scroll;
+        if changed {
+            self.rev = super::walk::fresh_rev();
+        }
         Ok(())
     }
 
@@ -136,6 +143,7 @@ impl Walk {
         }
         self.gen = splice.gen;
         self.scroll = (col(&splice.viewport, 3), col(&splice.viewport, 4));
+        self.rev = super::walk::fresh_rev();
         Ok(())
     }
 }

@@ -76,6 +76,16 @@ pub struct Walk {
     pub children: Vec<Vec<usize>>,
     /// Viewport scroll offset, CSS px.
     pub scroll: (f64, f64),
+    /// Changes whenever the walk does (a decode, a splice, a patch that
+    /// changed a row or the scroll), and never comes back: two walks with
+    /// one revision are one walk, and a tree built from it can be reused.
+    pub rev: u64,
+}
+
+/// A revision no walk had before.
+pub(super) fn fresh_rev() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 pub(super) fn col<T: Copy + Default>(v: &[T], i: usize) -> T {
@@ -217,6 +227,7 @@ impl RawWalk {
             nodes,
             children,
             scroll,
+            rev: fresh_rev(),
         })
     }
 }

@@ -24,9 +24,52 @@ type Key = (String, String);
 pub struct Worlds {
     contexts: Mutex<HashMap<Key, i64>>,
     walks: Mutex<HashMap<Key, Arc<Walk>>>,
+    built: Mutex<HashMap<String, Built>>,
+}
+
+/// A frame of a [`BuildKey`]: target, frame, owner (parent frame and
+/// element), the revision of its walk.
+pub type FrameKey = (String, String, Option<(usize, i64)>, Option<u64>);
+
+/// What a page's tree was built from: its frames' walks (by revision),
+/// where each hangs, the viewport and the limits. The same key builds the
+/// same tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildKey {
+    /// Per frame: target, frame, owner, walk revision.
+    pub frames: Vec<FrameKey>,
+    /// Viewport width, height and pixel ratio.
+    pub view: (f64, f64, f64),
+    /// Depth and node limits.
+    pub limits: (usize, usize),
+}
+
+/// The last tree built for a page, and from what.
+#[derive(Debug)]
+struct Built {
+    key: BuildKey,
+    root: Option<cup_protocol::Node>,
+    cut: usize,
 }
 
 impl Worlds {
+    /// The tree built last for `page`, when it was built from `key`.
+    pub fn built(&self, page: &str, key: &BuildKey) -> Option<(Option<cup_protocol::Node>, usize)> {
+        let built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
+        built
+            .get(page)
+            .filter(|b| b.key == *key)
+            .map(|b| (b.root.clone(), b.cut))
+    }
+
+    /// Keeps the tree built for `page` from `key`.
+    pub fn keep_built(&self, page: &str, key: BuildKey, root: Option<cup_protocol::Node>, cut: usize) {
+        self.built
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(page.to_owned(), Built { key, root, cut });
+    }
+
     fn take_walk(&self, target: &str, frame: &str) -> Option<Arc<Walk>> {
         self.walks
             .lock()
