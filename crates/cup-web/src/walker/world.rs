@@ -63,7 +63,13 @@ impl Worlds {
     }
 
     /// Keeps the tree built for `page` from `key`.
-    pub fn keep_built(&self, page: &str, key: BuildKey, root: Option<cup_protocol::Node>, cut: usize) {
+    pub fn keep_built(
+        &self,
+        page: &str,
+        key: BuildKey,
+        root: Option<cup_protocol::Node>,
+        cut: usize,
+    ) {
         self.built
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -246,6 +246,132 @@ async fn budget_keeps_the_focus(web: &mut Web) {
     );
 }
 
+/// The ids of `id` and its ancestors in `snap` (root first), and of its
+/// descendants.
+fn family(snap: &Snapshot, id: &str) -> HashSet<String> {
+    fn path<'a>(
+        n: &'a cup_protocol::Node,
+        id: &str,
+        out: &mut Vec<&'a cup_protocol::Node>,
+    ) -> bool {
+        out.push(n);
+        if n.id == id || n.children.iter().any(|c| path(c, id, out)) {
+            return true;
+        }
+        out.pop();
+        false
+    }
+    let mut chain = Vec::new();
+    for root in &snap.envelope.tree {
+        if path(root, id, &mut chain) {
+            break;
+        }
+    }
+    let mut ids: HashSet<String> = chain.iter().map(|n| n.id.clone()).collect();
+    if let Some(n) = chain.last() {
+        ids.extend(n.iter().map(|d| d.id.clone()));
+    }
+    ids
+}
+
+/// Each line of a compact text by its id.
+fn lines_by_id(text: &str) -> HashMap<String, String> {
+    text.split_once("\n\n")
+        .map_or("", |(_, b)| b)
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start().strip_prefix('[')?;
+            Some((t.split(']').next()?.to_owned(), l.trim_start().to_owned()))
+        })
+        .collect()
+}
+
+/// A snapshot with `since: "last"` after an action, checked against the
+/// whole texts before and after: every line it shows is of an element
+/// whose line changed or that appeared, or of an ancestor placing one;
+/// every such element is shown; what went is listed. With `only`, the
+/// changed elements are `only` and what it holds. Returns the text.
+async fn since_is_exact(web: &mut Web, only: Option<&str>, what: &str) -> String {
+    let before = web
+        .session
+        .last()
+        .map(|s| s.whole_text(&SnapshotRequest::default()).into_owned())
+        .unwrap_or_default();
+    let req = SnapshotRequest {
+        since: Some("last".into()),
+        ..SnapshotRequest::default()
+    };
+    let snap = web
+        .session
+        .snapshot(&req)
+        .await
+        .unwrap_or_else(|e| panic!("since after {what}: {e}"))
+        .clone();
+    let text = snap.text.clone();
+    assert!(
+        text.contains("# changes since s"),
+        "{what}: not a changes-only text:\n{text}"
+    );
+    let after = snap.whole_text(&SnapshotRequest::default()).into_owned();
+    let (old, new) = (lines_by_id(&before), lines_by_id(&after));
+    let changed: HashSet<String> = new
+        .iter()
+        .filter(|(id, line)| old.get(*id) != Some(line))
+        .map(|(id, _)| id.clone())
+        .collect();
+    let shown: HashSet<String> = lines_by_id(&text).into_keys().collect();
+    let missing: Vec<&String> = changed.iter().filter(|i| !shown.contains(*i)).collect();
+    assert!(
+        missing.is_empty(),
+        "{what}: changed but not shown {missing:?}:\n{text}"
+    );
+    for id in &shown {
+        if changed.contains(id) {
+            continue;
+        }
+        // An ancestor placing a changed line: an unchanged line of the
+        // whole text with a changed element below it.
+        let placing = changed.iter().any(|c| family(&snap, c).contains(id));
+        assert!(placing, "{what}: {id} is shown but did not change:\n{text}");
+    }
+    let went: Vec<&String> = old.keys().filter(|i| !new.contains_key(*i)).collect();
+    for id in &went {
+        assert!(
+            text.contains(&format!(" {id}")),
+            "{what}: {id} went unsaid:\n{text}"
+        );
+    }
+    if let Some(id) = only {
+        let allowed = family(&snap, id);
+        let stray: Vec<&String> = changed.iter().filter(|i| !allowed.contains(*i)).collect();
+        assert!(
+            stray.is_empty(),
+            "{what}: other elements changed ({stray:?}):\n{text}"
+        );
+        assert!(changed.contains(id), "{what}: {id} did not change:\n{text}");
+    }
+    let cost = cup::tokens::count(&text);
+    eprintln!(
+        "{what}: changes-only {cost} tokens ({} changed, {} went), whole {}",
+        changed.len(),
+        went.len(),
+        cup::tokens::count(&after)
+    );
+    text
+}
+
+/// The id of the first element of `snap` with `role` whose name contains
+/// `name`.
+fn id_of(snap: &Snapshot, role: Role, name: &str) -> String {
+    snap.envelope
+        .tree
+        .iter()
+        .flat_map(|r| r.iter())
+        .find(|n| n.role == role && n.name.contains(name))
+        .map(|n| n.id.clone())
+        .unwrap_or_else(|| panic!("no {role:?} named {name:?} in:\n{}", snap.text))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn documentation_pages_read_whole() {
     webapps::check_docs().unwrap_or_else(|e| panic!("{e}"));
@@ -274,6 +400,30 @@ async fn django_admin_reads_whole() {
         .unwrap_or_else(|e| panic!("login: {e}"));
     wait_text(&web, "ORD-1100").await;
     read_whole_and_check(&mut web, "the Django changelist").await;
+    // The action select, chosen through cup: since shows that select
+    // (its value, its options' states) and nothing else.
+    let snap = web
+        .session
+        .snapshot(&SnapshotRequest::default())
+        .await
+        .unwrap_or_else(|e| panic!("snapshot: {e}"))
+        .clone();
+    let select = id_of(&snap, Role::Combobox, "Action");
+    let chosen = web
+        .session
+        .action(
+            &select,
+            "select",
+            &cup::ActionParams {
+                value: Some("Delete selected orders".into()),
+                ..cup::ActionParams::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("select an action: {e}"));
+    assert!(chosen.success, "select an action: {}", chosen.message);
+    let text = since_is_exact(&mut web, Some(&select), "the action select").await;
+    assert!(text.contains("val=\"Delete selected orders\""), "{text}");
     navigate(&web, &django.url("/admin/shop/order/1/change/")).await;
     wait_text(&web, "Change order").await;
     read_whole_and_check(&mut web, "the Django change form").await;
@@ -288,4 +438,41 @@ async fn jupyterlab_notebook_reads_whole() {
     // The kernel started: the page stops changing its status bar.
     wait_text(&web, "| Idle").await;
     read_whole_and_check(&mut web, "JupyterLab's notebook").await;
+    // A cell edited through cup: since shows that cell's editor with the
+    // new text, and nothing else.
+    let snap = web
+        .session
+        .snapshot(&SnapshotRequest::default())
+        .await
+        .unwrap_or_else(|e| panic!("snapshot: {e}"))
+        .clone();
+    let editor = snap
+        .envelope
+        .tree
+        .iter()
+        .flat_map(|r| r.iter())
+        .find(|n| n.role == Role::TextBox && n.states.contains(&cup_protocol::State::Editable))
+        .map(|n| n.id.clone())
+        .unwrap_or_else(|| panic!("no cell editor in:\n{}", snap.text));
+    let typed = web
+        .session
+        .action(
+            &editor,
+            "type",
+            &cup::ActionParams {
+                value: Some("total = 6 * 7".into()),
+                ..cup::ActionParams::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("type into a cell: {e}"));
+    assert!(typed.success, "type into a cell: {}", typed.message);
+    // JupyterLab answers an edit with more than the text: the cell edited
+    // becomes the active one (its toolbar moves, the cell type shown
+    // changes); since shows exactly what changed, the edit among it.
+    let text = since_is_exact(&mut web, None, "the cell edit").await;
+    let line = lines_by_id(&text)
+        .remove(&editor)
+        .unwrap_or_else(|| panic!("the edited cell {editor} is not in:\n{text}"));
+    assert!(line.contains("total = 6 * 7"), "{line}");
 }
