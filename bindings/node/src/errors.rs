@@ -19,6 +19,8 @@ pub fn failure(message: impl Into<String>) -> Error {
 pub fn session(e: cup::SessionError) -> Error {
     match e {
         cup::SessionError::Adapter(a) => failure(a.to_string()),
+        // Not the caller's fault: the UI did not get there in time.
+        cup::SessionError::Timeout(m) => failure(m),
         other => invalid(other.to_string()),
     }
 }

@@ -386,6 +386,48 @@ impl NativeSession {
         .await
     }
 
+    /// Waits: with `until = "load"` until the page has loaded, with a
+    /// search until an element matches, each for `timeout_ms` at most
+    /// (default 5,000; the snapshots taken meanwhile are kept); with
+    /// neither, a pause of `ms`. JSON `{"ms", "element"}`; a timeout
+    /// rejects with what it last saw.
+    #[napi]
+    #[allow(clippy::too_many_arguments)]
+    pub async fn wait(
+        &self,
+        until: Option<String>,
+        query: Option<String>,
+        role: Option<String>,
+        name: Option<String>,
+        state: Option<String>,
+        timeout_ms: Option<u32>,
+        ms: Option<u32>,
+    ) -> napi::Result<String> {
+        let plan = bindings::wait_plan(
+            until.as_deref(),
+            query,
+            role,
+            name,
+            state,
+            ms.map(u64::from),
+        )
+        .map_err(errors::invalid)?;
+        let timeout_ms = timeout_ms.unwrap_or(5000);
+        if !(100..=60_000).contains(&timeout_ms) {
+            return Err(errors::invalid(format!(
+                "wait: timeoutMs {timeout_ms} is out of range: give 100 to 60000"
+            )));
+        }
+        let timeout = std::time::Duration::from_millis(u64::from(timeout_ms));
+        self.with(|inner| async move {
+            let mut s = inner.lock().await;
+            bindings::wait(&mut s, &plan, timeout)
+                .await
+                .map_err(errors::session)
+        })
+        .await
+    }
+
     /// Runs batch steps (a JSON array); their results (JSON).
     #[napi]
     pub async fn batch(&self, steps: String) -> napi::Result<String> {

@@ -52,6 +52,14 @@ test("snapshot → action (effect confirmed) → snapshot shows it (the referenc
     const wholeLines = new Set(whole.split("\n"));
     assert.ok(body.length > 0 && body.every((l) => wholeLines.has(l)), budgeted);
     assert.ok(budgeted.length < whole.length, budgeted);
+    // Waiting: for an element (found in a fresh snapshot, its id valid),
+    // for the load (a desktop has no loading note), and a timeout.
+    const waited = await s.wait({ query: "checkbutton" });
+    assert.equal(waited.element.name, "checkbutton");
+    assert.ok((await s.snapshot()).includes(`[${waited.element.id}] chk "checkbutton"`));
+    assert.equal((await s.wait({ until: "load" })).element, null);
+    await assert.rejects(s.wait({ name: "zqxwv", timeoutMs: 300 }), /nothing matched/);
+    await assert.rejects(s.wait({ until: "idle" }), /use "load"/);
   } finally {
     // What `await using` calls (Node 24 has the syntax; TypeScript lowers it).
     await s[Symbol.asyncDispose]();

@@ -97,6 +97,8 @@ export type {
   Rect,
   Screen,
   SnapshotOptions,
+  Waited,
+  WaitOptions,
   AppInfo,
   Attributes,
   WindowInfo,

@@ -56,6 +56,15 @@ export interface NativeSession {
   ): Promise<string>;
   press(keys: string): Promise<string>;
   openApp(name: string): Promise<string>;
+  wait(
+    until?: string | null,
+    query?: string | null,
+    role?: string | null,
+    name?: string | null,
+    state?: string | null,
+    timeoutMs?: number | null,
+    ms?: number | null,
+  ): Promise<string>;
   find(
     query?: string | null,
     role?: string | null,

@@ -17,6 +17,8 @@ import type {
   PageOptions,
   Rect,
   SnapshotOptions,
+  Waited,
+  WaitOptions,
   WindowInfo,
 } from "./types";
 
@@ -313,6 +315,46 @@ export class Session implements AsyncDisposable {
       options.limit ?? 5,
     );
     return JSON.parse(r) as CupNode[];
+  }
+
+  /**
+   * Waits for the page's load (`until: "load"`) or for an element (a
+   * search, as in find()), taking snapshots meanwhile (the ids are the
+   * last one's), for `timeoutMs` at most; with neither, pauses `ms`.
+   * Rejects on a timeout, saying what it last saw.
+   */
+  async wait(options: WaitOptions = {}): Promise<Waited> {
+    if (this.#js) {
+      // A JavaScript adapter is fed a snapshot at a time: the same loop here.
+      const started = Date.now();
+      const timeout = options.timeoutMs ?? 5000;
+      const search = options.query ?? options.role ?? options.name ?? options.state;
+      if (options.until === undefined && search === undefined) {
+        const ms = options.ms ?? 500;
+        await new Promise((r) => setTimeout(r, ms));
+        return { ms, element: null };
+      }
+      for (let step = 50; ; step = Math.min(step * 2, 400)) {
+        await this.snapshot();
+        if (search === undefined) return { ms: Date.now() - started, element: null };
+        const [found] = await this.find({ ...options, limit: 1 });
+        if (found) return { ms: Date.now() - started, element: found };
+        if (Date.now() - started >= timeout) {
+          throw new Error(`wait: nothing matched after ${timeout} ms; wait again or snapshot to see what is there`);
+        }
+        await new Promise((r) => setTimeout(r, step));
+      }
+    }
+    const r = await this.#native.wait(
+      options.until ?? null,
+      options.query ?? null,
+      options.role ?? null,
+      options.name ?? null,
+      options.state ?? null,
+      options.timeoutMs ?? null,
+      options.ms ?? null,
+    );
+    return JSON.parse(r) as Waited;
   }
 
   /** The seed's findElements(): find() with 10 results by default. */

@@ -213,6 +213,27 @@ export interface FindOptions {
   limit?: number;
 }
 
+/** What `wait()` waits for: the page's load, an element, or a pause. */
+export interface WaitOptions {
+  /** `"load"`: until the page has loaded (no "still loading" note). */
+  until?: "load";
+  /** Until an element matches this search (as in find()). */
+  query?: string;
+  role?: string;
+  name?: string;
+  state?: string;
+  /** How long to wait for `until` or the search (100-60,000; default 5,000). */
+  timeoutMs?: number;
+  /** With neither: a pause this long (50-10,000; default 500). */
+  ms?: number;
+}
+
+/** What a wait saw: how long it took and, for a search, the match. */
+export interface Waited {
+  ms: number;
+  element: CupNode | null;
+}
+
 /** A page request for a clipped container. */
 export interface PageOptions {
   direction?: "up" | "down" | "left" | "right";

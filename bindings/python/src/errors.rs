@@ -16,6 +16,8 @@ pyo3::create_exception!(
 pub fn session(e: cup::SessionError) -> PyErr {
     match e {
         cup::SessionError::Adapter(a) => CupError::new_err(a.to_string()),
+        // Not the caller's fault: the UI did not get there in time.
+        cup::SessionError::Timeout(m) => CupError::new_err(m),
         other => PyValueError::new_err(other.to_string()),
     }
 }

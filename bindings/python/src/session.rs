@@ -266,6 +266,41 @@ impl Session {
         })
     }
 
+    /// Waits: with `until="load"` until the page has loaded, with a
+    /// search (query, role, name, state) until an element matches, each
+    /// for `timeout_ms` at most (snapshots taken meanwhile are kept: the
+    /// ids are the last one's); with neither, a pause of `ms`. JSON
+    /// `{"ms": waited, "element": the match or null}`; a timeout raises
+    /// CupError saying what it last saw.
+    #[pyo3(signature = (until=None, query=None, role=None, name=None, state=None, timeout_ms=5000, ms=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn wait(
+        &self,
+        py: Python<'_>,
+        until: Option<String>,
+        query: Option<String>,
+        role: Option<String>,
+        name: Option<String>,
+        state: Option<String>,
+        timeout_ms: u64,
+        ms: Option<u64>,
+    ) -> PyResult<String> {
+        let plan = bindings::wait_plan(until.as_deref(), query, role, name, state, ms)
+            .map_err(errors::value)?;
+        if !(100..=60_000).contains(&timeout_ms) {
+            return Err(errors::value(format!(
+                "wait: timeout_ms {timeout_ms} is out of range: give 100 to 60000"
+            )));
+        }
+        let timeout = std::time::Duration::from_millis(timeout_ms);
+        self.with(py, |inner| async move {
+            let mut s = inner.lock().await;
+            bindings::wait(&mut s, &plan, timeout)
+                .await
+                .map_err(errors::session)
+        })
+    }
+
     /// Runs batch steps (a JSON array) and returns their results as JSON.
     fn batch(&self, py: Python<'_>, steps: &str) -> PyResult<String> {
         let steps: Vec<serde_json::Value> = serde_json::from_str(steps)

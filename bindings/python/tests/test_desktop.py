@@ -84,6 +84,16 @@ def test_snapshot_act_snapshot(desktop):
     body = [l for l in budgeted.split("\n\n", 1)[1].splitlines() if not l.lstrip().startswith("#")]
     assert body and all(l in whole.splitlines() for l in body), budgeted
     assert len(budgeted) < len(whole), budgeted
+    # Waiting: for an element (found in a fresh snapshot, its id valid),
+    # for the load (a desktop has no loading note), and a timeout.
+    waited = s.wait(query="checkbutton")
+    assert waited["element"]["name"] == "checkbutton", waited
+    assert f'[{waited["element"]["id"]}] chk "checkbutton"' in s.snapshot()
+    assert s.wait(until="load")["element"] is None
+    with pytest.raises(cup.CupError, match="nothing matched"):
+        s.wait(name="zqxwv", timeout_ms=300)
+    with pytest.raises(ValueError, match='use "load"'):
+        s.wait(until="idle")
 
 
 def test_find_press_screenshot_batch(desktop):

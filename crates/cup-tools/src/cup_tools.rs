@@ -221,40 +221,6 @@ async fn page(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
 
 /// `wait(until="load")`: snapshots until one says nothing of a page still
 /// loading ([`cup::page::LOADING_NOTE`]), or `timeout` passes.
-async fn wait_for_load(tb: &mut Toolbox, timeout: Duration) -> Result<Output, ToolError> {
-    let base = tb.base_request();
-    let session = tb.session()?;
-    let req = session.last_request().cloned().unwrap_or(base);
-    let started = tokio::time::Instant::now();
-    let mut step = Duration::from_millis(50);
-    loop {
-        let snap = session.snapshot(&req).await?;
-        let loading = snap
-            .notes
-            .iter()
-            .find(|n| n.starts_with(cup::page::LOADING_NOTE))
-            .cloned();
-        match loading {
-            None => {
-                return Ok(Output::text(format!(
-                    "loaded after {} ms (ids are the new snapshot's); snapshot to read it",
-                    started.elapsed().as_millis()
-                )))
-            }
-            Some(note) if started.elapsed() >= timeout => {
-                return Ok(Output::error(format!(
-                    "wait: {note} after {} ms; wait again or snapshot to see what is there",
-                    timeout.as_millis()
-                )))
-            }
-            Some(_) => {}
-        }
-        // Polling the page's state is what was asked for.
-        tokio::time::sleep(step).await;
-        step = (step * 2).min(Duration::from_millis(400));
-    }
-}
-
 async fn wait(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
     args.only(&["ms", "query", "timeout_ms", "until"])?;
     let ms = args.int("ms", 50, 10_000)?;
@@ -264,44 +230,37 @@ async fn wait(tb: &mut Toolbox, args: &Args<'_>) -> Result<Output, ToolError> {
             .unwrap_or(5000)
             .unsigned_abs(),
     );
-    if args.choice("until", &["load"])?.is_some() {
-        return wait_for_load(tb, timeout).await;
-    }
-    let Some(q) = query.filter(|q| !q.trim().is_empty()) else {
+    let until = if args.choice("until", &["load"])?.is_some() {
+        cup::Until::Load
+    } else if let Some(q) = query.filter(|q| !q.trim().is_empty()) {
+        cup::Until::Found(FindQuery {
+            query: Some(q),
+            ..FindQuery::default()
+        })
+    } else {
         let ms = ms.unwrap_or(500);
         // `wait` is the gesture an agent asked for: a pause.
         tokio::time::sleep(Duration::from_millis(ms.unsigned_abs())).await;
         return Ok(Output::text(format!("Waited {ms} ms")));
     };
-    let find = FindQuery {
-        query: Some(q.clone()),
-        limit: 1,
-        ..FindQuery::default()
-    };
-    let base = tb.base_request();
-    let session = tb.session()?;
-    let req = session.last_request().cloned().unwrap_or(base);
-    let started = tokio::time::Instant::now();
-    let mut step = Duration::from_millis(100);
-    loop {
-        session.snapshot(&req).await?;
-        let found = session.find(&find)?;
-        if let Some(n) = found.first() {
-            return Ok(Output::text(format!(
+    if tb.session()?.last_request().is_none() {
+        let base = tb.base_request();
+        tb.session()?.snapshot(&base).await?;
+    }
+    match tb.session()?.wait(&until, timeout).await {
+        Ok(w) => Ok(Output::text(match w.found {
+            Some(n) => format!(
                 "found after {} ms (ids are the new snapshot's):\n{}",
-                started.elapsed().as_millis(),
-                cup_protocol::compact::format_line(n)
-            )));
-        }
-        if started.elapsed() >= timeout {
-            return Ok(Output::error(format!(
-                "wait: nothing matched {q:?} within {} ms; take a snapshot to see what is there",
-                timeout.as_millis()
-            )));
-        }
-        // Polling the UI for the element is what was asked for.
-        tokio::time::sleep(step).await;
-        step = (step * 2).min(Duration::from_millis(800));
+                w.ms,
+                cup_protocol::compact::format_line(&n)
+            ),
+            None => format!(
+                "loaded after {} ms (ids are the new snapshot's); snapshot to read it",
+                w.ms
+            ),
+        })),
+        Err(cup::SessionError::Timeout(message)) => Ok(Output::error(message)),
+        Err(e) => Err(e.into()),
     }
 }
 

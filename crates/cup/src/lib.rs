@@ -42,6 +42,7 @@ pub mod since;
 pub mod tokens;
 pub mod tree_diff;
 pub mod visual;
+pub mod wait;
 pub mod watch;
 
 pub use action::{
@@ -56,5 +57,6 @@ pub use execute::{check_request, ActionError};
 pub use input::{Button, Gesture, Point};
 pub use observe::SnapshotDiff;
 pub use session::{Session, SessionError, Snapshot, SnapshotRequest};
+pub use wait::{Until, Waited};
 
 pub use cup_protocol as protocol;

@@ -149,6 +149,9 @@ pub enum SessionError {
     /// A request that cannot be met as asked (the message says how).
     #[error("{0}")]
     Request(String),
+    /// A wait that did not see what it waited for in time.
+    #[error("{0}")]
+    Timeout(String),
 }
 
 /// Snapshots a session keeps for `since`, the latest included.

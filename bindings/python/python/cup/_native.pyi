@@ -52,6 +52,16 @@ class Session:
         state: Optional[str] = None,
         limit: int = 5,
     ) -> str: ...
+    def wait(
+        self,
+        until: Optional[str] = None,
+        query: Optional[str] = None,
+        role: Optional[str] = None,
+        name: Optional[str] = None,
+        state: Optional[str] = None,
+        timeout_ms: int = 5000,
+        ms: Optional[int] = None,
+    ) -> str: ...
     def batch(self, steps: str) -> str: ...
     def screenshot(self, region: Optional[Tuple[int, int, int, int]] = None) -> bytes: ...
     def page(

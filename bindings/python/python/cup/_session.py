@@ -201,6 +201,27 @@ class Session:
         there is none): node dicts without children, best first."""
         return json.loads(self._native.find(query, role, name, state, limit))
 
+    def wait(
+        self,
+        *,
+        until: Optional[str] = None,
+        query: Optional[str] = None,
+        role: Optional[str] = None,
+        name: Optional[str] = None,
+        state: Optional[str] = None,
+        timeout_ms: int = 5000,
+        ms: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """Waits for the page's load (``until="load"``) or for an element
+        (a search, as in :meth:`find`), taking snapshots meanwhile (the ids
+        are the last one's), for ``timeout_ms`` at most; with neither,
+        pauses ``ms`` (default 500). Returns ``{"ms": waited, "element":
+        the match or None}``; a timeout raises :class:`CupError` saying
+        what it last saw."""
+        return json.loads(
+            self._native.wait(until, query, role, name, state, timeout_ms, ms)
+        )
+
     def batch(self, actions: Sequence[Mapping[str, Any]]) -> List[ActionResult]:
         """Runs steps in order, stopping at the first failure (included).
 

@@ -96,6 +96,29 @@ class Session:
         """See :meth:`cup.Session.open_app`."""
         return await self._run(self.sync.open_app, name)
 
+    async def wait(
+        self,
+        *,
+        until: Optional[str] = None,
+        query: Optional[str] = None,
+        role: Optional[str] = None,
+        name: Optional[str] = None,
+        state: Optional[str] = None,
+        timeout_ms: int = 5000,
+        ms: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """See :meth:`cup.Session.wait`."""
+        return await self._run(
+            self.sync.wait,
+            until=until,
+            query=query,
+            role=role,
+            name=name,
+            state=state,
+            timeout_ms=timeout_ms,
+            ms=ms,
+        )
+
     async def find(
         self,
         *,

@@ -74,6 +74,80 @@ pub fn find_query(
     })
 }
 
+/// What a binding's `wait` does: pause, or snapshot until something
+/// holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WaitPlan {
+    /// A pause of this long (no snapshot).
+    Pause(std::time::Duration),
+    /// Snapshots until this holds.
+    Until(cup::Until),
+}
+
+/// The plan of a binding's `wait(until, query, role, name, state, ms)`:
+/// `until="load"`, or a search, or a pause of `ms` (default 500).
+///
+/// # Errors
+///
+/// When `until` is not `load`, a state is not a CUP state, or `ms` is
+/// outside 50-10,000.
+pub fn wait_plan(
+    until: Option<&str>,
+    query: Option<String>,
+    role: Option<String>,
+    name: Option<String>,
+    state: Option<String>,
+    ms: Option<u64>,
+) -> Result<WaitPlan, String> {
+    match until.map(str::trim) {
+        Some("load") => return Ok(WaitPlan::Until(cup::Until::Load)),
+        Some(other) => {
+            return Err(format!(
+                "wait: until {other:?}: use \"load\" (or a query to wait for an element)"
+            ))
+        }
+        None => {}
+    }
+    let search = [&query, &role, &name, &state]
+        .iter()
+        .any(|v| v.as_deref().is_some_and(|s| !s.trim().is_empty()));
+    if search {
+        return Ok(WaitPlan::Until(cup::Until::Found(find_query(
+            query, role, name, state, 1,
+        )?)));
+    }
+    let ms = ms.unwrap_or(500);
+    if !(50..=10_000).contains(&ms) {
+        return Err(format!("wait: ms {ms} is out of range: give 50 to 10000"));
+    }
+    Ok(WaitPlan::Pause(std::time::Duration::from_millis(ms)))
+}
+
+/// Runs `plan` on `session` for `timeout` at most: `{"ms": waited,
+/// "element": the match or null}` as JSON.
+///
+/// # Errors
+///
+/// The session's, a timeout's included ([`cup::SessionError::Timeout`]).
+pub async fn wait(
+    session: &mut cup::Session,
+    plan: &WaitPlan,
+    timeout: std::time::Duration,
+) -> Result<String, cup::SessionError> {
+    let (ms, found) = match plan {
+        WaitPlan::Pause(d) => {
+            // A pause is what was asked for.
+            tokio::time::sleep(*d).await;
+            (u64::try_from(d.as_millis()).unwrap_or(u64::MAX), None)
+        }
+        WaitPlan::Until(until) => {
+            let w = session.wait(until, timeout).await?;
+            (w.ms, w.found)
+        }
+    };
+    Ok(serde_json::json!({ "ms": ms, "element": found }).to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +170,29 @@ mod tests {
             find_query(None, None, None, Some("focused".into()), 5).map(|q| q.state),
             Ok(Some(State::Focused))
         );
+    }
+
+    #[test]
+    fn a_wait_is_planned_from_its_arguments() {
+        assert_eq!(
+            wait_plan(Some("load"), None, None, None, None, None),
+            Ok(WaitPlan::Until(cup::Until::Load))
+        );
+        assert!(wait_plan(Some("idle"), None, None, None, None, None)
+            .expect_err("refused")
+            .contains("use \"load\""));
+        match wait_plan(None, Some("Save".into()), None, None, None, None) {
+            Ok(WaitPlan::Until(cup::Until::Found(q))) => {
+                assert_eq!((q.query.as_deref(), q.limit), (Some("Save"), 1));
+            }
+            other => panic!("a search: {other:?}"),
+        }
+        assert_eq!(
+            wait_plan(None, None, None, None, None, Some(200)),
+            Ok(WaitPlan::Pause(std::time::Duration::from_millis(200)))
+        );
+        assert!(wait_plan(None, None, None, None, None, Some(20))
+            .expect_err("refused")
+            .contains("50 to 10000"));
     }
 }
