@@ -489,10 +489,16 @@ fn notepad_is_captured_typed_into_keyed_and_its_menu_opened() {
     assert!(colours.len() > 2, "the window's screenshot shows notepad");
     // Typing refuses, in one line, when the target is not in front: here
     // notepad's Open dialog (modal) holds notepad disabled.
-    // Wine's file dialog may take longer than the key's effect window to
-    // show (the press then says no_change): waited for below.
+    // The press sees the dialog open: Wine's file dialog lists a folder
+    // before it shows, and the watch waits while notepad is busy.
     let pressed = text(&desk.cup(&["press", "ctrl+o"]));
-    assert!(pressed.contains("Pressed ctrl+o"), "{pressed}");
+    assert!(
+        pressed.contains("[confirmed] Pressed ctrl+o")
+            && pressed
+                .lines()
+                .any(|l| l.trim_start().starts_with("windows:") && l.contains("-> Open")),
+        "the press saw the Open dialog open: {pressed}"
+    );
     desk.cup_until(&["snapshot", "--scope", "overview"], "[fg] Open", 30);
     let (id, before) = edit(&desk);
     let typed = desk.cup(&["action", &id, "type", "--value", "zz"]);

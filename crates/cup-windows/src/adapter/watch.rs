@@ -110,12 +110,25 @@ impl WindowsAdapter {
             if done_rx.recv_timeout(ACT_DEADLINE + SETTLE).is_err() {
                 return Vec::new();
             }
-            let end = Instant::now() + SETTLE;
+            let mut end = Instant::now() + SETTLE;
+            let cap = Instant::now() + SETTLE + ACT_DEADLINE;
             let mut events = Vec::new();
             loop {
                 match &listener {
                     Some(l) => l.wait(Duration::from_millis(60)),
                     None => std::thread::sleep(Duration::from_millis(60)),
+                }
+                // The window for an effect counts the app's free time
+                // only: while its thread is busy with the action (Wine's
+                // file dialog lists a folder before it shows), the round
+                // trip waits and the window moves on as long.
+                if hwnd != 0 {
+                    let t = Instant::now();
+                    win32::round_trip(hwnd, 2000);
+                    let busy = t.elapsed();
+                    if busy > Duration::from_millis(20) {
+                        end = (end + busy).min(cap);
+                    }
                 }
                 if let Some(l) = &listener {
                     events.extend(l.take());

@@ -2,7 +2,7 @@
 //! foreground window, processes and their integrity, DPI awareness.
 
 use windows::core::{BOOL, PWSTR};
-use windows::Win32::Foundation::{CloseHandle, HANDLE, HWND, LPARAM, POINT, RECT};
+use windows::Win32::Foundation::{CloseHandle, HANDLE, HWND, LPARAM, POINT, RECT, WPARAM};
 use windows::Win32::Graphics::Dwm::{
     DwmGetWindowAttribute, DWMWA_CLOAKED, DWMWA_EXTENDED_FRAME_BOUNDS,
 };
@@ -24,8 +24,8 @@ use windows::Win32::UI::HiDpi::{
 use windows::Win32::UI::WindowsAndMessaging::{
     EnumWindows, GetClassNameW, GetCursorPos, GetForegroundWindow, GetSystemMetrics, GetWindow,
     GetWindowLongW, GetWindowRect, GetWindowTextW, GetWindowThreadProcessId, IsIconic,
-    IsWindowVisible, GWL_EXSTYLE, GWL_STYLE, GW_OWNER, SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN,
-    SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN,
+    IsWindowVisible, SendMessageTimeoutW, GWL_EXSTYLE, GWL_STYLE, GW_OWNER, SMTO_ABORTIFHUNG,
+    SM_CXVIRTUALSCREEN, SM_CYVIRTUALSCREEN, SM_XVIRTUALSCREEN, SM_YVIRTUALSCREEN, WM_NULL,
 };
 
 use crate::facts::{MonitorFacts, ScreenFacts, WindowFacts};
@@ -318,6 +318,27 @@ pub fn top_at(x: i64, y: i64) -> crate::guard::Top {
 }
 
 /// `GetForegroundWindow` as a number (0: none).
+/// A round trip to the thread of window `hwnd`: returns once that thread
+/// has taken a message again (it finished what it was doing: handling a
+/// key, building a dialog), or after `timeout_ms`; `false` when it did
+/// not answer in time or the window is gone.
+pub fn round_trip(hwnd: i64, timeout_ms: u32) -> bool {
+    let mut result = 0usize;
+    // SAFETY: WM_NULL carries no pointers; `result` outlives the call.
+    let r = unsafe {
+        SendMessageTimeoutW(
+            self::hwnd(hwnd),
+            WM_NULL,
+            WPARAM(0),
+            LPARAM(0),
+            SMTO_ABORTIFHUNG,
+            timeout_ms,
+            Some(&mut result),
+        )
+    };
+    r.0 != 0
+}
+
 pub fn foreground() -> i64 {
     // SAFETY: a plain query.
     number(unsafe { GetForegroundWindow() })
