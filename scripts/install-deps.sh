@@ -24,7 +24,10 @@
 #   python3-venv     the venvs of the Python MCP client (MCP tests) and of the Python package's tests
 #                    (scripts/install-mcp-client.sh)
 #   tk8.6            wish: a Tk text widget, the typing tests' program that is
-#                    not on the accessibility bus
+#                    not on the accessibility bus (and the OCR test's form)
+#   libtesseract5, tesseract-ocr-eng
+#                    Tesseract 5 and its English data: cup-ocr reads text from
+#                    the pixels of windows without a tree (loaded at run time)
 #   gcc-mingw-w64-x86-64       linker for the x86_64-pc-windows-gnu target (cup.exe)
 #   binutils-mingw-w64-x86-64  dlltool (windows-link's raw-dylib import libraries)
 #   debootstrap      creates the Debian 13 root with Wine 10 (scripts/wine-root.sh)
@@ -57,7 +60,7 @@ set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox sway qtwayland5 kwin-wayland gnome-shell pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome
-          python3-venv tk8.6
+          python3-venv tk8.6 libtesseract5 tesseract-ocr-eng
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3
           libreoffice-calc libreoffice-impress thunderbird vlc gimp nautilus gnome-terminal

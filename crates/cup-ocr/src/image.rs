@@ -1,0 +1,207 @@
+//! The pixels given, and their preparation for Tesseract: one grey byte a
+//! pixel, dark text on a light ground, scaled up so that UI-sized text
+//! (11-14 px lines) reaches the 20-30 px Tesseract's models read best.
+
+use crate::OcrError;
+
+/// An image as the platforms give it: rows of RGBA bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Rgba<'a> {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// `width * height * 4` bytes, row after row.
+    pub pixels: &'a [u8],
+}
+
+impl Rgba<'_> {
+    /// Refuses pixels that do not make the image they say.
+    ///
+    /// # Errors
+    ///
+    /// [`OcrError::Image`] with what is wrong.
+    pub fn check(&self) -> Result<(), OcrError> {
+        if self.width == 0 || self.height == 0 {
+            return Err(OcrError::Image(format!(
+                "an empty image ({}x{}): give a window or region with an area",
+                self.width, self.height
+            )));
+        }
+        let want = self
+            .width
+            .checked_mul(self.height)
+            .and_then(|n| n.checked_mul(4));
+        if want != Some(self.pixels.len()) {
+            return Err(OcrError::Image(format!(
+                "{} bytes for a {}x{} RGBA image (want {})",
+                self.pixels.len(),
+                self.width,
+                self.height,
+                want.map_or_else(|| "too many".to_owned(), |n| n.to_string())
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One grey byte a pixel, row after row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gray {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// `width * height` bytes.
+    pub pixels: Vec<u8>,
+}
+
+/// An image made ready for Tesseract, and how much larger it is than the
+/// one given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    /// The grey image, dark text on light.
+    pub gray: Gray,
+    /// The factor each side was scaled by.
+    pub scale: usize,
+}
+
+/// The scale of an image `height` pixels high: UI text is small, so small
+/// images grow most; a large one grows less, to keep recognition time in
+/// bounds.
+pub fn scale_for(width: usize, height: usize) -> usize {
+    let area = width.saturating_mul(height);
+    if area <= 800 * 600 {
+        3
+    } else {
+        2
+    }
+}
+
+/// Luma of an RGBA pixel (ITU-R BT.601, integers).
+fn luma(p: &[u8]) -> u8 {
+    let y = (299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2])) / 1000;
+    u8::try_from(y).unwrap_or(u8::MAX)
+}
+
+/// Grey, inverted when the image is mostly dark (light text on a dark
+/// ground: a terminal, a dark theme), scaled by [`scale_for`] with
+/// bilinear sampling.
+pub fn prepare(image: &Rgba<'_>) -> Prepared {
+    let (w, h) = (image.width, image.height);
+    let mut grey: Vec<u8> = image.pixels.chunks_exact(4).map(luma).collect();
+    let mean = grey.iter().map(|&g| u64::from(g)).sum::<u64>() / (grey.len().max(1) as u64);
+    if mean < 128 {
+        for g in &mut grey {
+            *g = 255 - *g;
+        }
+    }
+    let scale = scale_for(w, h);
+    Prepared {
+        gray: upscale(&grey, w, h, scale),
+        scale,
+    }
+}
+
+/// `grey` (`w` x `h`) scaled by `k` with bilinear sampling.
+fn upscale(grey: &[u8], w: usize, h: usize, k: usize) -> Gray {
+    let (ow, oh) = (w * k, h * k);
+    let mut out = vec![0u8; ow * oh];
+    let at = |x: usize, y: usize| u32::from(grey[y.min(h - 1) * w + x.min(w - 1)]);
+    let k32 = u32::try_from(k).unwrap_or(1);
+    for oy in 0..oh {
+        // Sample centres: (o + 0.5) / k - 0.5, in 1/k steps.
+        let sy = (2 * oy + 1).saturating_sub(k);
+        let (y0, fy) = (sy / (2 * k), u32::try_from(sy % (2 * k)).unwrap_or(0));
+        for ox in 0..ow {
+            let sx = (2 * ox + 1).saturating_sub(k);
+            let (x0, fx) = (sx / (2 * k), u32::try_from(sx % (2 * k)).unwrap_or(0));
+            let d = 2 * k32;
+            let top = at(x0, y0) * (d - fx) + at(x0 + 1, y0) * fx;
+            let bottom = at(x0, y0 + 1) * (d - fx) + at(x0 + 1, y0 + 1) * fx;
+            let v = (top * (d - fy) + bottom * fy) / (d * d);
+            out[oy * ow + ox] = u8::try_from(v).unwrap_or(u8::MAX);
+        }
+    }
+    Gray {
+        width: ow,
+        height: oh,
+        pixels: out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgba(w: usize, h: usize, f: impl Fn(usize, usize) -> [u8; 4]) -> Vec<u8> {
+        let mut v = Vec::with_capacity(w * h * 4);
+        for y in 0..h {
+            for x in 0..w {
+                v.extend_from_slice(&f(x, y));
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn bad_pixels_are_refused_with_what_is_wrong() {
+        let px = vec![0u8; 10];
+        let e = Rgba {
+            width: 2,
+            height: 2,
+            pixels: &px,
+        }
+        .check()
+        .expect_err("refused");
+        assert_eq!(
+            e.to_string(),
+            "OCR: 10 bytes for a 2x2 RGBA image (want 16)"
+        );
+        let e = Rgba {
+            width: 0,
+            height: 2,
+            pixels: &[],
+        }
+        .check()
+        .expect_err("refused");
+        assert!(e.to_string().contains("empty image"), "{e}");
+    }
+
+    #[test]
+    fn light_on_dark_turns_dark_on_light_and_grows() {
+        // A dark ground with one white pixel.
+        let px = rgba(4, 4, |x, y| {
+            if (x, y) == (1, 1) {
+                [255; 4]
+            } else {
+                [10, 10, 10, 255]
+            }
+        });
+        let p = prepare(&Rgba {
+            width: 4,
+            height: 4,
+            pixels: &px,
+        });
+        assert_eq!((p.gray.width, p.gray.height, p.scale), (12, 12, 3));
+        // The ground is light now, the pixel dark.
+        assert!(p.gray.pixels[0] > 200, "{:?}", &p.gray.pixels[..12]);
+        assert!(p.gray.pixels[4 * 12 + 4] < 60, "{:?}", p.gray.pixels);
+    }
+
+    #[test]
+    fn a_flat_image_stays_flat_when_scaled() {
+        let px = rgba(5, 3, |_, _| [200, 200, 200, 255]);
+        let p = prepare(&Rgba {
+            width: 5,
+            height: 3,
+            pixels: &px,
+        });
+        assert!(
+            p.gray.pixels.iter().all(|&g| g == 200),
+            "{:?}",
+            p.gray.pixels
+        );
+        assert_eq!(scale_for(1920, 1080), 2);
+    }
+}

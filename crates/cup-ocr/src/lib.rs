@@ -1,0 +1,120 @@
+//! Text read from pixels, for the windows and regions an app leaves
+//! without an accessibility tree (a Tk program, a terminal, a canvas).
+//!
+//! Layout:
+//! - [`image`]: the pixels given (RGBA rows) and their preparation for
+//!   Tesseract (grey, light text on dark turned dark on light, upscaled so
+//!   UI-sized text reaches the height Tesseract reads best);
+//! - [`lines`]: what Tesseract found, back in the image's coordinates,
+//!   filtered (empty, unsure and frame-drawing lines go) in reading order;
+//! - [`cache`]: results by the pixels they came from, so an unchanged
+//!   window costs a hash, not a recognition;
+//! - `ffi` and `engine` (Linux): libtesseract's C API, loaded when the
+//!   first reader starts, and the only module that calls it.
+//!
+//! [`Reader`] puts them together: `Reader::new()?.read(&image)`.
+
+pub mod cache;
+pub mod image;
+pub mod lines;
+
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+mod engine;
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+mod ffi;
+
+pub use cache::Cache;
+pub use image::{Gray, Rgba};
+pub use lines::{OcrLine, RawLine};
+
+/// Why text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OcrError {
+    /// Tesseract could not start (no language data, no library).
+    #[error("OCR cannot start: {0}")]
+    Unavailable(String),
+    /// The pixels given do not make an image.
+    #[error("OCR: {0}")]
+    Image(String),
+}
+
+/// Reads text from images: one Tesseract engine (English, and the other
+/// languages whose data is installed when asked) and a cache of results.
+pub struct Reader {
+    #[cfg(target_os = "linux")]
+    engine: engine::Engine,
+    cache: Cache,
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("cache", &self.cache)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Reader {
+    /// A reader of English text.
+    ///
+    /// # Errors
+    ///
+    /// [`OcrError::Unavailable`] when Tesseract or its English data is not
+    /// installed (the message says which package installs it).
+    pub fn new() -> Result<Self, OcrError> {
+        Self::with_languages("eng")
+    }
+
+    /// A reader of `languages` (Tesseract's codes joined by `+`, e.g.
+    /// `eng+deu`), each needing its data installed.
+    ///
+    /// # Errors
+    ///
+    /// [`OcrError::Unavailable`] as [`Reader::new`].
+    pub fn with_languages(languages: &str) -> Result<Self, OcrError> {
+        #[cfg(target_os = "linux")]
+        {
+            Ok(Reader {
+                engine: engine::Engine::start(languages)?,
+                cache: Cache::new(cache::DEFAULT_ENTRIES),
+            })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            Err(OcrError::Unavailable(format!(
+                "this build of cup reads text from pixels on Linux only (languages {languages})"
+            )))
+        }
+    }
+
+    /// The lines of text in `image`, in reading order, in the image's
+    /// pixel coordinates. A second read of the same pixels is answered
+    /// from the cache.
+    ///
+    /// # Errors
+    ///
+    /// [`OcrError::Image`] when the pixels do not make an image.
+    pub fn read(&mut self, image: &Rgba<'_>) -> Result<Vec<OcrLine>, OcrError> {
+        image.check()?;
+        let key = cache::key(image);
+        if let Some(hit) = self.cache.get(&key) {
+            return Ok(hit);
+        }
+        let prepared = image::prepare(image);
+        #[cfg(target_os = "linux")]
+        let raw = self.engine.recognize(&prepared.gray);
+        #[cfg(not(target_os = "linux"))]
+        let raw: Vec<RawLine> = Vec::new();
+        let found = lines::assemble(&raw, prepared.scale);
+        self.cache.put(key, found.clone());
+        Ok(found)
+    }
+
+    /// Results kept, and reads answered from them so far.
+    pub fn cache_stats(&self) -> (usize, u64) {
+        (self.cache.len(), self.cache.hits())
+    }
+}

@@ -1,0 +1,180 @@
+//! Text read from a real window that has no accessibility tree: a Tk form
+//! (Tk speaks no AT-SPI) on a private X11 desktop, its pixels taken by
+//! cup's screenshot, read by Tesseract through cup-ocr. Every process is
+//! started here and stopped by PID; a missing package fails with what to
+//! install.
+#![cfg(target_os = "linux")]
+#![allow(clippy::print_stderr)]
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::Instant;
+
+use cup::{Session, ShotTarget};
+use cup_linux::{Desktop, LinuxAdapter};
+use cup_ocr::{Reader, Rgba};
+use cup_protocol::Rect;
+use cup_sandbox::{Sandbox, SandboxOptions};
+
+/// The form's texts, each a label or a button: what must come back.
+const TEXTS: [&str; 8] = [
+    "Customer name",
+    "Delivery address",
+    "Order total 42.50 EUR",
+    "Gift wrapping included",
+    "Place order",
+    "Cancel",
+    "Print invoice",
+    "Ship within three days",
+];
+
+fn script() -> String {
+    let mut s = String::from("wm title . {Order form}\nwm geometry . +0+0\n");
+    for (i, t) in TEXTS.iter().enumerate() {
+        let widget = if t.contains("order") || t.contains("Cancel") || t.contains("invoice") {
+            "button"
+        } else {
+            "label"
+        };
+        s.push_str(&format!(
+            "{widget} .w{i} -text {{{t}}}\npack .w{i} -anchor w -padx 12 -pady 4\n"
+        ));
+    }
+    // Once drawn, say where: x y width height.
+    s.push_str(
+        "tkwait visibility .\nupdate\nputs \"[winfo rootx .] [winfo rooty .] [winfo width .] [winfo height .]\"\nflush stdout\n",
+    );
+    s
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_tk_form_without_a_tree_is_read_from_its_pixels() {
+    let mut reader = Reader::new().unwrap_or_else(|e| panic!("{e}"));
+    let sandbox = Sandbox::start(SandboxOptions::default()).unwrap_or_else(|e| {
+        panic!("the private desktop did not start: {e} (scripts/install-deps.sh installs Xvfb, D-Bus, AT-SPI)")
+    });
+    let dir = std::env::temp_dir().join(format!("cup-ocr-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join("form.tcl");
+    std::fs::write(&path, script()).unwrap_or_else(|e| panic!("{e}"));
+    let mut wish = sandbox
+        .command("wish")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run wish: {e} (apt-get install tk8.6)"));
+    let mut line = String::new();
+    BufReader::new(wish.stdout.take().unwrap_or_else(|| panic!("no stdout")))
+        .read_line(&mut line)
+        .unwrap_or_else(|e| panic!("reading from wish: {e}"));
+    let g: Vec<i64> = line
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(g.len(), 4, "wish said where its window is: {line:?}");
+    let region = Rect::new(g[0], g[1], g[2].unsigned_abs(), g[3].unsigned_abs());
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut session = Session::new(Box::new(LinuxAdapter::for_desktop(Desktop::from_pairs(
+        &sandbox.env(),
+    ))));
+    let shot = rt
+        .block_on(session.screenshot(&ShotTarget::Region(region)))
+        .unwrap_or_else(|e| panic!("screenshot of the form: {e}"));
+    let decoder = png::Decoder::new(std::io::Cursor::new(shot.png));
+    let mut png = decoder.read_info().unwrap_or_else(|e| panic!("{e}"));
+    let mut buf = vec![0; png.output_buffer_size().unwrap_or(0)];
+    let info = png.next_frame(&mut buf).unwrap_or_else(|e| panic!("{e}"));
+    let rgba: Vec<u8> = match info.color_type {
+        png::ColorType::Rgba => buf[..info.buffer_size()].to_vec(),
+        png::ColorType::Rgb => buf[..info.buffer_size()]
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => panic!("a screenshot in {other:?}"),
+    };
+    let image = Rgba {
+        width: info.width as usize,
+        height: info.height as usize,
+        pixels: &rgba,
+    };
+
+    let t = Instant::now();
+    let lines = reader.read(&image).unwrap_or_else(|e| panic!("{e}"));
+    let cold = t.elapsed();
+    let t = Instant::now();
+    let again = reader.read(&image).unwrap_or_else(|e| panic!("{e}"));
+    let cached = t.elapsed();
+    // A changed pixel is another image: read again, now with the engine
+    // warm (the first recognition also sets the engine up).
+    let mut changed = rgba.clone();
+    changed[0] ^= 0xff;
+    let t = Instant::now();
+    let warm_lines = reader
+        .read(&Rgba {
+            pixels: &changed,
+            ..image
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let warm = t.elapsed();
+    eprintln!(
+        "{}x{} read in {cold:?} (warm {warm:?}, cached {cached:?}):",
+        image.width, image.height
+    );
+    assert_eq!(warm_lines.len(), lines.len(), "{warm_lines:?}");
+    for l in &lines {
+        eprintln!("  {:?} at {:?} ({:.0})", l.text, l.bounds, l.confidence);
+    }
+    let _ = wish.kill();
+    let _ = wish.wait();
+    let _ = sandbox.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+
+    assert_eq!(again, lines, "the cached read is the same");
+    assert_eq!(
+        reader.cache_stats(),
+        (2, 1),
+        "the second read was a cache hit"
+    );
+    let read: Vec<String> = lines.iter().flat_map(|l| words(&l.text)).collect();
+    let wanted: Vec<String> = TEXTS.iter().flat_map(|t| words(t)).collect();
+    let found = wanted.iter().filter(|w| read.contains(w)).count();
+    assert!(
+        found * 100 >= wanted.len() * 95,
+        "{found} of {} words read (want 95 %): {read:?}",
+        wanted.len()
+    );
+    // A button's border is not read as part of its label.
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.text.ends_with('|') && !l.text.starts_with('|')),
+        "{lines:?}"
+    );
+    // Each line lies inside the image, in reading order (top to bottom).
+    let (w, h) = (image.width as i64, image.height as i64);
+    for l in &lines {
+        let (x, y, lw, lh) = l.bounds;
+        assert!(
+            x >= 0 && y >= 0 && x + lw as i64 <= w && y + lh as i64 <= h,
+            "{l:?} outside {w}x{h}"
+        );
+    }
+    assert!(
+        lines.windows(2).all(|p| p[0].bounds.1 <= p[1].bounds.1 + 4),
+        "reading order: {lines:?}"
+    );
+}
