@@ -53,6 +53,11 @@ fn request(o: SnapshotOptions) -> napi::Result<(SnapshotRequest, bool)> {
             detail,
             max_chars: o.max_chars.map_or(MAX_OUTPUT_CHARS, |c| c as usize),
             max_tokens: o.max_tokens.map_or(0, |t| t as usize),
+            ocr: o
+                .ocr
+                .as_deref()
+                .map_or(Ok(cup::OcrMode::Auto), str::parse)
+                .map_err(errors::invalid)?,
             limits,
             since: o.since,
             bounds: o.bounds.unwrap_or(true),
@@ -109,6 +114,9 @@ pub struct SnapshotOptions {
     /// focus, the screen, what acts, landmarks, headings) and the rest
     /// left out with a note saying so; `maxChars` then does not apply.
     pub max_tokens: Option<u32>,
+    /// When windows are read from their pixels: `auto` (windows without
+    /// a tree; default), `always`, `never`.
+    pub ocr: Option<String>,
     /// Also return the envelope as JSON (it costs a serialization of the
     /// whole tree: asked only when the caller wants the envelope).
     pub envelope: Option<bool>,

@@ -33,6 +33,8 @@ export interface NativeSnapshotOptions {
   bounds?: boolean;
   /** Budget in o200k tokens (at least 100). */
   maxTokens?: number;
+  /** auto, always or never. */
+  ocr?: string;
   /** Also return the envelope (JSON). */
   envelope?: boolean;
 }

@@ -152,6 +152,7 @@ export class Session implements AsyncDisposable {
       since: options.since,
       bounds: options.bounds,
       maxTokens: options.maxTokens,
+      ocr: options.ocr,
       envelope: options.compact === false,
     };
     const snap = this.#js ? await this.#native.snapshotFed(await this.#feed(options), o) : await this.#native.snapshot(o);

@@ -202,6 +202,13 @@ export interface SnapshotOptions {
    * not apply.
    */
   maxTokens?: number;
+  /**
+   * When windows are read from their pixels (OCR): `"auto"` (windows that
+   * give no accessibility tree; default), `"always"`, `"never"`. Lines
+   * read so are `text` elements marked `(ocr)`; a click on one is a
+   * pointer click at its centre.
+   */
+  ocr?: "auto" | "always" | "never";
 }
 
 /** A search of the latest snapshot. */

@@ -126,7 +126,9 @@ impl Session {
     /// With `max_tokens` the text costs at most that many o200k tokens:
     /// lines are kept by need (the focus, the screen, what acts, landmarks
     /// and headings) and the rest is left out with a note saying so.
-    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None, bounds=true, max_tokens=None))]
+    /// `ocr` ("auto", "always", "never") says when windows are read from
+    /// their pixels.
+    #[pyo3(signature = (scope="foreground", app=None, max_depth=999, compact=true, detail="compact", max_chars=None, max_nodes=None, timeout_ms=None, since=None, bounds=true, max_tokens=None, ocr="auto"))]
     #[allow(clippy::too_many_arguments)]
     fn snapshot(
         &self,
@@ -142,6 +144,7 @@ impl Session {
         since: Option<String>,
         bounds: bool,
         max_tokens: Option<usize>,
+        ocr: &str,
     ) -> PyResult<String> {
         let scope: Scope = word("scope", scope, "overview, foreground, desktop, full")?;
         let detail: Detail = word(
@@ -165,6 +168,7 @@ impl Session {
             detail,
             max_chars: max_chars.unwrap_or(MAX_OUTPUT_CHARS),
             max_tokens: max_tokens.unwrap_or(0),
+            ocr: ocr.parse().map_err(errors::value)?,
             limits,
             since,
             bounds,

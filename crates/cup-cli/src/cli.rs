@@ -437,6 +437,9 @@ pub struct SnapshotArgs {
     /// its header says). Elements it had keep their ids.
     #[arg(long, value_name = "ID")]
     pub since: Option<String>,
+    /// When windows are read from their pixels (OCR): auto (windows that give no accessibility tree), always, never.
+    #[arg(long, default_value = "auto")]
+    pub ocr: String,
     /// Leave the bounds (x,y wxh) off the lines: for agents that act by id only (fewer tokens).
     #[arg(long)]
     pub no_bounds: bool,

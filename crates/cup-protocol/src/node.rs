@@ -96,6 +96,44 @@ impl Node {
         self.states.contains(&state)
     }
 
+    /// `true` when the node was read from the pixels of its window (OCR),
+    /// not from the accessibility tree: its `platform` entry holds an
+    /// `ocr` key (with the recognition's confidence). Such a node has no
+    /// native element behind it; a click on it is a pointer click at its
+    /// centre.
+    pub fn is_from_pixels(&self) -> bool {
+        let p = &self.platform;
+        [
+            p.windows.as_ref().map(|x| &x.extra),
+            p.macos.as_ref().map(|x| &x.extra),
+            p.linux.as_ref().map(|x| &x.extra),
+            p.web.as_ref().map(|x| &x.extra),
+            p.android.as_ref().map(|x| &x.extra),
+            p.ios.as_ref().map(|x| &x.extra),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|extra| extra.contains_key(OCR_KEY))
+    }
+
+    /// Marks the node as read from pixels on `platform`, with Tesseract's
+    /// `confidence` (0-100).
+    pub fn mark_from_pixels(&mut self, platform: crate::envelope::PlatformId, confidence: f32) {
+        use crate::envelope::PlatformId as P;
+        let value =
+            serde_json::json!({ "confidence": (f64::from(confidence) * 10.0).round() / 10.0 });
+        let p = &mut self.platform;
+        let extra = match platform {
+            P::Windows => &mut p.windows.get_or_insert_with(Default::default).extra,
+            P::Macos => &mut p.macos.get_or_insert_with(Default::default).extra,
+            P::Linux => &mut p.linux.get_or_insert_with(Default::default).extra,
+            P::Web => &mut p.web.get_or_insert_with(Default::default).extra,
+            P::Android => &mut p.android.get_or_insert_with(Default::default).extra,
+            P::Ios => &mut p.ios.get_or_insert_with(Default::default).extra,
+        };
+        extra.insert(OCR_KEY.to_owned(), value);
+    }
+
     /// `true` when the node has an action other than `focus`.
     pub fn has_meaningful_action(&self) -> bool {
         self.actions.iter().any(|a| a.is_meaningful())
@@ -282,6 +320,10 @@ impl Attributes {
         *self == Attributes::default()
     }
 }
+
+/// The key of a node's `platform` entry that marks it as read from pixels
+/// ([`Node::is_from_pixels`]).
+pub const OCR_KEY: &str = "ocr";
 
 /// The `platform` escape hatch: raw native properties keyed by platform.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

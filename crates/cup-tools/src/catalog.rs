@@ -156,6 +156,13 @@ fn max_tokens() -> Value {
     int("budget in o200k tokens (at least 100): keeps the focus, what is on screen, what acts, landmarks and headings first; says what it left out")
 }
 
+fn ocr() -> Value {
+    one_of(
+        &["auto", "always", "never"],
+        "read windows from their pixels: auto (windows that give no accessibility tree; default), always, never; lines read so are (ocr), clicked by the pointer",
+    )
+}
+
 fn detail() -> Value {
     one_of(
         &["compact", "standard", "full", "minimal", "page"],
@@ -200,6 +207,7 @@ fn cup_tools() -> Vec<ToolSpec> {
                     "since": since(),
                     "bounds": bounds(),
                     "max_tokens": max_tokens(),
+                    "ocr": ocr(),
                 }),
                 &[],
             ),
@@ -209,7 +217,7 @@ fn cup_tools() -> Vec<ToolSpec> {
             "snapshot_app",
             "Snapshot every window whose title contains `app`.",
             schema(
-                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since(), "bounds": bounds(), "max_tokens": max_tokens()}),
+                json!({"app": string("part of the window title"), "max_depth": int("deepest level"), "detail": detail(), "query": string("as in snapshot"), "since": since(), "bounds": bounds(), "max_tokens": max_tokens(), "ocr": ocr()}),
                 &["app"],
             ),
             true,

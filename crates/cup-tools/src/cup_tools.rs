@@ -15,7 +15,7 @@ use super::results::{action_output, describe, snapshot_text};
 use super::{Block, Output, Toolbox};
 
 /// The arguments of `snapshot`; `snapshot_app` takes all but `scope`.
-const SNAPSHOT_ARGS: [&str; 8] = [
+const SNAPSHOT_ARGS: [&str; 9] = [
     "scope",
     "app",
     "max_depth",
@@ -24,6 +24,7 @@ const SNAPSHOT_ARGS: [&str; 8] = [
     "since",
     "bounds",
     "max_tokens",
+    "ocr",
 ];
 
 pub(super) async fn call(

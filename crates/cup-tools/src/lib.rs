@@ -483,5 +483,8 @@ fn snapshot_request(base: SnapshotRequest, args: &Args<'_>) -> Result<SnapshotRe
     if let Some(t) = args.int("max_tokens", 0, 100_000_000)? {
         req.max_tokens = usize::try_from(t).unwrap_or(0);
     }
+    if let Some(mode) = args.choice("ocr", &["auto", "always", "never"])? {
+        req.ocr = mode.parse().map_err(ToolError)?;
+    }
     Ok(req)
 }

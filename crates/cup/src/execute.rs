@@ -96,6 +96,23 @@ impl Session {
                     .unwrap_or(0),
             })?;
         check_supported(id, node, verb)?;
+        if node.is_from_pixels() {
+            // Read from pixels: no element behind it, the pointer acts.
+            let at = node
+                .bounds
+                .map(|b| {
+                    let (x, y) = b.center();
+                    Point::new(x, y)
+                })
+                .ok_or_else(|| ActionError::BadParams(format!("{id} has no bounds")))?;
+            let gesture = Gesture::Click {
+                at,
+                button: crate::input::Button::Left,
+                count: 1,
+                modifiers: Vec::new(),
+            };
+            return self.input(&gesture).await;
+        }
         let native = last.refs.get(id).cloned().unwrap_or_default();
         let target = Target {
             id,

@@ -33,6 +33,7 @@ pub mod input;
 pub mod installed;
 pub mod native;
 pub mod observe;
+pub mod ocr;
 pub mod page;
 pub mod plan;
 pub mod refs;
@@ -56,6 +57,7 @@ pub use adapter::{
 pub use execute::{check_request, ActionError};
 pub use input::{Button, Gesture, Point};
 pub use observe::SnapshotDiff;
+pub use ocr::OcrMode;
 pub use session::{Session, SessionError, Snapshot, SnapshotRequest};
 pub use wait::{Until, Waited};
 

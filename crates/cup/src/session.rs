@@ -36,6 +36,9 @@ pub struct SnapshotRequest {
     /// spec puts them); `false` for agents that act by id only. The
     /// envelope keeps them either way.
     pub bounds: bool,
+    /// When windows are read from their pixels (OCR): `auto` (default)
+    /// for windows that give no tree, `always`, `never`.
+    pub ocr: crate::ocr::OcrMode,
 }
 
 impl Default for SnapshotRequest {
@@ -49,6 +52,7 @@ impl Default for SnapshotRequest {
             limits: CaptureLimits::default(),
             since: None,
             bounds: true,
+            ocr: crate::ocr::OcrMode::Auto,
         }
     }
 }
@@ -167,6 +171,8 @@ pub struct Session {
     pub(crate) taken: u64,
     pub(crate) page_cursors: HashMap<String, usize>,
     pub(crate) last_request: Option<SnapshotRequest>,
+    /// The reader of windows without a tree (started on first use).
+    pub(crate) ocr: crate::ocr::Ocr,
 }
 
 impl std::fmt::Debug for Session {
@@ -203,6 +209,7 @@ impl Session {
             taken: 0,
             page_cursors: HashMap::new(),
             last_request: None,
+            ocr: crate::ocr::Ocr::default(),
         }
     }
 
@@ -432,6 +439,16 @@ impl Session {
             None => 0,
         };
         next_id = next_id.max(crate::since::next_free(&tree));
+        self.ocr
+            .read_windows(
+                self.adapter.as_ref(),
+                platform,
+                req.ocr,
+                &mut tree,
+                &mut next_id,
+                &mut notes,
+            )
+            .await;
         tracing::debug!(
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
             "captured"

@@ -32,6 +32,7 @@ class Session:
         since: Optional[str] = None,
         bounds: bool = True,
         max_tokens: Optional[int] = None,
+        ocr: str = "auto",
     ) -> str: ...
     def last_envelope(self) -> Optional[str]: ...
     def action(

@@ -89,6 +89,7 @@ class Session:
         since: Optional[str] = ...,
         bounds: bool = ...,
         max_tokens: Optional[int] = ...,
+        ocr: str = ...,
     ) -> str: ...
 
     @overload
@@ -106,6 +107,7 @@ class Session:
         since: Optional[str] = ...,
         bounds: bool = ...,
         max_tokens: Optional[int] = ...,
+        ocr: str = ...,
     ) -> Dict[str, Any]: ...
 
     def snapshot(
@@ -122,6 +124,7 @@ class Session:
         since: Optional[str] = None,
         bounds: bool = True,
         max_tokens: Optional[int] = None,
+        ocr: str = "auto",
     ) -> Union[str, Dict[str, Any]]:
         """Captures the UI and keeps its ids for :meth:`action`.
 
@@ -137,11 +140,14 @@ class Session:
         never exceeds: lines are kept by need (the focus, what is on screen,
         what acts, landmarks and headings) and the rest is left out with a
         note saying how many and where ``page`` or ``find`` gets them;
-        ``max_chars`` then does not apply.
+        ``max_chars`` then does not apply. ``ocr`` ("auto": windows that
+        give no accessibility tree; "always"; "never") says when windows are
+        read from their pixels: each line a ``text`` element marked
+        ``(ocr)``, clicked by the pointer at its centre.
         """
         out = self._native.snapshot(
             scope, app, max_depth, compact, detail, max_chars, max_nodes, timeout_ms, since,
-            bounds, max_tokens,
+            bounds, max_tokens, ocr,
         )
         return out if compact else json.loads(out)
 

@@ -67,6 +67,7 @@ class Session:
         since: Optional[str] = None,
         bounds: bool = True,
         max_tokens: Optional[int] = None,
+        ocr: str = "auto",
     ) -> Union[str, Dict[str, Any]]:
         """See :meth:`cup.Session.snapshot`."""
         return await self._run(
@@ -82,6 +83,7 @@ class Session:
             since=since,
             bounds=bounds,
             max_tokens=max_tokens,
+            ocr=ocr,
         )
 
     async def action(self, element_id: str, action: str, **params: Any) -> ActionResult:

@@ -31,6 +31,7 @@ pub fn run(args: &SnapshotArgs) -> Result<ExitCode, Failure> {
         detail,
         max_chars: args.max_chars,
         max_tokens: args.max_tokens,
+        ocr: args.ocr.parse().map_err(Failure::usage)?,
         limits: CaptureLimits {
             max_depth: args.depth,
             max_nodes: args.max_nodes,

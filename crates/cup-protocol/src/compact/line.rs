@@ -46,6 +46,9 @@ pub struct LineAttrs {
     pub orientation: Option<Orientation>,
     /// `range=min..max`; either side may be missing.
     pub range: Option<(Option<f64>, Option<f64>)>,
+    /// `ocr`: the element was read from the window's pixels, not from its
+    /// accessibility tree ([`Node::is_from_pixels`]).
+    pub ocr: bool,
 }
 
 impl LineAttrs {
@@ -55,6 +58,7 @@ impl LineAttrs {
             && self.placeholder.is_none()
             && self.orientation.is_none()
             && self.range.is_none()
+            && !self.ocr
     }
 }
 
@@ -107,6 +111,7 @@ impl LineFields {
                     .map(|p| shown(p, PLACEHOLDER_MAX, false)),
                 orientation: a.orientation,
                 range,
+                ocr: node.is_from_pixels(),
             },
         }
     }
@@ -228,7 +233,8 @@ fn push_attrs(out: &mut String, node: &Node) {
     let placeholder = a.placeholder.as_deref().filter(|p| !p.is_empty());
     let (min, max) = finite_range(node);
     let has_range = min.is_some() || max.is_some();
-    if a.level.is_none() && placeholder.is_none() && a.orientation.is_none() && !has_range {
+    let ocr = node.is_from_pixels();
+    if a.level.is_none() && placeholder.is_none() && a.orientation.is_none() && !has_range && !ocr {
         return;
     }
     out.push_str(" (");
@@ -266,6 +272,10 @@ fn push_attrs(out: &mut String, node: &Node) {
         if let Some(max) = max {
             text::push_number(out, max);
         }
+    }
+    if ocr {
+        sep(out);
+        out.push_str("ocr");
     }
     out.push(')');
 }

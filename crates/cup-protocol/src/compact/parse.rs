@@ -476,6 +476,7 @@ fn parse_attrs(s: &mut Scan<'_>, attrs: &mut LineAttrs) -> Result<(), String> {
             let token = &s.rest[..end];
             s.rest = &s.rest[end..];
             match token {
+                "ocr" => attrs.ocr = true,
                 "h" => attrs.orientation = Some(Orientation::Horizontal),
                 "v" => attrs.orientation = Some(Orientation::Vertical),
                 t if t.starts_with('L') => {

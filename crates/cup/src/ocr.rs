@@ -1,0 +1,187 @@
+//! Text read from pixels in snapshots: a window that gives no
+//! accessibility tree (a Tk program, an app with its bridge off) is
+//! screenshot and read by Tesseract ([`cup_ocr`]); each line becomes a
+//! `text` element marked as read from pixels (`(ocr)` in the compact
+//! text, an `ocr` entry in its `platform` data), with its bounds and a
+//! `click` that cup performs with the pointer at its centre.
+
+use std::str::FromStr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use cup_protocol::{Action, Node, PlatformId, Rect, Role};
+
+use crate::adapter::{Adapter, ShotTarget};
+
+/// When a snapshot reads text from pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OcrMode {
+    /// For windows whose tree holds nothing (default).
+    #[default]
+    Auto,
+    /// For every window captured, beside its tree.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl OcrMode {
+    /// The word the front ends take.
+    pub fn name(self) -> &'static str {
+        match self {
+            OcrMode::Auto => "auto",
+            OcrMode::Always => "always",
+            OcrMode::Never => "never",
+        }
+    }
+}
+
+impl FromStr for OcrMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim() {
+            "auto" => Ok(OcrMode::Auto),
+            "always" => Ok(OcrMode::Always),
+            "never" => Ok(OcrMode::Never),
+            other => Err(format!("ocr {other:?}: use auto, always or never")),
+        }
+    }
+}
+
+/// A session's reader, started on first use and kept (with its cache).
+#[derive(Default, Clone)]
+pub(crate) struct Ocr {
+    reader: Arc<Mutex<Option<Result<cup_ocr::Reader, String>>>>,
+}
+
+impl std::fmt::Debug for Ocr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Ocr")
+    }
+}
+
+/// Whether `root` (a window) is read from its pixels under `mode`: `auto`
+/// only where this build can read pixels (Linux, for now).
+fn wanted(root: &Node, mode: OcrMode) -> bool {
+    match mode {
+        OcrMode::Never => false,
+        OcrMode::Always => true,
+        OcrMode::Auto => cfg!(target_os = "linux") && root.children.is_empty(),
+    }
+}
+
+/// The pixels of a PNG as RGBA: (width, height, bytes).
+fn rgba_of(png_bytes: &[u8]) -> Result<(usize, usize, Vec<u8>), String> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+    let bytes = &buf[..info.buffer_size()];
+    let rgba = match info.color_type {
+        png::ColorType::Rgba => bytes.to_vec(),
+        png::ColorType::Rgb => bytes
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => return Err(format!("a screenshot in {other:?}")),
+    };
+    Ok((info.width as usize, info.height as usize, rgba))
+}
+
+impl Ocr {
+    /// Reads the windows of `roots` that `mode` asks for, adding a text
+    /// element per line (ids from `next_id` on) and a note per window.
+    pub(crate) async fn read_windows(
+        &self,
+        adapter: &dyn Adapter,
+        platform: PlatformId,
+        mode: OcrMode,
+        roots: &mut [Node],
+        next_id: &mut u64,
+        notes: &mut Vec<String>,
+    ) {
+        for root in roots.iter_mut().filter(|r| wanted(r, mode)) {
+            let title = root.name.clone();
+            let Some(bounds) = root.bounds.filter(|b| !b.is_empty()) else {
+                notes.push(format!(
+                    "window '{title}': its text cannot be read from pixels: it has no place on screen"
+                ));
+                continue;
+            };
+            match self.read(adapter, bounds).await {
+                Ok(lines) => {
+                    let n = lines.len();
+                    for (line, origin) in lines {
+                        let mut node = Node::new(format!("e{next_id}"), Role::Text, line.text);
+                        *next_id += 1;
+                        let (x, y, w, h) = line.bounds;
+                        node.bounds = Some(Rect::new(origin.0 + x, origin.1 + y, w, h));
+                        node.actions = vec![Action::Click];
+                        node.mark_from_pixels(platform, line.confidence);
+                        root.children.push(node);
+                    }
+                    notes.push(format!(
+                        "window '{title}': {n} line{} read from its pixels (ocr): a click on one is a pointer click at its centre",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                }
+                Err(e) => notes.push(format!(
+                    "window '{title}': its text cannot be read from pixels: {e}"
+                )),
+            }
+        }
+    }
+
+    /// The lines in the pixels of `bounds`, each with the screen point its
+    /// image starts at.
+    async fn read(
+        &self,
+        adapter: &dyn Adapter,
+        bounds: Rect,
+    ) -> Result<Vec<(cup_ocr::OcrLine, (i64, i64))>, String> {
+        let shot = adapter
+            .screenshot(&ShotTarget::Region(bounds))
+            .await
+            .map_err(|e| e.to_string())?;
+        let origin = (shot.x, shot.y);
+        let reader = Arc::clone(&self.reader);
+        let lines = tokio::task::spawn_blocking(move || {
+            let (width, height, pixels) = rgba_of(&shot.png)?;
+            let mut guard = reader.lock().unwrap_or_else(PoisonError::into_inner);
+            let started =
+                guard.get_or_insert_with(|| cup_ocr::Reader::new().map_err(|e| e.to_string()));
+            match started {
+                Ok(r) => r
+                    .read(&cup_ocr::Rgba {
+                        width,
+                        height,
+                        pixels: &pixels,
+                    })
+                    .map_err(|e| e.to_string()),
+                Err(e) => Err(e.clone()),
+            }
+        })
+        .await
+        .map_err(|e| format!("the reader stopped: {e}"))??;
+        Ok(lines.into_iter().map(|l| (l, origin)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_are_words_with_a_clear_refusal() {
+        assert_eq!("always".parse::<OcrMode>(), Ok(OcrMode::Always));
+        assert_eq!(
+            "sometimes".parse::<OcrMode>(),
+            Err("ocr \"sometimes\": use auto, always or never".to_owned())
+        );
+        let empty = Node::new("e0", Role::Window, "Tk");
+        let mut full = empty.clone();
+        full.children.push(Node::new("e1", Role::Button, "OK"));
+        assert!(wanted(&empty, OcrMode::Auto) && !wanted(&full, OcrMode::Auto));
+        assert!(wanted(&full, OcrMode::Always) && !wanted(&empty, OcrMode::Never));
+    }
+}
