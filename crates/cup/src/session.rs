@@ -439,16 +439,30 @@ impl Session {
             None => 0,
         };
         next_id = next_id.max(crate::since::next_free(&tree));
+        // Text read from pixels takes ids no snapshot of this session gave
+        // (an id never names two elements). In a partial capture an empty
+        // window may be one that did not answer: `auto` leaves it.
+        let mut ocr_id = self
+            .last
+            .iter()
+            .chain(self.earlier.iter())
+            .map(|s| s.next_id)
+            .fold(next_id, u64::max);
+        let ocr_mode = match (req.ocr, &partial) {
+            (crate::ocr::OcrMode::Auto, Some(_)) => crate::ocr::OcrMode::Never,
+            (mode, _) => mode,
+        };
         self.ocr
             .read_windows(
                 self.adapter.as_ref(),
                 platform,
-                req.ocr,
+                ocr_mode,
                 &mut tree,
-                &mut next_id,
+                &mut ocr_id,
                 &mut notes,
             )
             .await;
+        next_id = next_id.max(ocr_id);
         tracing::debug!(
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
             "captured"
