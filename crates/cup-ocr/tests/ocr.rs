@@ -241,6 +241,13 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         .flat_map(|r| r.iter())
         .find(|n| n.is_from_pixels() && n.name.contains("Place order"))
         .map(|n| n.id.clone());
+    // find searches the text read from pixels like any other.
+    let found = session
+        .find(&cup_protocol::search::FindQuery {
+            query: Some("print invoice".into()),
+            ..cup_protocol::search::FindQuery::default()
+        })
+        .unwrap_or_default();
     let clicked = place.as_ref().map(|id| {
         rt.block_on(session.action(id, "click", &cup::ActionParams::default()))
             .map(|r| (r.success, r.message))
@@ -270,6 +277,12 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         "{line}"
     );
     cup_protocol::compact::parse(&snap.text).unwrap_or_else(|e| panic!("it parses: {e}"));
+    assert!(
+        found
+            .first()
+            .is_some_and(|n| n.name == "Print invoice" && n.is_from_pixels()),
+        "find: {found:?}"
+    );
     // The pointer goes to the line's centre.
     let centre = snap
         .node(&id)
