@@ -16,6 +16,26 @@ pub fn for_program(program: &str) -> Option<&'static str> {
             "LibreOffice speaks AT-SPI only through its GTK front end: restart it with SAL_USE_VCLPLUGIN=gtk3 (Debian package libreoffice-gtk3)",
         );
     }
+    if p.starts_with("chrom") || p == "electron" || p == "code" || p.ends_with("-electron") {
+        return Some(
+            "Chromium and Electron apps expose their tree only when asked: restart it with --force-renderer-accessibility",
+        );
+    }
+    if p == "java" || p.starts_with("java-") {
+        return Some(
+            "Java apps speak AT-SPI through the ATK wrapper: install libatk-wrapper-java and restart it with -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper",
+        );
+    }
+    if p.starts_with("wish") || p.starts_with("tclsh") {
+        return Some(
+            "Tk has no accessibility support: cup reads the window's text from its pixels (snapshot ocr=auto)",
+        );
+    }
+    if p.contains("qt") {
+        return Some(
+            "Qt apps expose their tree when accessibility is on: restart it with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1",
+        );
+    }
     None
 }
 
@@ -35,5 +55,17 @@ mod tests {
         assert!(for_program("thunderbird-bin").is_some());
         assert!(for_program("soffice.bin").is_some_and(|a| a.contains("SAL_USE_VCLPLUGIN=gtk3")));
         assert_eq!(for_program("xterm"), None);
+    }
+
+    #[test]
+    fn chromium_java_tk_and_qt_get_the_way_to_turn_accessibility_on() {
+        assert!(
+            for_program("chromium").is_some_and(|a| a.contains("--force-renderer-accessibility"))
+        );
+        assert!(for_program("code").is_some_and(|a| a.contains("--force-renderer-accessibility")));
+        assert!(for_program("java").is_some_and(|a| a.contains("AtkWrapper")));
+        assert!(for_program("wish8.6").is_some_and(|a| a.contains("ocr")));
+        assert!(for_program("qtcreator")
+            .is_some_and(|a| a.contains("QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1")));
     }
 }
