@@ -28,6 +28,11 @@
 #   libtesseract5, tesseract-ocr-eng
 #                    Tesseract 5 and its English data: cup-ocr reads text from
 #                    the pixels of windows without a tree (loaded at run time)
+#   tesseract-ocr    the `tesseract` command: the OCR bench's side-by-side row
+#   xterm            a terminal with no accessibility tree: the OCR test types
+#                    a command into it and reads the output from its pixels
+#   fonts-dejavu-core, fonts-liberation
+#                    the fonts the OCR bench renders its fixtures in
 #   gcc-mingw-w64-x86-64       linker for the x86_64-pc-windows-gnu target (cup.exe)
 #   binutils-mingw-w64-x86-64  dlltool (windows-link's raw-dylib import libraries)
 #   debootstrap      creates the Debian 13 root with Wine 10 (scripts/wine-root.sh)
@@ -60,7 +65,8 @@ set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox sway qtwayland5 kwin-wayland gnome-shell pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome
-          python3-venv tk8.6 libtesseract5 tesseract-ocr-eng
+          python3-venv tk8.6 libtesseract5 tesseract-ocr-eng tesseract-ocr xterm
+          fonts-dejavu-core fonts-liberation
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3
           libreoffice-calc libreoffice-impress thunderbird vlc gimp nautilus gnome-terminal

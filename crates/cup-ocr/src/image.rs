@@ -96,10 +96,105 @@ pub fn prepare(image: &Rgba<'_>) -> Prepared {
             *g = 255 - *g;
         }
     }
+    remove_frames(&mut grey, w, h);
     let scale = scale_for(w, h);
     Prepared {
         gray: upscale(&grey, w, h, scale),
         scale,
+    }
+}
+
+/// Darker than this (after [`prepare`]'s inversion) is ink.
+const INK: u8 = 140;
+/// A dark horizontal run at least this long is a frame's stroke, not a
+/// letter (UI letters are far narrower).
+const FRAME_RUN: usize = 24;
+/// A vertical stroke at least this tall that meets a removed horizontal
+/// one (a box's corner) is the box's side.
+const FRAME_SIDE: usize = 8;
+
+/// Takes the frames drawn around text (an entry's box, a table's rules)
+/// out of `grey` (`w` x `h`): Tesseract's layout analysis takes boxed
+/// text for a picture and reads nothing in it. Horizontal ink runs of
+/// [`FRAME_RUN`] pixels and more go, then the vertical runs that start or
+/// end on one of them; each is painted with the lighter of its two
+/// neighbours across the stroke.
+fn remove_frames(grey: &mut [u8], w: usize, h: usize) {
+    let mut gone = vec![false; w * h];
+    for y in 0..h {
+        let row = y * w;
+        let mut x = 0;
+        while x < w {
+            if grey[row + x] >= INK {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < w && grey[row + x] < INK {
+                x += 1;
+            }
+            if x - start >= FRAME_RUN {
+                gone[row + start..row + x]
+                    .iter_mut()
+                    .for_each(|g| *g = true);
+            }
+        }
+    }
+    // Sides: vertical runs touching a removed stroke at an end.
+    let near_gone = |x: usize, y: usize| -> bool {
+        let (x0, x1) = (x.saturating_sub(1), (x + 1).min(w - 1));
+        let (y0, y1) = (y.saturating_sub(1), (y + 1).min(h - 1));
+        (y0..=y1).any(|yy| (x0..=x1).any(|xx| gone[yy * w + xx]))
+    };
+    let mut sides = Vec::new();
+    for x in 0..w {
+        let mut y = 0;
+        while y < h {
+            if grey[y * w + x] >= INK || gone[y * w + x] {
+                y += 1;
+                continue;
+            }
+            let start = y;
+            while y < h && grey[y * w + x] < INK && !gone[y * w + x] {
+                y += 1;
+            }
+            if y - start >= FRAME_SIDE && (near_gone(x, start) || near_gone(x, y - 1)) {
+                sides.push((x, start, y));
+            }
+        }
+    }
+    for (x, start, end) in sides {
+        (start..end).for_each(|y| gone[y * w + x] = true);
+    }
+    // Paint: the lighter neighbour across the stroke.
+    let original = grey.to_vec();
+    for y in 0..h {
+        for x in 0..w {
+            if !gone[y * w + x] {
+                continue;
+            }
+            let pick = |xx: usize, yy: usize| -> u8 {
+                if gone[yy * w + xx] {
+                    0
+                } else {
+                    original[yy * w + xx]
+                }
+            };
+            let mut light = 0u8;
+            if y > 0 {
+                light = light.max(pick(x, y - 1));
+            }
+            if y + 1 < h {
+                light = light.max(pick(x, y + 1));
+            }
+            if x > 0 {
+                light = light.max(pick(x - 1, y));
+            }
+            if x + 1 < w {
+                light = light.max(pick(x + 1, y));
+            }
+            grey[y * w + x] = if light == 0 { u8::MAX } else { light };
+        }
     }
 }
 
@@ -187,6 +282,41 @@ mod tests {
         // The ground is light now, the pixel dark.
         assert!(p.gray.pixels[0] > 200, "{:?}", &p.gray.pixels[..12]);
         assert!(p.gray.pixels[4 * 12 + 4] < 60, "{:?}", p.gray.pixels);
+    }
+
+    #[test]
+    fn a_box_around_text_goes_and_the_text_stays() {
+        // A 40x12 box (1 px black sides) on grey, a 2x6 "letter" inside.
+        let (w, h) = (50, 16);
+        let mut g = vec![200u8; w * h];
+        for x in 5..45 {
+            g[2 * w + x] = 0;
+            g[13 * w + x] = 0;
+        }
+        for y in 2..14 {
+            g[y * w + 5] = 0;
+            g[y * w + 44] = 0;
+        }
+        for y in 5..11 {
+            g[y * w + 10] = 0;
+            g[y * w + 11] = 0;
+        }
+        // A tall stroke alone (a letter's stem in large text) stays.
+        for y in 1..15 {
+            g[y * w + 48] = 0;
+        }
+        remove_frames(&mut g, w, h);
+        assert!(
+            [2 * w + 20, 13 * w + 20, 7 * w + 5, 7 * w + 44]
+                .iter()
+                .all(|&i| g[i] >= INK),
+            "the box is gone"
+        );
+        assert!(
+            g[7 * w + 10] < INK && g[7 * w + 11] < INK,
+            "the letter stays"
+        );
+        assert!(g[7 * w + 48] < INK, "a stem alone stays");
     }
 
     #[test]

@@ -29,17 +29,23 @@ const TEXTS: [&str; 8] = [
 ];
 
 fn script() -> String {
-    let mut s = String::from("wm title . {Order form}\nwm geometry . +0+0\n");
+    // A button says what it did on stdout (the test's oracle) and on the
+    // form (what cup sees change); the entry at the bottom has the focus.
+    let mut s = String::from(
+        "wm title . {Order form}\nwm geometry . +0+0\nproc clicked {t} {\n  .status configure -text \"Done: $t\"\n  puts \"clicked $t\"\n  flush stdout\n}\n",
+    );
     for (i, t) in TEXTS.iter().enumerate() {
-        let widget = if t.contains("order") || t.contains("Cancel") || t.contains("invoice") {
-            "button"
+        if t.contains("order") || t.contains("Cancel") || t.contains("invoice") {
+            s.push_str(&format!(
+                "button .w{i} -text {{{t}}} -command {{clicked {{{t}}}}}\n"
+            ));
         } else {
-            "label"
-        };
-        s.push_str(&format!(
-            "{widget} .w{i} -text {{{t}}}\npack .w{i} -anchor w -padx 12 -pady 4\n"
-        ));
+            s.push_str(&format!("label .w{i} -text {{{t}}}\n"));
+        }
+        s.push_str(&format!("pack .w{i} -anchor w -padx 12 -pady 4\n"));
     }
+    s.push_str("label .status -text {}\npack .status -anchor w -padx 12 -pady 4\n");
+    s.push_str("entry .e -width 30\npack .e -anchor w -padx 12 -pady 4\nfocus .e\n");
     // Once drawn, say where: x y width height.
     s.push_str(
         "tkwait visibility .\nupdate\nputs \"[winfo rootx .] [winfo rooty .] [winfo width .] [winfo height .]\"\nflush stdout\n",
@@ -64,6 +70,8 @@ struct Form {
     dir: std::path::PathBuf,
     /// Where the window is: x, y, width, height (as wish said).
     at: Vec<i64>,
+    /// wish's later lines (what its buttons say they did).
+    said: std::sync::mpsc::Receiver<String>,
 }
 
 impl Form {
@@ -104,6 +112,7 @@ impl Form {
             wish,
             dir,
             at,
+            said: rx,
         }
     }
 
@@ -226,10 +235,10 @@ fn a_tk_form_without_a_tree_is_read_from_its_pixels() {
 
 /// The form in a snapshot: a window without a tree is read from its
 /// pixels (`auto`), its lines marked `(ocr)` with bounds and a click; a
-/// click on the "Place order" line is a pointer click at its centre.
-/// (That Tk's button then runs its command is seen from the `cup` binary
-/// by hand, not yet here: in this process Tk gets the button's press and
-/// release but runs no command; open.)
+/// click on the "Place order" line is a pointer click at its centre that
+/// presses the button (wish's own output is the oracle) and is confirmed
+/// by the form's pixels, read again; `type` on the window types into the
+/// entry that has the focus and is confirmed by reading the text back.
 #[test]
 fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
     let form = Form::start("snapshot");
@@ -270,8 +279,34 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         .unwrap_or_default();
     let clicked = place.as_ref().map(|id| {
         rt.block_on(session.action(id, "click", &cup::ActionParams::default()))
-            .map(|r| (r.success, r.message))
+            .map(|r| (r.success, r.message, r.effect, r.changes))
     });
+    let said = form
+        .said
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .unwrap_or_else(|e| format!("(nothing: {e})"));
+    let window = snap
+        .envelope
+        .tree
+        .iter()
+        .find(|r| r.children.iter().any(|c| c.is_from_pixels()))
+        .map(|r| r.id.clone())
+        .unwrap_or_default();
+    let typed = rt
+        .block_on(session.action(
+            &window,
+            "type",
+            &cup::ActionParams {
+                value: Some("hello cup".into()),
+                ..cup::ActionParams::default()
+            },
+        ))
+        .map(|r| (r.effect, r.message, r.changes));
+    let next = rt
+        .block_on(session.snapshot(&SnapshotRequest::default()))
+        .map(|s| s.text.clone())
+        .unwrap_or_else(|e| format!("snapshot: {e}"));
+    eprintln!("click: {clicked:?}\ntype: {typed:?}\n{next}");
     drop(form);
 
     assert!(
@@ -308,7 +343,108 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         .unwrap_or_default();
     let at = format!("Clicked at {},{}", centre.0, centre.1);
     assert!(
-        matches!(&clicked, Some(Ok((true, m))) if m.starts_with(&at)),
+        matches!(&clicked, Some(Ok((true, m, _, _))) if m.starts_with(&at)),
         "the click ({at}): {clicked:?}"
+    );
+    // The button ran its command, and cup saw the form change.
+    assert_eq!(said, "clicked Place order", "wish's output after the click");
+    assert!(
+        matches!(&clicked, Some(Ok((_, _, cup::Effect::Confirmed, changes)))
+            if changes.iter().any(|c| c.after.as_deref().is_some_and(|t| t.contains("Done")))),
+        "the click's effect, from the pixels: {clicked:?}"
+    );
+    // The typed text is read back from the entry.
+    assert!(
+        matches!(&typed, Ok((cup::Effect::Confirmed, m, _)) if m.contains("hello cup")),
+        "typing into the form: {typed:?}"
+    );
+    assert!(
+        next.contains("txt \"hello cup"),
+        "the next snapshot reads the entry:\n{next}"
+    );
+}
+
+/// xterm has no accessibility tree: a command typed into it (`type` on
+/// its window, confirmed by reading the command back from the pixels)
+/// shows its output in the next snapshot, read from the pixels.
+#[test]
+fn a_command_typed_into_xterm_shows_its_output_in_the_next_snapshot() {
+    let sandbox = Sandbox::start(SandboxOptions::default()).unwrap_or_else(|e| {
+        panic!("the private desktop did not start: {e} (scripts/install-deps.sh installs Xvfb, D-Bus, AT-SPI)")
+    });
+    let mut xterm = sandbox
+        .command("xterm")
+        .args(["-geometry", "60x10+0+0", "-e", "sh"])
+        .env("PS1", "ready> ")
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run xterm: {e} (apt-get install xterm)"));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut session = Session::new(Box::new(LinuxAdapter::for_desktop(Desktop::from_pairs(
+        &sandbox.env(),
+    ))));
+    // Ready once a snapshot reads the prompt (each try is a round trip).
+    let started = Instant::now();
+    let mut window = None;
+    let mut last = String::new();
+    while started.elapsed() < std::time::Duration::from_secs(30) {
+        // Until xterm maps its window, there is none to read.
+        let snap = match rt.block_on(session.snapshot(&SnapshotRequest::default())) {
+            Ok(s) => s,
+            Err(e) => {
+                last = e.to_string();
+                continue;
+            }
+        };
+        last = snap.text.clone();
+        window = snap
+            .envelope
+            .tree
+            .iter()
+            .find(|r| {
+                r.children
+                    .iter()
+                    .any(|c| c.is_from_pixels() && c.name.contains("ready"))
+            })
+            .map(|r| r.id.clone());
+        if window.is_some() {
+            break;
+        }
+    }
+    let typed = window.as_ref().map(|w| {
+        rt.block_on(session.action(
+            w,
+            "type",
+            &cup::ActionParams {
+                value: Some("seq 1040 1042\n".into()),
+                ..cup::ActionParams::default()
+            },
+        ))
+        .map(|r| (r.effect, r.message))
+    });
+    let next = rt
+        .block_on(session.snapshot(&SnapshotRequest::default()))
+        .map(|s| s.text.clone())
+        .unwrap_or_else(|e| format!("snapshot: {e}"));
+    eprintln!("type: {typed:?}\n{next}");
+    let _ = xterm.kill();
+    let _ = xterm.wait();
+    let _ = sandbox.stop();
+
+    assert!(
+        window.is_some(),
+        "no prompt read from xterm's pixels:\n{last}"
+    );
+    assert!(
+        matches!(&typed, Some(Ok((cup::Effect::Confirmed, m))) if m.contains("seq 1040 1042")),
+        "the command read back: {typed:?}"
+    );
+    assert!(
+        next.lines()
+            .any(|l| l.contains("txt \"1041\"") && l.ends_with("(ocr)")),
+        "the output in the next snapshot:\n{next}"
     );
 }

@@ -159,7 +159,7 @@ fn max_tokens() -> Value {
 fn ocr() -> Value {
     one_of(
         &["auto", "always", "never"],
-        "read windows from their pixels: auto (windows that give no accessibility tree; default), always, never; lines read so are (ocr), clicked by the pointer",
+        "read windows from their pixels: auto (windows that give no accessibility tree; default), always, never; lines read so are (ocr), clicked by the pointer; type on such a window uses the keyboard and reads the text back",
     )
 }
 

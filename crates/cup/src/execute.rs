@@ -96,22 +96,23 @@ impl Session {
                     .unwrap_or(0),
             })?;
         check_supported(id, node, verb)?;
-        if node.is_from_pixels() {
-            // Read from pixels: no element behind it, the pointer acts.
-            let at = node
-                .bounds
-                .map(|b| {
-                    let (x, y) = b.center();
-                    Point::new(x, y)
-                })
-                .ok_or_else(|| ActionError::BadParams(format!("{id} has no bounds")))?;
-            let gesture = Gesture::Click {
-                at,
-                button: crate::input::Button::Left,
-                count: 1,
-                modifiers: Vec::new(),
+        if crate::pixel_act::is_pixel_action(node, verb) {
+            // Read from pixels: no element behind it, the pointer and the
+            // keyboard act, the pixels tell the effect.
+            let region = if node.is_from_pixels() {
+                parent_of(window, id).unwrap_or(window).bounds
+            } else {
+                node.bounds
+            }
+            .ok_or_else(|| ActionError::BadParams(format!("{id} has no bounds")))?;
+            let target = crate::pixel_act::PixelTarget {
+                id: id.to_owned(),
+                node: node.clone(),
+                region,
+                window: window.clone(),
+                window_native: last.refs.get(&window.id).cloned().unwrap_or_default(),
             };
-            return self.input(&gesture).await;
+            return self.act_on_pixels(target, verb, params).await;
         }
         let native = last.refs.get(id).cloned().unwrap_or_default();
         let target = Target {
@@ -395,6 +396,11 @@ impl Session {
 }
 
 /// The window root and the node with this id.
+/// The node whose children hold `id`, under `root`.
+fn parent_of<'a>(root: &'a Node, id: &str) -> Option<&'a Node> {
+    root.iter().find(|n| n.children.iter().any(|c| c.id == id))
+}
+
 fn find_node<'a>(tree: &'a [Node], id: &str) -> Option<(&'a Node, &'a Node)> {
     tree.iter()
         .find_map(|root| root.iter().find(|n| n.id == id).map(|n| (root, n)))

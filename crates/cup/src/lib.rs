@@ -35,6 +35,7 @@ pub mod native;
 pub mod observe;
 pub mod ocr;
 pub mod page;
+mod pixel_act;
 pub mod plan;
 pub mod refs;
 pub mod screenshot;

@@ -70,22 +70,13 @@ fn wanted(root: &Node, mode: OcrMode) -> bool {
     }
 }
 
-/// The pixels of a PNG as RGBA: (width, height, bytes).
-fn rgba_of(png_bytes: &[u8]) -> Result<(usize, usize, Vec<u8>), String> {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
-    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
-    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
-    let bytes = &buf[..info.buffer_size()];
-    let rgba = match info.color_type {
-        png::ColorType::Rgba => bytes.to_vec(),
-        png::ColorType::Rgb => bytes
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        other => return Err(format!("a screenshot in {other:?}")),
-    };
-    Ok((info.width as usize, info.height as usize, rgba))
+/// RGB pixels as RGBA (what the reader takes).
+fn rgba_of_rgb(rgb: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(rgb.len() / 3 * 4);
+    for p in rgb.chunks_exact(3) {
+        out.extend_from_slice(&[p[0], p[1], p[2], 255]);
+    }
+    out
 }
 
 impl Ocr {
@@ -120,8 +111,13 @@ impl Ocr {
                         node.mark_from_pixels(platform, line.confidence);
                         root.children.push(node);
                     }
+                    // Keys go to the window; cup confirms them by reading
+                    // the pixels back (crate::pixel_act).
+                    if !root.actions.contains(&Action::Type) {
+                        root.actions.push(Action::Type);
+                    }
                     notes.push(format!(
-                        "window '{title}': {n} line{} read from its pixels (ocr): a click on one is a pointer click at its centre",
+                        "window '{title}': {n} line{} read from its pixels (ocr): a click on one is a pointer click at its centre; `type` on the window types with the keyboard and reads the text back",
                         if n == 1 { "" } else { "s" }
                     ));
                 }
@@ -140,21 +136,30 @@ impl Ocr {
         bounds: Rect,
     ) -> Result<Vec<(cup_ocr::OcrLine, (i64, i64))>, String> {
         let shot = adapter
-            .screenshot(&ShotTarget::Region(bounds))
+            .screenshot_rgb(&ShotTarget::Region(bounds))
             .await
             .map_err(|e| e.to_string())?;
+        self.read_shot(shot).await
+    }
+
+    /// The lines in `shot` (pixels already taken), each with the screen
+    /// point its image starts at.
+    pub(crate) async fn read_shot(
+        &self,
+        shot: crate::image::RgbShot,
+    ) -> Result<Vec<(cup_ocr::OcrLine, (i64, i64))>, String> {
         let origin = (shot.x, shot.y);
         let reader = Arc::clone(&self.reader);
         let lines = tokio::task::spawn_blocking(move || {
-            let (width, height, pixels) = rgba_of(&shot.png)?;
+            let pixels = rgba_of_rgb(&shot.rgb);
             let mut guard = reader.lock().unwrap_or_else(PoisonError::into_inner);
             let started =
                 guard.get_or_insert_with(|| cup_ocr::Reader::new().map_err(|e| e.to_string()));
             match started {
                 Ok(r) => r
                     .read(&cup_ocr::Rgba {
-                        width,
-                        height,
+                        width: shot.width as usize,
+                        height: shot.height as usize,
                         pixels: &pixels,
                     })
                     .map_err(|e| e.to_string()),
