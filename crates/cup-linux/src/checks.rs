@@ -65,7 +65,26 @@ async fn common(adapter: &LinuxAdapter) -> Vec<Check> {
             Err(e) => Err(e.to_string()),
         }
     };
-    let (bus, enabled) = tokio::join!(bus, enabled);
+    // Windows on screen with no tree behind them, each with the way to turn
+    // its app's accessibility on.
+    let trees = async {
+        let windows = cup::Adapter::windows(adapter)
+            .await
+            .map_err(|e| e.to_string())?;
+        let dark = without_tree(&windows);
+        if dark.is_empty() {
+            return Ok(format!(
+                "all {} window(s) expose an accessibility tree",
+                windows.len()
+            ));
+        }
+        Err(format!(
+            "{} window(s) expose no accessibility tree (their text is read from pixels meanwhile): {}",
+            dark.len(),
+            dark.join("; ")
+        ))
+    };
+    let (bus, enabled, trees) = tokio::join!(bus, enabled, trees);
     vec![
         check(
             "accessibility bus",
@@ -77,5 +96,36 @@ async fn common(adapter: &LinuxAdapter) -> Vec<Check> {
             enabled,
             "gsettings set org.gnome.desktop.interface toolkit-accessibility true, or: gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus --method org.freedesktop.DBus.Properties.Set org.a11y.Status IsEnabled '<true>'; then restart the apps",
         ),
+        check(
+            "apps with a tree",
+            trees,
+            "restart each app named above the way given for it",
+        ),
     ]
+}
+
+/// The titled windows of `windows` that no AT-SPI frame stands for, each
+/// as `'TITLE' (PROGRAM): ADVICE`.
+fn without_tree(windows: &[cup::WindowHandle]) -> Vec<String> {
+    windows
+        .iter()
+        .filter(|w| {
+            cup_linux_display::display::Backend::is_window_handle(&w.native)
+                && !w.info.title.trim().is_empty()
+        })
+        .map(|w| {
+            let pid = w.info.pid.and_then(|p| u32::try_from(p).ok());
+            let program = pid
+                .and_then(|p| std::fs::read_to_string(format!("/proc/{p}/comm")).ok())
+                .map(|c| c.trim().to_owned())
+                .unwrap_or_default();
+            let advice = cup_atspi::advice::for_program(&program)
+                .unwrap_or("the app may not support AT-SPI; its text is read from pixels");
+            if program.is_empty() {
+                format!("'{}': {advice}", w.info.title)
+            } else {
+                format!("'{}' ({program}): {advice}", w.info.title)
+            }
+        })
+        .collect()
 }

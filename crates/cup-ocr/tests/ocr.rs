@@ -277,6 +277,8 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
             ..cup_protocol::search::FindQuery::default()
         })
         .unwrap_or_default();
+    // check_permissions names the window without a tree and what to do.
+    let checks = rt.block_on(session.check());
     let clicked = place.as_ref().map(|id| {
         rt.block_on(session.action(id, "click", &cup::ActionParams::default()))
             .map(|r| (r.success, r.message, r.effect, r.changes))
@@ -318,6 +320,13 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         "{}",
         snap.text
     );
+    // The X server names the process (Tk sets no _NET_WM_PID): the note
+    // says what Tk is.
+    assert!(
+        snap.text.contains("Tk has no accessibility support"),
+        "{}",
+        snap.text
+    );
     let id = place.unwrap_or_else(|| panic!("no (ocr) line \"Place order\" in:\n{}", snap.text));
     let line = snap
         .text
@@ -329,6 +338,13 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         "{line}"
     );
     cup_protocol::compact::parse(&snap.text).unwrap_or_else(|e| panic!("it parses: {e}"));
+    let trees = checks.iter().find(|c| c.name == "apps with a tree");
+    assert!(
+        trees.is_some_and(|c| !c.ok
+            && c.detail.contains("'Order form' (wish)")
+            && c.detail.contains("pixels")),
+        "{checks:?}"
+    );
     assert!(
         found
             .first()

@@ -194,19 +194,23 @@ pub(crate) async fn wait_a11y_bus(
         "reading the reply of org.a11y.Bus.GetAddress",
     ))?;
 
-    // Qt5 only exposes itself when this property is true.
-    session
-        .call_method(
-            Some("org.a11y.Bus"),
-            "/org/a11y/bus",
-            Some("org.freedesktop.DBus.Properties"),
-            "Set",
-            &("org.a11y.Status", "IsEnabled", Value::from(true)),
-        )
-        .await
-        .map_err(SandboxError::bus(
-            "setting org.a11y.Status.IsEnabled = true",
-        ))?;
+    // Qt5, Chromium and Electron only expose themselves when IsEnabled is
+    // true; apps that wait for a screen reader look at ScreenReaderEnabled.
+    for property in ["IsEnabled", "ScreenReaderEnabled"] {
+        session
+            .call_method(
+                Some("org.a11y.Bus"),
+                "/org/a11y/bus",
+                Some("org.freedesktop.DBus.Properties"),
+                "Set",
+                &("org.a11y.Status", property, Value::from(true)),
+            )
+            .await
+            .map_err(SandboxError::bus(match property {
+                "IsEnabled" => "setting org.a11y.Status.IsEnabled = true",
+                _ => "setting org.a11y.Status.ScreenReaderEnabled = true",
+            }))?;
+    }
 
     let a11y = connect(&address, "accessibility bus").await?;
     loop {

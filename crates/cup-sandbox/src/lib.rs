@@ -8,7 +8,8 @@
 //! 3. a private `XDG_RUNTIME_DIR` (0700, in the state directory), so the
 //!    accessibility bus socket is private too,
 //! 4. the accessibility bus (`at-spi-bus-launcher --launch-immediately`),
-//! 5. `org.a11y.Status.IsEnabled = true` (Qt5 needs it),
+//! 5. `org.a11y.Status.IsEnabled` and `ScreenReaderEnabled = true` (Qt5,
+//!    Chromium and Electron expose their trees only then),
 //! 6. the AT-SPI registry (`at-spi2-registryd`, D-Bus-activated),
 //! 7. optionally the `openbox` window manager
 //!    ([`SandboxOptions::with_window_manager`]; default: none).

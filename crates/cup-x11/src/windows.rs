@@ -16,6 +16,7 @@ use crate::display::{Backend, DisplayState, TopWindow};
 use cup_protocol::Rect;
 use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::randr::ConnectionExt as _;
+use x11rb::protocol::res::{ClientIdMask, ClientIdSpec, ConnectionExt as _};
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, MapState, Window, WindowClass};
 use x11rb::rust_connection::RustConnection;
 
@@ -350,6 +351,9 @@ struct Asked<'c> {
     net_wm_name: Pending<'c, x11rb::protocol::xproto::GetPropertyReply>,
     wm_name: Pending<'c, x11rb::protocol::xproto::GetPropertyReply>,
     pid: Pending<'c, x11rb::protocol::xproto::GetPropertyReply>,
+    /// The X server's own answer for the process behind the window (the
+    /// X-Resource extension), for toolkits that set no `_NET_WM_PID` (Tk).
+    client_pid: Pending<'c, x11rb::protocol::res::QueryClientIdsReply>,
 }
 
 impl<'c> Asked<'c> {
@@ -364,6 +368,13 @@ impl<'c> Asked<'c> {
             wm_name: text(AtomEnum::WM_NAME.into(), AtomEnum::STRING.into()),
             pid: conn
                 .get_property(false, id, atoms.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+                .ok(),
+            // Without the extension the request is not sent: no answer.
+            client_pid: conn
+                .res_query_client_ids(&[ClientIdSpec {
+                    client: id,
+                    mask: ClientIdMask::LOCAL_CLIENT_PID,
+                }])
                 .ok(),
         }
     }
@@ -382,6 +393,12 @@ impl<'c> Asked<'c> {
         let net_wm_name = text(reply(self.net_wm_name));
         let wm_name = text(reply(self.wm_name));
         let pid = reply(self.pid).and_then(|r| r.value32().and_then(|mut v| v.next()));
+        let client_pid = reply(self.client_pid).and_then(|r| {
+            r.ids
+                .iter()
+                .find(|i| i.spec.mask.contains(ClientIdMask::LOCAL_CLIENT_PID))
+                .and_then(|i| i.value.first().copied())
+        });
         if !managed
             && (attrs.map_state != MapState::VIEWABLE
                 || attrs.class == WindowClass::INPUT_ONLY
@@ -398,7 +415,7 @@ impl<'c> Asked<'c> {
         Some(TopWindow {
             id: self.id,
             title,
-            pid,
+            pid: pid.or(client_pid),
             rect: Rect::new(
                 i64::from(origin.dst_x),
                 i64::from(origin.dst_y),

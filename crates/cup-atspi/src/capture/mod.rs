@@ -385,6 +385,8 @@ async fn capture_once(
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut gecko_roots: Vec<(String, usize)> = Vec::new();
+    // Chromium/Electron apps showing no web content yet (see below).
+    let mut chromium_dark: HashSet<String> = HashSet::new();
     let mut hung: Vec<u32> = Vec::new();
     let mut notes = Vec::new();
     // Extents read top-down (GTK 4 windows), and how many were inherited.
@@ -508,6 +510,11 @@ async fn capture_once(
                     if !subtree(&walk.nodes, r)
                         .any(|i| walk.nodes[i].role == AtspiRole::DocumentWeb)
                     {
+                        // Chromium turns its renderers' accessibility on
+                        // when a client first reads its tree (with the
+                        // bus's IsEnabled set): read again, like Gecko's
+                        // lazy facts, once per app (`warm`).
+                        chromium_dark.insert(frame.bus.clone());
                         notes.push(format!(
                             "'{}' is a Chromium/Electron window that exposes no web content over AT-SPI; restart it with --force-renderer-accessibility (or capture the page with --platform web)",
                             target.title
@@ -594,6 +601,7 @@ async fn capture_once(
                     })
         })
         .map(|(bus, _)| bus.clone())
+        .chain(chromium_dark)
         .collect();
     let timed_out_details = details.iter().filter(|d| d.timed_out).count();
     tracing::debug!(

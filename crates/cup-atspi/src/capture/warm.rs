@@ -8,6 +8,12 @@
 //! an app asks and the next one reads the answers; from then on they stay
 //! (for every document of that process, until it exits).
 //!
+//! Chromium and Electron are lazy the same way: with the bus's
+//! `org.a11y.Status.IsEnabled` set they put their windows on the bus, and
+//! turn their renderers' accessibility on when a client first reads them,
+//! so a first capture finds a browser window with no document in it. Such
+//! an app is read again the same way until its document is there.
+//!
 //! So a capture that finds a Gecko document on screen without bounds, or
 //! whose controls all came without actions, or a browser's content frame
 //! on screen with no document in it yet (the signs that its facts were

@@ -92,10 +92,13 @@ async fn chromium_web_content_is_captured_and_stable() {
     );
 }
 
+/// In cup's desktop (the bus's `org.a11y.Status.IsEnabled` set, the
+/// accessibility variables in the apps' environment) Chromium started
+/// without `--force-renderer-accessibility` shows its page: it turns its
+/// renderers' accessibility on when cup first reads it, and the capture
+/// reads again until the document is there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_without_renderer_accessibility_says_how_to_fix_it() {
-    // The page's folder (with Chromium's profile) goes after the desktop,
-    // once Chromium no longer writes in it.
+async fn chromium_without_the_flag_shows_its_page_in_a_cup_desktop() {
     let (dir, url) = page();
     let desk = Desk::start();
     let profile = dir.path().join("profile");
@@ -103,10 +106,78 @@ async fn chromium_without_renderer_accessibility_says_how_to_fix_it() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     desk.launch("chromium", &args);
     let mut session = desk.session();
-    let snap = snapshot(&mut session, &request(Scope::Foreground)).await;
+    // The very first read already finds the document (read again until
+    // Chromium has turned its renderer's accessibility on).
+    let first = snapshot(&mut session, &request(Scope::Foreground)).await;
     assert!(
-        snap.text.contains("--force-renderer-accessibility"),
+        !first.text.contains("--force-renderer-accessibility"),
+        "the first snapshot:\n{}",
+        first.text
+    );
+    // The page loads after the window appears: wait for the heading.
+    let snap = crate::support::until(
+        &mut session,
+        &request(Scope::Foreground),
+        "the page's heading",
+        30,
+        false,
+        |s| !find(s, Role::Heading, "Order form").is_empty(),
+    )
+    .await;
+    assert!(
+        !find(&snap, Role::Button, "Submit order").is_empty(),
         "{}",
         snap.text
+    );
+    assert!(
+        !snap.text.contains("--force-renderer-accessibility") && !snap.text.contains("(ocr)"),
+        "no advice and no text from pixels when the page is in the tree:\n{}",
+        snap.text
+    );
+}
+
+/// A Chromium whose accessibility is off (`ACCESSIBILITY_ENABLED=0`, as on
+/// a desktop where nothing turned it on) gives no tree: the snapshot says
+/// how to turn it on, and meanwhile reads the window from its pixels.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_with_accessibility_off_says_how_to_fix_it() {
+    // The page's folder (with Chromium's profile) goes after the desktop,
+    // once Chromium no longer writes in it.
+    let (dir, url) = page();
+    let desk = Desk::start();
+    let profile = dir.path().join("profile");
+    let mut chromium = desk
+        .sandbox
+        .command("chromium")
+        .args(chromium_args(&profile, &url, false))
+        .env("ACCESSIBILITY_ENABLED", "0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run chromium: {e} (scripts/install-deps.sh)"));
+    let mut session = desk.session();
+    // No tree to wait on: snapshots until the page's text is read from
+    // the window's pixels (each a round trip), at most 60 s.
+    let started = std::time::Instant::now();
+    let mut text = String::new();
+    while started.elapsed() < std::time::Duration::from_secs(60) {
+        match session.snapshot(&request(Scope::Foreground)).await {
+            Ok(s) => {
+                text.clone_from(&s.text);
+                if text.contains("Submit order") {
+                    break;
+                }
+            }
+            Err(e) => text = e.to_string(),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let _ = chromium.kill();
+    let _ = chromium.wait();
+    assert!(text.contains("--force-renderer-accessibility"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("Submit order") && l.ends_with("(ocr)")),
+        "the page's text, from the pixels:\n{text}"
     );
 }

@@ -412,7 +412,7 @@ fn exit_status_text(status: std::process::ExitStatus) -> String {
 impl Sandbox {
     /// Starts a sandbox: Xvfb on a free display that Xvfb picks itself, a
     /// private session bus, a private `XDG_RUNTIME_DIR`, the accessibility
-    /// bus (`at-spi-bus-launcher`) with `org.a11y.Status.IsEnabled` set,
+    /// bus (`at-spi-bus-launcher`) with `org.a11y.Status.IsEnabled` and `ScreenReaderEnabled` set,
     /// the AT-SPI registry, and `openbox` if asked for. Returns once all of
     /// them answer (~0.3 s); there are no fixed sleeps.
     ///
