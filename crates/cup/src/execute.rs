@@ -99,16 +99,19 @@ impl Session {
         if crate::pixel_act::is_pixel_action(node, verb) {
             // Read from pixels: no element behind it, the pointer and the
             // keyboard act, the pixels tell the effect.
-            let region = if node.is_from_pixels() {
-                parent_of(window, id).unwrap_or(window).bounds
+            let holder = if node.is_from_pixels() {
+                parent_of(window, id).unwrap_or(window)
             } else {
-                node.bounds
-            }
-            .ok_or_else(|| ActionError::BadParams(format!("{id} has no bounds")))?;
+                node
+            };
+            let region = holder
+                .bounds
+                .ok_or_else(|| ActionError::BadParams(format!("{id} has no bounds")))?;
             let target = crate::pixel_act::PixelTarget {
                 id: id.to_owned(),
                 node: node.clone(),
                 region,
+                region_id: holder.id.clone(),
                 window: window.clone(),
                 window_native: last.refs.get(&window.id).cloned().unwrap_or_default(),
             };

@@ -70,6 +70,21 @@ fn wanted(root: &Node, mode: OcrMode) -> bool {
     }
 }
 
+/// Whether `node` is a drawing surface whose text lives only in its
+/// pixels: a web page's `<canvas>` with nothing in its tree, on screen.
+fn is_blank_canvas(node: &Node) -> bool {
+    node.children.is_empty()
+        && node.name.is_empty()
+        && !node.states.contains(&cup_protocol::State::Offscreen)
+        && node.bounds.is_some_and(|b| !b.is_empty())
+        && node
+            .platform
+            .web
+            .as_ref()
+            .and_then(|w| w.tag_name.as_deref())
+            .is_some_and(|t| t.eq_ignore_ascii_case("canvas"))
+}
+
 /// RGB pixels as RGBA (what the reader takes).
 fn rgba_of_rgb(rgb: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(rgb.len() / 3 * 4);
@@ -128,6 +143,56 @@ impl Ocr {
         }
     }
 
+    /// Reads the regions of `roots` whose text is only in their pixels (a
+    /// `<canvas>`; see [`is_blank_canvas`]) under `auto` and `always`,
+    /// adding a text element per line under the region (ids from
+    /// `next_id` on) and a note per region.
+    pub(crate) async fn read_regions(
+        &self,
+        adapter: &dyn Adapter,
+        platform: PlatformId,
+        mode: OcrMode,
+        roots: &mut [Node],
+        next_id: &mut u64,
+        notes: &mut Vec<String>,
+    ) {
+        if mode == OcrMode::Never {
+            return;
+        }
+        for root in roots.iter_mut() {
+            let mut regions: Vec<&mut Node> = Vec::new();
+            collect_canvases(root, &mut regions);
+            for region in regions {
+                let Some(bounds) = region.bounds else {
+                    continue;
+                };
+                match self.read(adapter, bounds).await {
+                    Ok(lines) => {
+                        let n = lines.len();
+                        for (line, origin) in lines {
+                            let mut node = Node::new(format!("e{next_id}"), Role::Text, line.text);
+                            *next_id += 1;
+                            let (x, y, w, h) = line.bounds;
+                            node.bounds = Some(Rect::new(origin.0 + x, origin.1 + y, w, h));
+                            node.actions = vec![Action::Click];
+                            node.mark_from_pixels(platform, line.confidence);
+                            region.children.push(node);
+                        }
+                        notes.push(format!(
+                            "canvas {}: {n} line{} read from its pixels (ocr): a click on one is a pointer click at its centre",
+                            region.id,
+                            if n == 1 { "" } else { "s" }
+                        ));
+                    }
+                    Err(e) => notes.push(format!(
+                        "canvas {}: its text cannot be read from pixels: {e}",
+                        region.id
+                    )),
+                }
+            }
+        }
+    }
+
     /// The lines in the pixels of `bounds`, each with the screen point its
     /// image starts at.
     async fn read(
@@ -172,6 +237,17 @@ impl Ocr {
     }
 }
 
+/// The blank canvases under `node`, in document order.
+fn collect_canvases<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
+    if is_blank_canvas(node) {
+        out.push(node);
+        return;
+    }
+    for child in &mut node.children {
+        collect_canvases(child, out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +264,30 @@ mod tests {
         full.children.push(Node::new("e1", Role::Button, "OK"));
         assert!(wanted(&empty, OcrMode::Auto) && !wanted(&full, OcrMode::Auto));
         assert!(wanted(&full, OcrMode::Always) && !wanted(&empty, OcrMode::Never));
+    }
+
+    #[test]
+    fn blank_canvases_on_screen_are_regions_to_read() {
+        let canvas = |tag: &str, name: &str| {
+            let mut n = Node::new("e5", Role::Img, name);
+            n.bounds = Some(Rect::new(8, 114, 500, 200));
+            n.platform.web = Some(cup_protocol::node::PlatformWeb {
+                tag_name: Some(tag.to_owned()),
+                ..Default::default()
+            });
+            n
+        };
+        assert!(is_blank_canvas(&canvas("canvas", "")));
+        // A named canvas says what it shows; an image is not a canvas.
+        assert!(!is_blank_canvas(&canvas("canvas", "Revenue chart")));
+        assert!(!is_blank_canvas(&canvas("img", "")));
+        let mut below = canvas("canvas", "");
+        below.states.push(cup_protocol::State::Offscreen);
+        assert!(!is_blank_canvas(&below));
+        let mut doc = Node::new("e0", Role::Document, "Chart");
+        doc.children.push(canvas("canvas", ""));
+        let mut found = Vec::new();
+        collect_canvases(&mut doc, &mut found);
+        assert_eq!(found.len(), 1);
     }
 }

@@ -39,8 +39,10 @@ pub(crate) struct PixelTarget {
     /// The text itself (a line read from pixels) or the window whose
     /// lines were read.
     pub(crate) node: Node,
-    /// The region the lines were read from (the window's bounds).
+    /// The region the lines were read from (a canvas's or the window's
+    /// bounds), and its id.
     pub(crate) region: Rect,
+    pub(crate) region_id: String,
     /// The window's snapshot id and native reference (to focus it).
     pub(crate) window: Node,
     pub(crate) window_native: String,
@@ -89,34 +91,40 @@ impl Session {
                 modifiers: Vec::new(),
             })
             .await?;
-        if result.effect == Effect::Confirmed {
-            return Ok(result);
-        }
         let Some(before) = before else {
             return Ok(result);
         };
-        // The adapter waited for the tree; the pixels now tell the rest.
+        // The adapter waited for the tree; the pixels now tell the rest
+        // (and, where the tree changed too, what the region shows now).
         let Some(after) = self.settled(target.region, Some(&before)).await else {
             return Ok(result);
         };
         if after.rgb == before.rgb {
-            result.effect = Effect::NoChange;
-            result.message = format!(
-                "{}; the region's pixels did not change",
-                result.message.trim_end_matches('.')
-            );
+            if result.effect != Effect::Confirmed {
+                result.effect = Effect::NoChange;
+                result.message = format!(
+                    "{}; the region's pixels did not change",
+                    result.message.trim_end_matches('.')
+                );
+            }
             return Ok(result);
         }
         let (old, new) = (self.texts(before).await, self.texts(after).await);
         result.effect = Effect::Confirmed;
-        result.changes = line_changes(&target.window.id, &old, &new);
+        let region_id = target.region_id.clone();
+        result.changes.extend(line_changes(&region_id, &old, &new));
+        let lines = result
+            .changes
+            .iter()
+            .filter(|c| c.target == region_id && c.field == "text")
+            .count();
         result.message = format!(
             "{}; the region's pixels changed{}",
             result.message.trim_end_matches('.'),
-            if result.changes.is_empty() {
+            if lines == 0 {
                 String::new()
             } else {
-                format!(" ({} line(s) of text)", result.changes.len())
+                format!(" ({lines} line(s) of text)")
             }
         );
         Ok(result)
@@ -206,7 +214,7 @@ impl Session {
             None => Vec::new(),
         };
         let new = self.texts(after).await;
-        let mut changes = line_changes(&target.window.id, &old, &new);
+        let mut changes = line_changes(&target.region_id, &old, &new);
         changes.extend(typed.changes);
         Ok(match read_back(&text, &new) {
             Some(line) => ActionResult::observed(

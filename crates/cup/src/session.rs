@@ -462,6 +462,16 @@ impl Session {
                 &mut notes,
             )
             .await;
+        self.ocr
+            .read_regions(
+                self.adapter.as_ref(),
+                platform,
+                ocr_mode,
+                &mut tree,
+                &mut ocr_id,
+                &mut notes,
+            )
+            .await;
         next_id = next_id.max(ocr_id);
         tracing::debug!(
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,

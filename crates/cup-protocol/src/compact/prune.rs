@@ -288,12 +288,15 @@ pub fn is_hoisted(node: &Node) -> bool {
 }
 
 /// Whether `node` is skipped wherever it stands: a chrome role, an
-/// unnamed icon or text, zero size.
+/// unnamed icon or text (but not a canvas whose text was read from its
+/// pixels), zero size.
 fn skipped_anywhere(node: &Node) -> bool {
     matches!(
         node.role,
         Role::ScrollBar | Role::Separator | Role::TitleBar | Role::Tooltip | Role::Status
-    ) || (matches!(node.role, Role::Img | Role::Text) && node.name.is_empty())
+    ) || (matches!(node.role, Role::Img | Role::Text)
+        && node.name.is_empty()
+        && !node.children.iter().any(Node::is_from_pixels))
         || node.bounds.is_some_and(|b| b.is_empty())
 }
 

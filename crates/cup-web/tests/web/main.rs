@@ -9,5 +9,6 @@ mod actions;
 mod agreement;
 mod capture;
 mod corpus;
+mod ocr;
 mod overlay;
 mod splice;
