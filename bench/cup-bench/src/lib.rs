@@ -19,6 +19,7 @@ pub mod apps;
 pub mod cpu;
 pub mod fleet;
 pub mod measurement;
+pub mod ocr;
 pub mod peers;
 pub mod report;
 pub mod settle;

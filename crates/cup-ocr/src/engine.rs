@@ -62,8 +62,9 @@ impl Engine {
         unsafe { (self.lib.TessBaseAPISetVariable)(self.api, n.as_ptr(), v.as_ptr()) };
     }
 
-    /// The text lines Tesseract finds in `image`, in its pixels.
-    pub fn recognize(&mut self, image: &Gray) -> Vec<RawLine> {
+    /// The text lines Tesseract finds in `image`, in its pixels; `dpi`
+    /// tells Tesseract how large the text is.
+    pub fn recognize(&mut self, image: &Gray, dpi: i32) -> Vec<RawLine> {
         let (Ok(w), Ok(h)) = (i32::try_from(image.width), i32::try_from(image.height)) else {
             return Vec::new();
         };
@@ -73,8 +74,7 @@ impl Engine {
         // the iterator is deleted and the engine cleared below.
         unsafe {
             (self.lib.TessBaseAPISetImage)(self.api, image.pixels.as_ptr(), w, h, 1, w);
-            // Scaled UI text reads as print at 300 dpi.
-            (self.lib.TessBaseAPISetSourceResolution)(self.api, 300);
+            (self.lib.TessBaseAPISetSourceResolution)(self.api, dpi);
             if (self.lib.TessBaseAPIRecognize)(self.api, std::ptr::null_mut()) != 0 {
                 tracing::debug!("Tesseract could not recognise the image");
                 (self.lib.TessBaseAPIClear)(self.api);

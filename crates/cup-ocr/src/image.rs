@@ -66,15 +66,108 @@ pub struct Prepared {
     pub scale: usize,
 }
 
-/// The scale of an image `height` pixels high: UI text is small, so small
-/// images grow most; a large one grows less, to keep recognition time in
+/// The scale of an image: text whose lines are at least [`PLAIN_LINE`]
+/// pixels tall is read as it is (Tesseract reads UI text of 11 px and
+/// more as well unscaled, twice as fast); smaller text grows ×2, tiny
+/// text ×3. Without a measure (`line` None) the image's area decides: a
+/// small image grows most, a large one less, to keep recognition time in
 /// bounds.
-pub fn scale_for(width: usize, height: usize) -> usize {
-    let area = width.saturating_mul(height);
-    if area <= 800 * 600 {
-        3
-    } else {
-        2
+pub fn scale_for(width: usize, height: usize, line: Option<usize>) -> usize {
+    match line {
+        Some(h) if h >= PLAIN_LINE => 1,
+        Some(h) if h >= 7 => 2,
+        Some(_) => 3,
+        None if width.saturating_mul(height) <= 800 * 600 => 3,
+        None => 2,
+    }
+}
+
+/// Lines at least this tall (ink rows, ascenders to descenders) are read
+/// unscaled.
+pub const PLAIN_LINE: usize = 10;
+
+/// The median height of the text lines in `grey` (`w` x `h`, dark ink on
+/// light): rows with [`ROW_INK`] ink pixels or more make runs, runs of 4
+/// rows and more are lines. None when there is none.
+pub fn line_height(grey: &[u8], w: usize, h: usize) -> Option<usize> {
+    let inked = |y: usize| {
+        grey[y * w..(y + 1) * w]
+            .iter()
+            .filter(|&&g| g < INK)
+            .count()
+            >= ROW_INK
+    };
+    let mut runs = Vec::new();
+    let mut start = None;
+    for y in 0..=h {
+        match (y < h && inked(y), start) {
+            (true, None) => start = Some(y),
+            (false, Some(s)) => {
+                if y - s >= 4 {
+                    runs.push(y - s);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    runs.sort_unstable();
+    runs.get(runs.len() / 2).copied()
+}
+
+/// Ink pixels a row needs to count as part of a text line (a frame's side
+/// crossing it is one or two).
+const ROW_INK: usize = 3;
+
+/// Where to cut `image` into `parts` bands of rows for engines running
+/// side by side: at blank rows (no ink) nearest the even cuts, so no line
+/// is split; a cut with no blank row within a sixth of the height of its
+/// place is left out. Row ranges, top to bottom.
+pub fn bands(image: &Gray, parts: usize) -> Vec<std::ops::Range<usize>> {
+    let (w, h) = (image.width, image.height);
+    let whole = std::iter::once(0..h).collect();
+    if parts < 2 || h < 2 * MIN_BAND || w == 0 {
+        return whole;
+    }
+    let blank = |y: usize| image.pixels[y * w..(y + 1) * w].iter().all(|&g| g >= INK);
+    let reach = h / 6;
+    let mut cuts = Vec::new();
+    for k in 1..parts {
+        let aim = h * k / parts;
+        let found = (0..=reach).find_map(|d| {
+            [aim.checked_sub(d), Some(aim + d)]
+                .into_iter()
+                .flatten()
+                .find(|&y| y > 0 && y < h && blank(y))
+        });
+        if let Some(y) = found {
+            if cuts.last().is_none_or(|&last| y >= last + MIN_BAND) && h - y >= MIN_BAND {
+                cuts.push(y);
+            }
+        }
+    }
+    if cuts.is_empty() {
+        return whole;
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    for c in cuts {
+        out.push(from..c);
+        from = c;
+    }
+    out.push(from..h);
+    out
+}
+
+/// The fewest rows a band has (smaller images are read whole).
+const MIN_BAND: usize = 120;
+
+/// Rows `range` of `image`, as an image of their own.
+pub fn rows(image: &Gray, range: std::ops::Range<usize>) -> Gray {
+    Gray {
+        width: image.width,
+        height: range.len(),
+        pixels: image.pixels[range.start * image.width..range.end * image.width].to_vec(),
     }
 }
 
@@ -88,6 +181,11 @@ fn luma(p: &[u8]) -> u8 {
 /// ground: a terminal, a dark theme), scaled by [`scale_for`] with
 /// bilinear sampling.
 pub fn prepare(image: &Rgba<'_>) -> Prepared {
+    prepare_at(image, None)
+}
+
+/// As [`prepare`], at `scale` when given (a second try at a larger scale).
+pub fn prepare_at(image: &Rgba<'_>, scale: Option<usize>) -> Prepared {
     let (w, h) = (image.width, image.height);
     let mut grey: Vec<u8> = image.pixels.chunks_exact(4).map(luma).collect();
     let mean = grey.iter().map(|&g| u64::from(g)).sum::<u64>() / (grey.len().max(1) as u64);
@@ -97,7 +195,7 @@ pub fn prepare(image: &Rgba<'_>) -> Prepared {
         }
     }
     remove_frames(&mut grey, w, h);
-    let scale = scale_for(w, h);
+    let scale = scale.unwrap_or_else(|| scale_for(w, h, line_height(&grey, w, h)));
     Prepared {
         gray: upscale(&grey, w, h, scale),
         scale,
@@ -284,6 +382,49 @@ mod tests {
         assert!(p.gray.pixels[4 * 12 + 4] < 60, "{:?}", p.gray.pixels);
     }
 
+    /// A grey image `w` wide with ink rows `lines` (start, height).
+    fn lined(w: usize, h: usize, lines: &[(usize, usize)]) -> Gray {
+        let mut px = vec![230u8; w * h];
+        for &(y0, lh) in lines {
+            for y in y0..y0 + lh {
+                for x in (5..w - 5).step_by(2) {
+                    px[y * w + x] = 20;
+                }
+            }
+        }
+        Gray {
+            width: w,
+            height: h,
+            pixels: px,
+        }
+    }
+
+    #[test]
+    fn line_height_is_the_median_run_of_inked_rows() {
+        let g = lined(60, 100, &[(10, 12), (30, 13), (50, 14), (80, 2)]);
+        assert_eq!(line_height(&g.pixels, g.width, g.height), Some(13));
+        let blank = lined(60, 100, &[]);
+        assert_eq!(line_height(&blank.pixels, 60, 100), None);
+    }
+
+    #[test]
+    fn bands_cut_at_blank_rows_near_the_middle_never_through_a_line() {
+        // Lines every 20 rows, 14 tall: rows 14-19 of each are blank.
+        let lines: Vec<(usize, usize)> = (0..20).map(|i| (i * 20, 14)).collect();
+        let g = lined(40, 400, &lines);
+        let b = bands(&g, 2);
+        assert_eq!(b.len(), 2);
+        assert_eq!((b[0].start, b[1].end), (0, 400));
+        assert_eq!(b[0].end, b[1].start);
+        let cut = b[0].end;
+        assert!((cut % 20) >= 14, "cut at {cut}, inside a line");
+        assert!(cut.abs_diff(200) <= 400 / 6);
+        // Small images and images without a blank row stay whole.
+        assert_eq!(bands(&lined(40, 200, &lines[..10]), 2), vec![0..200]);
+        assert_eq!(bands(&lined(40, 400, &[(0, 400)]), 2), vec![0..400]);
+        assert_eq!(rows(&g, 20..34).height, 14);
+    }
+
     #[test]
     fn a_box_around_text_goes_and_the_text_stays() {
         // A 40x12 box (1 px black sides) on grey, a 2x6 "letter" inside.
@@ -332,6 +473,10 @@ mod tests {
             "{:?}",
             p.gray.pixels
         );
-        assert_eq!(scale_for(1920, 1080), 2);
+        assert_eq!(scale_for(1920, 1080, None), 2);
+        assert_eq!(scale_for(300, 200, None), 3);
+        assert_eq!(scale_for(300, 200, Some(13)), 1);
+        assert_eq!(scale_for(300, 200, Some(8)), 2);
+        assert_eq!(scale_for(300, 200, Some(5)), 3);
     }
 }

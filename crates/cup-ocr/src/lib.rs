@@ -44,8 +44,13 @@ pub enum OcrError {
 /// Reads text from images: one Tesseract engine (English, and the other
 /// languages whose data is installed when asked) and a cache of results.
 pub struct Reader {
+    /// The languages the engines read.
     #[cfg(target_os = "linux")]
-    engine: engine::Engine,
+    languages: String,
+    /// One engine, and a second one started when an image is large enough
+    /// to be read in two bands side by side (on two cores or more).
+    #[cfg(target_os = "linux")]
+    engines: Vec<engine::Engine>,
     cache: Cache,
 }
 
@@ -78,7 +83,8 @@ impl Reader {
         #[cfg(target_os = "linux")]
         {
             Ok(Reader {
-                engine: engine::Engine::start(languages)?,
+                languages: languages.to_owned(),
+                engines: vec![engine::Engine::start(languages)?],
                 cache: Cache::new(cache::DEFAULT_ENTRIES),
             })
         }
@@ -105,12 +111,68 @@ impl Reader {
         }
         let prepared = image::prepare(image);
         #[cfg(target_os = "linux")]
-        let raw = self.engine.recognize(&prepared.gray);
+        let raw = self.recognize(&prepared);
         #[cfg(not(target_os = "linux"))]
         let raw: Vec<RawLine> = Vec::new();
-        let found = lines::assemble(&raw, prepared.scale);
+        let mut found = lines::assemble(&raw, prepared.scale);
+        if found.is_empty() && prepared.scale == 1 {
+            // Text that looked large enough to read as it is (a terminal's
+            // small font under a tall cursor) but gave nothing: ×2.
+            let larger = image::prepare_at(image, Some(2));
+            #[cfg(target_os = "linux")]
+            let raw = self.recognize(&larger);
+            found = lines::assemble(&raw, larger.scale);
+        }
         self.cache.put(key, found.clone());
         Ok(found)
+    }
+
+    /// Tesseract's lines in `prepared`: a large image is cut into bands at
+    /// blank rows and the bands read side by side, one engine each (as
+    /// many as the cores, at most two); lines come back in the whole
+    /// image's pixels.
+    #[cfg(target_os = "linux")]
+    fn recognize(&mut self, prepared: &image::Prepared) -> Vec<RawLine> {
+        // Tesseract's idea of the text's size: screen pixels at 96 dpi.
+        let dpi = i32::try_from(96 * prepared.scale).unwrap_or(300);
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let bands = image::bands(&prepared.gray, cores.min(2));
+        if bands.len() > 1 && self.engines.len() < bands.len() {
+            match engine::Engine::start(&self.languages) {
+                Ok(e) => self.engines.push(e),
+                Err(e) => tracing::debug!("a second OCR engine did not start: {e}"),
+            }
+        }
+        if bands.len() < 2 || self.engines.len() < bands.len() {
+            return match self.engines.first_mut() {
+                Some(e) => e.recognize(&prepared.gray, dpi),
+                None => Vec::new(),
+            };
+        }
+        let gray = &prepared.gray;
+        std::thread::scope(|scope| {
+            let running: Vec<_> = self
+                .engines
+                .iter_mut()
+                .zip(bands)
+                .map(|(engine, band)| {
+                    let part = image::rows(gray, band.clone());
+                    let top = i32::try_from(band.start).unwrap_or(0);
+                    scope.spawn(move || {
+                        let mut lines = engine.recognize(&part, dpi);
+                        for l in &mut lines {
+                            l.bbox.1 += top;
+                            l.bbox.3 += top;
+                        }
+                        lines
+                    })
+                })
+                .collect();
+            running
+                .into_iter()
+                .flat_map(|r| r.join().unwrap_or_default())
+                .collect()
+        })
     }
 
     /// Results kept, and reads answered from them so far.

@@ -309,7 +309,48 @@ fn a_snapshot_reads_a_window_without_a_tree_and_a_click_acts_on_its_text() {
         .map(|s| s.text.clone())
         .unwrap_or_else(|e| format!("snapshot: {e}"));
     eprintln!("click: {clicked:?}\ntype: {typed:?}\n{next}");
+    // A token budget and `page` treat the lines like any text: the budget
+    // holds, and `page` lists the window's lines, those left out too.
+    let budget = (cup::tokens::count(&next) * 2 / 3).max(100);
+    let fitted = rt
+        .block_on(session.snapshot(&SnapshotRequest {
+            max_tokens: budget,
+            ..SnapshotRequest::default()
+        }))
+        .map(|s| s.text.clone())
+        .unwrap_or_else(|e| format!("snapshot: {e}"));
+    let window_now = next
+        .lines()
+        .find(|l| l.contains("win \"Order form\""))
+        .and_then(|l| l.trim().strip_prefix('['))
+        .and_then(|l| l.split(']').next())
+        .unwrap_or_default()
+        .to_owned();
+    let paged = session
+        .page(
+            &window_now,
+            &cup_protocol::compact::PageRequest {
+                offset: Some(0),
+                limit: Some(50),
+                ..cup_protocol::compact::PageRequest::default()
+            },
+        )
+        .unwrap_or_else(|e| format!("page: {e}"));
     drop(form);
+    let kept = fitted.lines().filter(|l| l.ends_with("(ocr)")).count();
+    let all = next.lines().filter(|l| l.ends_with("(ocr)")).count();
+    assert!(
+        cup::tokens::count(&fitted) <= budget
+            && fitted.contains(&format!("# max_tokens {budget}: "))
+            && kept > 0
+            && kept < all,
+        "{kept} of {all} lines in {budget} tokens:\n{fitted}"
+    );
+    assert_eq!(
+        paged.lines().filter(|l| l.ends_with("(ocr)")).count(),
+        all,
+        "page lists every line:\n{paged}"
+    );
 
     assert!(
         !never.contains("(ocr)"),
