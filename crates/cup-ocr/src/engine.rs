@@ -36,14 +36,29 @@ impl Engine {
         let engine = Engine { lib, api };
         // Tesseract's own messages (a resolution guessed, ...) go nowhere:
         // cup says what matters in its own words.
-        engine.set("debug_file", "/dev/null");
+        engine.set(
+            "debug_file",
+            if cfg!(windows) { "NUL" } else { "/dev/null" },
+        );
         // cup turns light-on-dark images itself (crate::image::prepare):
         // Tesseract's second pass over each unsure line inverted is time
         // for nothing.
         engine.set("tessedit_do_invert", "0");
-        // SAFETY: `api` is live; `lang` outlives the call; a null data
-        // path means Tesseract's default.
-        let r = unsafe { (lib.TessBaseAPIInit3)(api, std::ptr::null(), lang.as_ptr()) };
+        // The data beside the library's install (Windows, macOS), else
+        // Tesseract's default.
+        let data = lib
+            .tessdata
+            .as_ref()
+            .and_then(|d| CString::new(d.to_string_lossy().into_owned()).ok());
+        // SAFETY: `api` is live; `lang` and `data` outlive the call; a null
+        // data path means Tesseract's default.
+        let r = unsafe {
+            (lib.TessBaseAPIInit3)(
+                api,
+                data.as_ref().map_or(std::ptr::null(), |d| d.as_ptr()),
+                lang.as_ptr(),
+            )
+        };
         if r != 0 {
             return Err(OcrError::Unavailable(format!(
                 "Tesseract has no data for {languages:?}: install tesseract-ocr-eng (and tesseract-ocr-LANG for other languages), or set TESSDATA_PREFIX"

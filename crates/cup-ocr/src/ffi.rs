@@ -1,7 +1,7 @@
-//! libtesseract's C API (Debian's libtesseract 5, `tesseract/capi.h`):
-//! the few calls cup makes, found in the library when the first reader
-//! starts (dlopen), so that cup runs, and says what to install, on a
-//! machine without Tesseract.
+//! libtesseract's C API (`tesseract/capi.h`, Tesseract 5): the few calls
+//! cup makes, found in the library when the first reader starts (dlopen),
+//! so that cup runs, and says what to install, on a machine without
+//! Tesseract. Where the library is: [`crate::install`].
 
 use std::ffi::{c_char, c_float, c_int, c_uchar, c_void};
 use std::sync::OnceLock;
@@ -29,9 +29,6 @@ pub struct TessPageIterator {
 pub const PSM_SPARSE_TEXT: c_int = 11;
 /// `RIL_TEXTLINE`.
 pub const RIL_TEXTLINE: c_int = 2;
-
-/// The library file loaded (Debian's libtesseract5).
-pub const LIBRARY: &str = "libtesseract.so.5";
 
 /// The calls, by their C names.
 #[allow(non_snake_case)]
@@ -67,6 +64,9 @@ pub struct Api {
         *mut c_int,
     ) -> c_int,
     pub TessDeleteText: unsafe extern "C" fn(*const c_char),
+    /// The language data beside the library, when Tesseract's default
+    /// would not find it (Windows' and macOS's installs).
+    pub tessdata: Option<std::path::PathBuf>,
     /// Keeps the library mapped while the pointers above are used.
     _library: libloading::Library,
 }
@@ -89,17 +89,39 @@ fn load() -> Result<Api, String> {
     if std::env::var_os("OMP_THREAD_LIMIT").is_none() {
         std::env::set_var("OMP_THREAD_LIMIT", "1");
     }
-    // SAFETY: loading Debian's libtesseract runs its initialisers (C++
-    // statics, libgomp's environment read), which have no preconditions.
-    let library = unsafe { libloading::Library::new(LIBRARY) }.map_err(|e| {
-        format!("{LIBRARY} cannot be loaded ({e}): install libtesseract5 and tesseract-ocr-eng (apt-get install tesseract-ocr-eng)")
-    })?;
+    let places = crate::install::places(
+        crate::install::Os::this(),
+        &|k| std::env::var_os(k).map(std::path::PathBuf::from),
+        &|p| p.exists(),
+    );
+    let mut tried = Vec::new();
+    let mut found = None;
+    for place in places {
+        // SAFETY: loading libtesseract runs its initialisers (C++ statics,
+        // the OpenMP runtime's environment read), which have no
+        // preconditions.
+        match unsafe { libloading::Library::new(&place.library) } {
+            Ok(lib) => {
+                found = Some((lib, place));
+                break;
+            }
+            Err(e) => tried.push(format!("{} ({e})", place.library.display())),
+        }
+    }
+    let Some((library, place)) = found else {
+        return Err(format!(
+            "libtesseract cannot be loaded (tried {}): {}",
+            tried.join(", "),
+            crate::install::ADVICE
+        ));
+    };
+    let name = place.library.display().to_string();
     macro_rules! sym {
         ($name:ident) => {{
             // SAFETY: the symbol has the C signature `capi.h` gives it,
             // which the field's type repeats.
             let s = unsafe { library.get(concat!(stringify!($name), "\0").as_bytes()) }
-                .map_err(|e| format!("{LIBRARY} has no {}: {e}", stringify!($name)))?;
+                .map_err(|e| format!("{name} has no {}: {e}", stringify!($name)))?;
             *s
         }};
     }
@@ -122,6 +144,7 @@ fn load() -> Result<Api, String> {
         TessResultIteratorGetPageIteratorConst: sym!(TessResultIteratorGetPageIteratorConst),
         TessPageIteratorBoundingBox: sym!(TessPageIteratorBoundingBox),
         TessDeleteText: sym!(TessDeleteText),
+        tessdata: place.tessdata,
         _library: library,
     })
 }

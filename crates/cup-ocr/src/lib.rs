@@ -9,19 +9,21 @@
 //!   filtered (empty, unsure and frame-drawing lines go) in reading order;
 //! - [`cache`]: results by the pixels they came from, so an unchanged
 //!   window costs a hash, not a recognition;
-//! - `ffi` and `engine` (Linux): libtesseract's C API, loaded when the
-//!   first reader starts, and the only module that calls it.
+//! - [`install`]: where libtesseract is on Linux, Windows and macOS;
+//! - `ffi` and `engine`: libtesseract's C API, loaded when the first
+//!   reader starts, and the only module that calls it.
 //!
 //! [`Reader`] puts them together: `Reader::new()?.read(&image)`.
 
 pub mod cache;
 pub mod image;
+pub mod install;
 pub mod lines;
 
-#[cfg(target_os = "linux")]
+#[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
 #[allow(unsafe_code)]
 mod engine;
-#[cfg(target_os = "linux")]
+#[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
 #[allow(unsafe_code)]
 mod ffi;
 
@@ -45,11 +47,11 @@ pub enum OcrError {
 /// languages whose data is installed when asked) and a cache of results.
 pub struct Reader {
     /// The languages the engines read.
-    #[cfg(target_os = "linux")]
+    #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
     languages: String,
     /// One engine, and a second one started when an image is large enough
     /// to be read in two bands side by side (on two cores or more).
-    #[cfg(target_os = "linux")]
+    #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
     engines: Vec<engine::Engine>,
     cache: Cache,
 }
@@ -80,7 +82,7 @@ impl Reader {
     ///
     /// [`OcrError::Unavailable`] as [`Reader::new`].
     pub fn with_languages(languages: &str) -> Result<Self, OcrError> {
-        #[cfg(target_os = "linux")]
+        #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
         {
             Ok(Reader {
                 languages: languages.to_owned(),
@@ -88,10 +90,10 @@ impl Reader {
                 cache: Cache::new(cache::DEFAULT_ENTRIES),
             })
         }
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
         {
             Err(OcrError::Unavailable(format!(
-                "this build of cup reads text from pixels on Linux only (languages {languages})"
+                "this build of cup reads text from pixels on Linux, Windows and macOS only (languages {languages})"
             )))
         }
     }
@@ -110,16 +112,16 @@ impl Reader {
             return Ok(hit);
         }
         let prepared = image::prepare(image);
-        #[cfg(target_os = "linux")]
+        #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
         let raw = self.recognize(&prepared);
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
         let raw: Vec<RawLine> = Vec::new();
         let mut found = lines::assemble(&raw, prepared.scale);
         if found.is_empty() && prepared.scale == 1 {
             // Text that looked large enough to read as it is (a terminal's
             // small font under a tall cursor) but gave nothing: ×2.
             let larger = image::prepare_at(image, Some(2));
-            #[cfg(target_os = "linux")]
+            #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
             let raw = self.recognize(&larger);
             found = lines::assemble(&raw, larger.scale);
         }
@@ -131,7 +133,7 @@ impl Reader {
     /// blank rows and the bands read side by side, one engine each (as
     /// many as the cores, at most two); lines come back in the whole
     /// image's pixels.
-    #[cfg(target_os = "linux")]
+    #[cfg(any(target_os = "linux", target_os = "windows", target_os = "macos"))]
     fn recognize(&mut self, prepared: &image::Prepared) -> Vec<RawLine> {
         // Tesseract's idea of the text's size: screen pixels at 96 dpi.
         let dpi = i32::try_from(96 * prepared.scale).unwrap_or(300);

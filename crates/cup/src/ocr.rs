@@ -61,12 +61,19 @@ impl std::fmt::Debug for Ocr {
 }
 
 /// Whether `root` (a window) is read from its pixels under `mode`: `auto`
-/// only where this build can read pixels (Linux, for now).
+/// where this build can read pixels (Linux, Windows and macOS, with
+/// Tesseract installed: `cup_ocr::install`).
 fn wanted(root: &Node, mode: OcrMode) -> bool {
     match mode {
         OcrMode::Never => false,
         OcrMode::Always => true,
-        OcrMode::Auto => cfg!(target_os = "linux") && root.children.is_empty(),
+        OcrMode::Auto => {
+            cfg!(any(
+                target_os = "linux",
+                target_os = "windows",
+                target_os = "macos"
+            )) && root.children.is_empty()
+        }
     }
 }
 
