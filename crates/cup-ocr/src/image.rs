@@ -87,7 +87,7 @@ pub fn scale_for(width: usize, height: usize, line: Option<usize>) -> usize {
 pub const PLAIN_LINE: usize = 10;
 
 /// The median height of the text lines in `grey` (`w` x `h`, dark ink on
-/// light): rows with [`ROW_INK`] ink pixels or more make runs, runs of 4
+/// light): rows with `ROW_INK` ink pixels or more make runs, runs of 4
 /// rows and more are lines. None when there is none.
 pub fn line_height(grey: &[u8], w: usize, h: usize) -> Option<usize> {
     let inked = |y: usize| {
