@@ -89,5 +89,6 @@ pub fn assemble(
         }),
         notes: Vec::new(),
         tools: Vec::new(),
+        revision: None,
     }
 }

@@ -434,6 +434,9 @@ impl Adapter for WebAdapter {
         let started = tokio::time::Instant::now();
         let record = self.record.load(std::sync::atomic::Ordering::Relaxed);
         let mut pages = Vec::new();
+        // The capture's revision: every page's build number, folded (None
+        // when a page's tree was not kept).
+        let mut revision = Some(windows.len() as u64);
         for w in windows {
             blocked_by_dialog(&browser, &w.native).await?;
             let left = limits.deadline.saturating_sub(started.elapsed());
@@ -448,6 +451,9 @@ impl Adapter for WebAdapter {
             );
             match tokio::time::timeout(left, read).await {
                 Ok(Ok((page, _view))) => {
+                    revision = revision
+                        .zip(page.revision)
+                        .map(|(r, p)| r.wrapping_mul(0x0100_0000_01b3) ^ p);
                     pages.extend(page.facts.map(|f| *f));
                     if let Some(root) = page.root {
                         next += root.subtree_len();
@@ -485,6 +491,7 @@ impl Adapter for WebAdapter {
             Err(poisoned) => poisoned.into_inner().number(&mut roots, &mut out.refs),
         }
         out.tree = roots;
+        out.revision = revision.filter(|_| missing == 0);
         if missing > 0 {
             out.partial = Some(Partial {
                 reason: reasons.join("; "),

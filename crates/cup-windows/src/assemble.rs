@@ -141,5 +141,6 @@ pub fn assemble(trees: &[WindowTree], monitors: &[Rect], limits: Limits) -> Capt
         }),
         notes: Vec::new(),
         tools: Vec::new(),
+        revision: None,
     }
 }

@@ -90,6 +90,12 @@ pub struct Capture {
     pub notes: Vec<String>,
     /// WebMCP tools the captured page offers (web only).
     pub tools: Vec<cup_protocol::envelope::WebMcpTool>,
+    /// What this capture read, as a number, when the adapter knows it read
+    /// exactly what an earlier capture did: two captures of one adapter
+    /// with the same revision hold the same tree, refs, notes and tools
+    /// (the web adapter's reused tree of an unchanged page). None: not
+    /// known. The session then answers with the snapshot it holds.
+    pub revision: Option<u64>,
 }
 
 /// Errors of adapters. Each message says what to do next.

@@ -173,7 +173,36 @@ pub struct Session {
     pub(crate) last_request: Option<SnapshotRequest>,
     /// The reader of windows without a tree (started on first use).
     pub(crate) ocr: crate::ocr::Ocr,
+    /// What `last` was made from, when the adapter gave its capture a
+    /// revision: a capture at the same revision for the same request,
+    /// screen and windows is answered with `last` itself (renamed).
+    held: Option<Held>,
+    /// Ids of snapshots answered by a later one with the same content
+    /// (renamed), for `since`: old id, the id that holds it now.
+    renamed: HashMap<String, String>,
 }
+
+/// What a held snapshot was made from (see [`Session::snapshot`]).
+#[derive(Debug, Clone, PartialEq)]
+struct Held {
+    revision: u64,
+    request: SnapshotRequest,
+    screen: Screen,
+    windows: Vec<cup_protocol::envelope::WindowInfo>,
+    notes: Vec<String>,
+    tools: Vec<cup_protocol::envelope::WebMcpTool>,
+}
+
+/// A snapshot taken: a new one (and what to hold it by), or the latest
+/// one again (nothing changed).
+enum Taken {
+    New(Box<(Snapshot, Option<Held>)>),
+    Same,
+}
+
+/// Old ids a session remembers as renamed (past this, all are forgotten:
+/// `since` then names only kept snapshots by their own ids).
+const RENAMED_MAX: usize = 256;
 
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -210,6 +239,8 @@ impl Session {
             page_cursors: HashMap::new(),
             last_request: None,
             ocr: crate::ocr::Ocr::default(),
+            held: None,
+            renamed: HashMap::new(),
         }
     }
 
@@ -250,10 +281,31 @@ impl Session {
     pub async fn snapshot(&mut self, req: &SnapshotRequest) -> Result<&Snapshot, SessionError> {
         req.check()?;
         let id = format!("s{}", self.taken + 1);
-        let snapshot = self.take_snapshot(req, &id).await?;
+        let taken = self.take_snapshot(req, &id).await?;
         self.taken += 1;
         self.page_cursors.clear();
         self.last_request = Some(req.clone());
+        let (snapshot, held) = match taken {
+            Taken::New(new) => *new,
+            Taken::Same => {
+                // Nothing changed: the latest snapshot answers, under the
+                // new id (its old id still names it for `since`).
+                if let Some(last) = self.last.as_mut() {
+                    let old = std::mem::replace(&mut last.id, id.clone());
+                    if self.renamed.len() >= RENAMED_MAX {
+                        self.renamed.clear();
+                    }
+                    for holder in self.renamed.values_mut().filter(|h| **h == old) {
+                        holder.clone_from(&id);
+                    }
+                    self.renamed.insert(old, id);
+                    last.envelope.timestamp = now_ms();
+                    return Ok(last);
+                }
+                return Err(SessionError::NoSnapshot);
+            }
+        };
+        self.held = held;
         if let Some(previous) = self.last.take() {
             self.earlier.push_back(previous);
             while self.earlier.len() >= KEPT {
@@ -267,7 +319,15 @@ impl Session {
     /// agent acts on, stay as they were (a trajectory recorder's look
     /// after an action).
     pub async fn look(&self, req: &SnapshotRequest) -> Result<Snapshot, SessionError> {
-        self.take_snapshot(req, "(not kept)").await
+        match self.take_snapshot(req, "(not kept)").await? {
+            Taken::New(new) => Ok(new.0),
+            Taken::Same => {
+                let mut same = self.last.clone().ok_or(SessionError::NoSnapshot)?;
+                "(not kept)".clone_into(&mut same.id);
+                same.envelope.timestamp = now_ms();
+                Ok(same)
+            }
+        }
     }
 
     /// The kept snapshot `since` names: `last` or an id.
@@ -276,6 +336,7 @@ impl Session {
         let found = if since.eq_ignore_ascii_case("last") {
             self.last.as_ref()
         } else {
+            let since = self.renamed.get(since).map_or(since, String::as_str);
             self.last
                 .iter()
                 .chain(self.earlier.iter())
@@ -299,12 +360,16 @@ impl Session {
         })
     }
 
-    async fn take_snapshot(
-        &self,
-        req: &SnapshotRequest,
-        id: &str,
-    ) -> Result<Snapshot, SessionError> {
+    async fn take_snapshot(&self, req: &SnapshotRequest, id: &str) -> Result<Taken, SessionError> {
         let base = req.since.as_deref().map(|s| self.base(s)).transpose()?;
+        // The snapshot `since` names, as the caller named it (an id a
+        // later snapshot answered for stays its name).
+        let since_name = |b: &Snapshot| -> String {
+            match req.since.as_deref().map(str::trim) {
+                Some(s) if !s.eq_ignore_ascii_case("last") => s.to_owned(),
+                _ => b.id.clone(),
+            }
+        };
         let platform = self.adapter.platform();
         let started = std::time::Instant::now();
         let listing = async {
@@ -355,9 +420,10 @@ impl Session {
             Scope,
         ) = match req.scope {
             Scope::Overview => {
-                return Ok(overview(
-                    self.adapter.display_note().await.into_iter().collect(),
-                ))
+                return Ok(Taken::New(Box::new((
+                    overview(self.adapter.display_note().await.into_iter().collect()),
+                    None,
+                ))))
             }
             Scope::Foreground => {
                 let fg = windows
@@ -388,10 +454,13 @@ impl Session {
                     (vec![d], Some(app), false, Scope::Desktop)
                 }
                 None => {
-                    return Ok(overview(vec![
+                    return Ok(Taken::New(Box::new((
+                        overview(vec![
                     "no desktop surface (no file-manager desktop window); showing the window list"
                         .to_owned(),
-                ]))
+                ]),
+                        None,
+                    ))))
                 }
             },
             Scope::Full => {
@@ -428,7 +497,26 @@ impl Session {
             partial,
             mut notes,
             tools,
+            revision,
         } = self.adapter.capture(&targets, &req.limits).await?;
+        // The adapter read what the held snapshot was made from, for the
+        // same request on the same screen and windows: it answers again
+        // (no ids, pixels, pruning or rendering to redo). Not for changes
+        // since a snapshot, nor when the held one has text read from
+        // pixels (pixels change without the tree).
+        let held = revision
+            .filter(|_| partial.is_none() && base.is_none())
+            .map(|revision| Held {
+                revision,
+                request: req.clone(),
+                screen,
+                windows: infos(),
+                notes: notes.clone(),
+                tools: tools.clone(),
+            });
+        if held.is_some() && held == self.held && self.last.is_some() {
+            return Ok(Taken::Same);
+        }
         // Ids: the base's for the elements it had, new ones past the chain's.
         let mut next_id = match base {
             Some(b) => {
@@ -512,8 +600,11 @@ impl Session {
                 let found = crate::since::changes(
                     &whole(&b.envelope, &b.notes),
                     &whole(&env, &notes),
-                    &format!("changes since {} (this is {id})", b.id),
-                    &format!("no change since {} (this is {id}); its lines stand", b.id),
+                    &format!("changes since {} (this is {id})", since_name(b)),
+                    &format!(
+                        "no change since {} (this is {id}); its lines stand",
+                        since_name(b)
+                    ),
                 );
                 if req.max_tokens > 0 {
                     crate::since::cap_tokens(found.text, crate::tokens::budget(req.max_tokens))
@@ -522,15 +613,19 @@ impl Session {
                 }
             }
         };
-        Ok(Snapshot {
-            envelope: env,
-            refs,
-            notes,
-            text,
-            id: id.to_owned(),
-            since: base.map(|b| b.id.clone()),
-            next_id,
-        })
+        let read_pixels = env.nodes().any(Node::is_from_pixels);
+        Ok(Taken::New(Box::new((
+            Snapshot {
+                envelope: env,
+                refs,
+                notes,
+                text,
+                id: id.to_owned(),
+                since: base.map(since_name),
+                next_id,
+            },
+            held.filter(|_| !read_pixels),
+        ))))
     }
 
     /// Searches the latest snapshot's full tree.

@@ -679,6 +679,7 @@ async fn capture_once(
         partial,
         notes,
         tools: Vec::new(),
+        revision: None,
     };
     (capture, raws, gecko)
 }

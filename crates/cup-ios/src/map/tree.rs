@@ -188,5 +188,6 @@ pub fn capture(dump: &NativeDump, limits: &Limits) -> cup::Capture {
         }),
         notes: Vec::new(),
         tools: Vec::new(),
+        revision: None,
     }
 }

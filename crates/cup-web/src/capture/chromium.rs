@@ -266,6 +266,7 @@ pub(super) async fn capture_chromium(
             notes,
             cut,
             facts,
+            revision: None,
         },
         view,
     ))

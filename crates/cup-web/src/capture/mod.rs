@@ -94,6 +94,9 @@ pub struct PageTree {
     /// The native facts the tree was built from, when asked for
     /// (`cup snapshot --native-dump`).
     pub facts: Option<Box<PageFacts>>,
+    /// The number of the build this tree is (the same number: the same
+    /// tree, reused for an unchanged page); None when not kept.
+    pub revision: Option<u64>,
 }
 
 /// The native facts of one page capture: what [`replay`] needs to build

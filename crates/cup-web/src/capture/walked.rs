@@ -70,14 +70,12 @@ pub(super) async fn capture_walked(
         limits: (max_depth, max_nodes),
     };
     let worlds = browser.worlds();
-    let (root, cut) = match worlds.built(page, &key).filter(|_| incremental) {
-        Some(built) => built,
+    let (root, cut, revision) = match worlds.built(page, &key).filter(|_| incremental) {
+        Some((root, cut, generation)) => (root, cut, Some(generation)),
         None => {
             let (root, cut) = walker::build_walks(page, view, &frames, max_depth, max_nodes);
-            if incremental {
-                worlds.keep_built(page, key, root.clone(), cut);
-            }
-            (root, cut)
+            let revision = incremental.then(|| worlds.keep_built(page, key, root.clone(), cut));
+            (root, cut, revision)
         }
     };
     tracing::debug!(ms = t0.elapsed().as_secs_f64() * 1e3, "tree built");
@@ -112,6 +110,7 @@ pub(super) async fn capture_walked(
             notes,
             cut,
             facts,
+            revision,
         },
         view,
     ))

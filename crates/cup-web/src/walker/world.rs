@@ -50,30 +50,52 @@ struct Built {
     key: BuildKey,
     root: Option<cup_protocol::Node>,
     cut: usize,
+    /// This build's number, unique in the process: equal numbers, equal
+    /// trees (what a capture's revision says).
+    generation: u64,
 }
 
+/// The next build's number.
+static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 impl Worlds {
-    /// The tree built last for `page`, when it was built from `key`.
-    pub fn built(&self, page: &str, key: &BuildKey) -> Option<(Option<cup_protocol::Node>, usize)> {
+    /// The tree built last for `page`, when it was built from `key`, with
+    /// its nodes left out and its build number.
+    pub fn built(
+        &self,
+        page: &str,
+        key: &BuildKey,
+    ) -> Option<(Option<cup_protocol::Node>, usize, u64)> {
         let built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
         built
             .get(page)
             .filter(|b| b.key == *key)
-            .map(|b| (b.root.clone(), b.cut))
+            .map(|b| (b.root.clone(), b.cut, b.generation))
     }
 
-    /// Keeps the tree built for `page` from `key`.
+    /// Keeps the tree built for `page` from `key`; returns its build
+    /// number.
     pub fn keep_built(
         &self,
         page: &str,
         key: BuildKey,
         root: Option<cup_protocol::Node>,
         cut: usize,
-    ) {
+    ) -> u64 {
+        let generation = GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.built
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(page.to_owned(), Built { key, root, cut });
+            .insert(
+                page.to_owned(),
+                Built {
+                    key,
+                    root,
+                    cut,
+                    generation,
+                },
+            );
+        generation
     }
 
     fn take_walk(&self, target: &str, frame: &str) -> Option<Arc<Walk>> {

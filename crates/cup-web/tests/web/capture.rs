@@ -445,6 +445,68 @@ async fn repeated_snapshots_show_every_change_and_keep_ids() {
     );
 }
 
+/// An unchanged page is answered by the snapshot the session holds (the
+/// adapter's tree reused at the same revision): the same text under a new
+/// id, the old id still naming it for `since`; any change ends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unchanged_page_is_answered_by_the_snapshot_held() {
+    use cup::ActionParams;
+    let site = Site::serve(&[("/live.html", LIVE.to_owned())]);
+    let mut web = Web::open(&site.url("/live.html"));
+    let first = web
+        .snapshot_until(|s| nodes(s).iter().any(|n| n.name == "Last line"))
+        .await;
+    // Twice: the first may still see the page settle.
+    let _ = snap(&mut web).await;
+    let a = snap(&mut web).await;
+    let b = snap(&mut web).await;
+    assert_eq!(a.text, b.text);
+    assert_ne!(a.id, b.id, "each snapshot has its own id");
+    let a_num: u64 = a.id.trim_start_matches('s').parse().unwrap_or(0);
+    assert_eq!(b.id, format!("s{}", a_num + 1));
+    // The earlier id names the same content.
+    let since = web
+        .session
+        .snapshot(&cup::SnapshotRequest {
+            since: Some(a.id.clone()),
+            ..cup::SnapshotRequest::default()
+        })
+        .await
+        .map(|s| s.text.clone())
+        .unwrap_or_else(|e| panic!("since {}: {e}", a.id));
+    assert!(
+        since.contains(&format!("no change since {}", a.id)),
+        "{since}"
+    );
+    // A change is seen at once.
+    let check = nodes(&first)
+        .iter()
+        .find(|n| n.role == Role::Checkbox && n.name.contains("Gift wrap"))
+        .map(|n| n.id.clone())
+        .unwrap_or_else(|| panic!("no check box:\n{}", first.text));
+    web.session
+        .action(&check, "click", &ActionParams::default())
+        .await
+        .unwrap_or_else(|e| panic!("click: {e}"));
+    let c = snap(&mut web).await;
+    assert_ne!(c.text, b.text, "the click shows:\n{}", c.text);
+    // And a value the page's script sets without an event.
+    let page = cup_web::WebAdapter::new(cup_web::Endpoint::Http {
+        host: "127.0.0.1".into(),
+        port: web.browser.port(),
+    });
+    page.page_script(
+        None,
+        &cup_web::PageScript::ExecuteJavascript(
+            "document.getElementById('t').value = 'quietly'; 1".into(),
+        ),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("script: {e}"));
+    let d = snap(&mut web).await;
+    assert!(d.text.contains("quietly"), "{}", d.text);
+}
+
 async fn snap(web: &mut Web) -> cup::Snapshot {
     web.session
         .snapshot(&cup::SnapshotRequest::default())
