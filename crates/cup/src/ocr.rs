@@ -124,15 +124,11 @@ impl Ocr {
             match self.read(adapter, bounds).await {
                 Ok(lines) => {
                     let n = lines.len();
-                    for (line, origin) in lines {
-                        let mut node = Node::new(format!("e{next_id}"), Role::Text, line.text);
-                        *next_id += 1;
-                        let (x, y, w, h) = line.bounds;
-                        node.bounds = Some(Rect::new(origin.0 + x, origin.1 + y, w, h));
-                        node.actions = vec![Action::Click];
-                        node.mark_from_pixels(platform, line.confidence);
-                        root.children.push(node);
-                    }
+                    root.children.extend(
+                        lines
+                            .into_iter()
+                            .map(|(line, origin)| line_node(line, origin, platform, next_id)),
+                    );
                     // Keys go to the window; cup confirms them by reading
                     // the pixels back (crate::pixel_act).
                     if !root.actions.contains(&Action::Type) {
@@ -176,15 +172,11 @@ impl Ocr {
                 match self.read(adapter, bounds).await {
                     Ok(lines) => {
                         let n = lines.len();
-                        for (line, origin) in lines {
-                            let mut node = Node::new(format!("e{next_id}"), Role::Text, line.text);
-                            *next_id += 1;
-                            let (x, y, w, h) = line.bounds;
-                            node.bounds = Some(Rect::new(origin.0 + x, origin.1 + y, w, h));
-                            node.actions = vec![Action::Click];
-                            node.mark_from_pixels(platform, line.confidence);
-                            region.children.push(node);
-                        }
+                        region.children.extend(
+                            lines
+                                .into_iter()
+                                .map(|(line, origin)| line_node(line, origin, platform, next_id)),
+                        );
                         notes.push(format!(
                             "canvas {}: {n} line{} read from its pixels (ocr): a click on one is a pointer click at its centre",
                             region.id,
@@ -242,6 +234,24 @@ impl Ocr {
         .map_err(|e| format!("the reader stopped: {e}"))??;
         Ok(lines.into_iter().map(|l| (l, origin)).collect())
     }
+}
+
+/// The element of a line read from pixels whose image starts at screen
+/// point `origin`: text with its bounds, a click, the `ocr` mark; its id
+/// is `e{next_id}` (then counted on).
+fn line_node(
+    line: cup_ocr::OcrLine,
+    origin: (i64, i64),
+    platform: PlatformId,
+    next_id: &mut u64,
+) -> Node {
+    let mut node = Node::new(format!("e{next_id}"), Role::Text, line.text);
+    *next_id += 1;
+    let (x, y, w, h) = line.bounds;
+    node.bounds = Some(Rect::new(origin.0 + x, origin.1 + y, w, h));
+    node.actions = vec![Action::Click];
+    node.mark_from_pixels(platform, line.confidence);
+    node
 }
 
 /// The blank canvases under `node`, in document order.
