@@ -39,7 +39,7 @@ const OSWORLD_MAX_TOKENS: usize = 10_000;
 const PYTHON_DEADLINE: Duration = Duration::from_secs(600);
 
 const USAGE: &str = "\
-usage: osworld-capture [--runs N] [--apps calc,impress,writer,vlc,gimp,nautilus,terminal,chromium] [--dump DIR]
+usage: osworld-capture [--runs N] [--apps calc,impress,writer,vlc,gimp,nautilus,terminal,chromium] [--tools LIST] [--dump DIR]
 
 Observes the same app window with cup (in process and over MCP), OSWorld's
 accessibility-tree observation, the Python CUP SDK 0.1.0 and the Cua Driver
@@ -49,12 +49,16 @@ each (default 5). Install the peers first: bench/peers/setup.sh
   --runs N     timed runs per tool (default 5)
   --apps LIST  comma-separated subset of calc, impress, writer, vlc, gimp,
                nautilus, terminal, chromium (default all)
+  --tools LIST comma-separated subset of cup, cup-mcp, osworld, python-sdk,
+               cua-driver (default all; cup in process always runs, as the
+               others' ratios are to it)
   --dump DIR   also write each tool's last text to DIR/<app>-<tool>.txt";
 
 #[derive(Debug)]
 struct Options {
     runs: usize,
     apps: Vec<AppSpec>,
+    tools: Vec<Tool>,
     dump: Option<PathBuf>,
 }
 
@@ -77,6 +81,7 @@ fn parse_args(args: &[String]) -> anyhow::Result<Mode> {
     let mut runs = 5;
     let mut apps = apps::OSWORLD.to_vec();
     let mut dump = None;
+    let mut tools = Tool::ALL.to_vec();
     let mut measure = false;
     let mut scope = Scope::Foreground;
     let mut app = None;
@@ -105,6 +110,25 @@ fn parse_args(args: &[String]) -> anyhow::Result<Mode> {
                     })
                     .collect::<anyhow::Result<_>>()?;
             }
+            "--tools" => {
+                tools = value()?
+                    .split(',')
+                    .filter(|k| !k.is_empty())
+                    .map(|k| {
+                        Tool::ALL
+                            .into_iter()
+                            .find(|t| t.file_key() == k)
+                            .with_context(|| {
+                                format!(
+                                    "unknown tool '{k}' (cup, cup-mcp, osworld, python-sdk, cua-driver)"
+                                )
+                            })
+                    })
+                    .collect::<anyhow::Result<_>>()?;
+                if !tools.contains(&Tool::Cup) {
+                    tools.insert(0, Tool::Cup);
+                }
+            }
             "--dump" => dump = Some(PathBuf::from(value()?)),
             cup_inproc::MEASURE_FLAG => measure = true,
             cup_inproc::APP_TITLE_FLAG => app = Some(value()?.clone()),
@@ -125,7 +149,12 @@ fn parse_args(args: &[String]) -> anyhow::Result<Mode> {
             wait_for,
         })
     } else {
-        Mode::Bench(Options { runs, apps, dump })
+        Mode::Bench(Options {
+            runs,
+            apps,
+            tools,
+            dump,
+        })
     })
 }
 
@@ -533,6 +562,7 @@ fn bench_app(
     rt: &tokio::runtime::Runtime,
     app: AppSpec,
     runs: usize,
+    tools: &[Tool],
     dump: Option<&Path>,
 ) -> Vec<Row> {
     eprintln!("== {}: starting a private desktop", app.label);
@@ -540,7 +570,7 @@ fn bench_app(
         Ok(s) => s,
         Err(e) => return failed_rows(app, &format!("the private desktop did not start: {e}")),
     };
-    let rows = bench_in(rt, &sandbox, app, runs, dump);
+    let rows = bench_in(rt, &sandbox, app, runs, tools, dump);
     if let Err(e) = sandbox.stop() {
         eprintln!("warning: stopping the private desktop: {e}");
     }
@@ -552,6 +582,7 @@ fn bench_in(
     sandbox: &Sandbox,
     app: AppSpec,
     runs: usize,
+    tools: &[Tool],
     dump: Option<&Path>,
 ) -> Vec<Row> {
     let scratch = sandbox.state_dir().join("bench");
@@ -605,34 +636,39 @@ fn bench_in(
     ));
     push(Tool::Cup, from_measurement(cup, Tool::Cup));
 
-    settle(Tool::CupMcp);
-    let over_mcp = rt.block_on(cup_mcp::run(
-        sandbox,
-        launched.a11y_pid,
-        runs,
-        &scratch.join("cup-mcp"),
-    ));
-    push(
-        Tool::CupMcp,
-        from_measurement(over_mcp.window_state, Tool::CupMcp),
-    );
-
-    settle(Tool::OsWorld);
-    push(
-        Tool::OsWorld,
-        rt.block_on(osworld(sandbox, app, runs, dump)),
-    );
-
-    settle(Tool::PythonSdk);
-    let sdk = rt.block_on(python_sdk_foreground(sandbox, runs));
-    push(Tool::PythonSdk, from_measurement(sdk, Tool::PythonSdk));
-
-    settle(Tool::CuaDriver);
-    let cua = rt.block_on(cua_driver::run(sandbox, launched.a11y_pid, runs, &scratch));
-    push(
-        Tool::CuaDriver,
-        from_measurement(cua.window_state, Tool::CuaDriver),
-    );
+    if tools.contains(&Tool::CupMcp) {
+        settle(Tool::CupMcp);
+        let over_mcp = rt.block_on(cup_mcp::run(
+            sandbox,
+            launched.a11y_pid,
+            runs,
+            &scratch.join("cup-mcp"),
+        ));
+        push(
+            Tool::CupMcp,
+            from_measurement(over_mcp.window_state, Tool::CupMcp),
+        );
+    }
+    if tools.contains(&Tool::OsWorld) {
+        settle(Tool::OsWorld);
+        push(
+            Tool::OsWorld,
+            rt.block_on(osworld(sandbox, app, runs, dump)),
+        );
+    }
+    if tools.contains(&Tool::PythonSdk) {
+        settle(Tool::PythonSdk);
+        let sdk = rt.block_on(python_sdk_foreground(sandbox, runs));
+        push(Tool::PythonSdk, from_measurement(sdk, Tool::PythonSdk));
+    }
+    if tools.contains(&Tool::CuaDriver) {
+        settle(Tool::CuaDriver);
+        let cua = rt.block_on(cua_driver::run(sandbox, launched.a11y_pid, runs, &scratch));
+        push(
+            Tool::CuaDriver,
+            from_measurement(cua.window_state, Tool::CuaDriver),
+        );
+    }
     rows
 }
 
@@ -789,7 +825,13 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
     }
     let mut rows = Vec::new();
     for app in &options.apps {
-        rows.extend(bench_app(&rt, *app, options.runs, options.dump.as_deref()));
+        rows.extend(bench_app(
+            &rt,
+            *app,
+            options.runs,
+            &options.tools,
+            options.dump.as_deref(),
+        ));
     }
     if let Some(dir) = &options.dump {
         dump_texts(dir, &rows)?;

@@ -52,6 +52,11 @@ pub async fn run_child(
         .map_err(|_| format!("{what} did not finish within {} s", timeout.as_secs()))?
         .map_err(|e| format!("{what}: {e}"))?;
     let wall_ms = started.elapsed().as_secs_f64() * 1e3;
+    if std::env::var_os("CUP_LOG").is_some_and(|v| !v.is_empty()) {
+        // The child's logs (a measuring child logs under CUP_LOG too).
+        use std::io::Write as _;
+        let _ = std::io::stderr().write_all(&output.stderr);
+    }
     let stderr_tail = tail(&output.stderr, 3);
     if !output.status.success() {
         return Err(format!("{what} failed ({}): {stderr_tail}", output.status));

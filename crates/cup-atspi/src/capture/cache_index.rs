@@ -42,14 +42,24 @@ impl CacheIndex {
         }
     }
 
-    /// `true` when the cache lists `root` and, below it, every child of
-    /// every node.
-    pub fn covers(&self, root: &ObjRef) -> bool {
+    /// `true` when the cache lists `root` and, below it, at least every
+    /// child of every node: a node may list more children than it counts
+    /// (GTK 4.8 keeps a replaced widget's accessible in its cache beside
+    /// the new one, at the same index), which the capture settles with one
+    /// `GetChildren` of that node; but no node misses a child, which only
+    /// a walk of the tree would create.
+    pub fn lists_every_child(&self, root: &ObjRef) -> bool {
         let mut stack = vec![root];
         while let Some(obj) = stack.pop() {
-            match self.complete_children(obj) {
-                Some(kids) => stack.extend(kids.iter().map(|&i| &self.items[i].obj)),
-                None => return false,
+            let Some(&i) = self.by_obj.get(obj) else {
+                return false;
+            };
+            let listed = self.listed_children(obj);
+            match usize::try_from(self.items[i].child_count) {
+                Ok(count) if listed.len() >= count => {
+                    stack.extend(listed.iter().map(|&k| &self.items[k].obj));
+                }
+                _ => return false,
             }
         }
         true
@@ -255,11 +265,47 @@ mod tests {
             .map(|e| e.name.as_str())
             .collect();
         assert_eq!(names, ["/a", "/b"]);
-        assert!(index.covers(&root));
+        assert!(index.lists_every_child(&root));
 
         let partial = CacheIndex::new(vec![entry(ROOT, "/null", -1, 2), entry("/a", ROOT, 0, 0)]);
         assert!(partial.children(&root).is_none());
-        assert!(!partial.covers(&root));
+        assert!(!partial.lists_every_child(&root));
+    }
+
+    /// GTK 4.8's cache in Nautilus 43 (500 files): a filler counting 3
+    /// children listed 4, a panel and a label both at index 0. The cache
+    /// misses nothing a walk would create (no realization), though the
+    /// node's children are not known from it alone.
+    #[test]
+    fn a_stale_extra_child_is_not_a_missing_one() {
+        let index = CacheIndex::new(vec![
+            entry(ROOT, "/null", -1, 1),
+            entry("/filler", ROOT, 0, 3),
+            entry("/panel", "/filler", 0, 1),
+            entry("/panel-kid", "/panel", 0, 0),
+            entry("/label", "/filler", 0, 0),
+            entry("/button", "/filler", 1, 0),
+            entry("/gizmo", "/filler", 2, 0),
+        ]);
+        let root = ObjRef::new(":1.3", ROOT);
+        assert!(index.lists_every_child(&root));
+        assert!(index
+            .complete_children(&ObjRef::new(":1.3", "/filler"))
+            .is_none());
+        // A node missing a child below the stale one still needs a walk.
+        let missing = CacheIndex::new(vec![
+            entry(ROOT, "/null", -1, 1),
+            entry("/filler", ROOT, 0, 3),
+            entry("/panel", "/filler", 0, 2),
+            entry("/panel-kid", "/panel", 0, 0),
+            entry("/label", "/filler", 0, 0),
+            entry("/button", "/filler", 1, 0),
+            entry("/gizmo", "/filler", 2, 0),
+        ]);
+        assert!(!missing.lists_every_child(&root));
+        // An unknown count (-1) is not a complete list.
+        let unknown = CacheIndex::new(vec![entry(ROOT, "/null", -1, -1)]);
+        assert!(!unknown.lists_every_child(&root));
     }
 
     #[test]

@@ -43,12 +43,12 @@ pub(super) async fn structure(
                 );
                 cache = Arc::new(CacheIndex::new(items));
                 if walk.gtk4 {
-                    if !cache.covers(frame) {
+                    if !cache.lists_every_child(frame) {
                         if let Some(realized) = realize_gtk4(walk, frame).await {
                             cache = Arc::new(realized);
                         }
                     }
-                    walk.defer_extents = cache.covers(frame);
+                    walk.defer_extents = cache.lists_every_child(frame);
                 }
             }
             Ok(Err(e)) => {
