@@ -34,6 +34,72 @@ struct Phone {
     rotation: u8,
     /// An adbd from before Android 7: `exec:` has no terminal.
     old_adbd: bool,
+    /// The front app is a Flutter screen without semantics: its text is
+    /// only in its pixels (`fixtures/pixels`), and a tap on its button
+    /// places the order.
+    pixels: bool,
+    placed: bool,
+}
+
+/// Where the rendered block of `fixtures/pixels` sits on the screen, and
+/// its button there.
+const PIXELS_TOP: u32 = 600;
+const ORDER_BUTTON: (i64, i64, i64, i64) = (60, 980, 382, 104);
+
+/// The Flutter screen's tree as uiautomator dumps it with the app's
+/// semantics off: the DecorView's layouts and one `View`, nothing named.
+fn flutter_xml() -> String {
+    let node = |class: &str, id: &str, inner: &str| {
+        let attrs = format!(
+            r#"index="0" text="" resource-id="{id}" class="{class}" package="com.example.shop" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]""#
+        );
+        if inner.is_empty() {
+            format!("<node {attrs} />")
+        } else {
+            format!("<node {attrs}>{inner}</node>")
+        }
+    };
+    format!(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">{}</hierarchy>",
+        node(
+            "android.widget.FrameLayout",
+            "",
+            &node(
+                "android.widget.LinearLayout",
+                "",
+                &node(
+                    "android.widget.FrameLayout",
+                    "android:id/content",
+                    &node("android.view.View", "", "")
+                )
+            )
+        )
+    )
+}
+
+/// The phone's whole screen: white, with the order block (rendered by
+/// `fixtures/pixels/render.sh`) at `PIXELS_TOP`.
+fn flutter_screen(placed: bool) -> Vec<u8> {
+    static SCREENS: std::sync::OnceLock<[Vec<u8>; 2]> = std::sync::OnceLock::new();
+    SCREENS.get_or_init(|| [compose(false), compose(true)])[usize::from(placed)].clone()
+}
+
+fn compose(placed: bool) -> Vec<u8> {
+    let block: &[u8] = if placed {
+        include_bytes!("fixtures/pixels/order-after.png")
+    } else {
+        include_bytes!("fixtures/pixels/order-before.png")
+    };
+    let (rgb, w, h) = cup::image::rgb_from_png(block).unwrap();
+    let (width, height) = (1080_u32, 2400_u32);
+    let mut screen = vec![255_u8; (width * height * 3) as usize];
+    for row in 0..h.min(height - PIXELS_TOP) {
+        let from = (row * w * 3) as usize;
+        let to = (((row + PIXELS_TOP) * width) * 3) as usize;
+        let n = (w.min(width) * 3) as usize;
+        screen[to..to + n].copy_from_slice(&rgb[from..from + n]);
+    }
+    cup::image::png_from_rgb(&screen, width, height).unwrap()
 }
 
 fn bool_attr(b: bool) -> &'static str {
@@ -130,6 +196,30 @@ fn script(phone: Arc<Mutex<Phone>>, dump: Option<Reply>) -> Script {
                 p.rotation,
                 u32::from(p.rotation) * 90
             ));
+        }
+        if p.pixels {
+            if cmd == "uiautomator dump /dev/tty" {
+                return Reply::text(&format!(
+                    "{}UI hierchary dumped to: /dev/tty\n",
+                    flutter_xml()
+                ));
+            }
+            if cmd == "screencap -p" {
+                return Reply::Out {
+                    stdout: flutter_screen(p.placed),
+                    stderr: Vec::new(),
+                    exit: 0,
+                };
+            }
+            if let Some(at) = cmd.strip_prefix("input tap ") {
+                let (x, y) = at.split_once(' ').unwrap();
+                let (x, y): (i64, i64) = (x.parse().unwrap(), y.parse().unwrap());
+                let (bx, by, bw, bh) = ORDER_BUTTON;
+                if x >= bx && x < bx + bw && y >= by && y < by + bh {
+                    p.placed = true;
+                }
+                return ok();
+            }
         }
         // DumpCommand: the XML on the terminal, then the trailer (sic).
         // Through an old adbd's `exec:` (no terminal) only the trailer.
@@ -625,5 +715,87 @@ async fn the_server_is_started_when_nothing_listens() {
     assert!(
         e.to_string().contains("start one with `adb start-server`"),
         "{e}"
+    );
+}
+
+/// A Flutter screen without semantics (issue 51): the tree says nothing,
+/// so the snapshot reads the screen's text from its pixels (Tesseract, as
+/// on the desktop); a click on the button's line is a tap at its centre,
+/// and its effect is the text the screen shows after it.
+#[tokio::test]
+async fn a_screen_without_semantics_is_read_and_tapped_from_its_pixels() {
+    let rig = rig_with("shell_v2,cmd,stat_v2", None, |p| {
+        p.front = "com.example.shop/com.example.shop.MainActivity".into();
+        p.pixels = true;
+    })
+    .await;
+    let mut session = cup::Session::new(Box::new(rig.adapter));
+    let snap = session
+        .snapshot(&cup::SnapshotRequest::default())
+        .await
+        .unwrap();
+    let text = snap.text.clone();
+    let lines: Vec<&Node> = snap
+        .envelope
+        .nodes()
+        .filter(|n| n.is_from_pixels())
+        .collect();
+    let read: Vec<&str> = lines.iter().map(|n| n.name.as_str()).collect();
+    for want in [
+        "Your order",
+        "Coffee beans, 1 kg: 24.00",
+        "Total with delivery: 27.50",
+        "Place order",
+    ] {
+        assert!(
+            read.contains(&want),
+            "{want:?} not read in {read:?}\n{text}"
+        );
+    }
+    // Reading order, with the screen's coordinates.
+    let at = |name: &str| lines.iter().position(|n| n.name == name).unwrap();
+    assert!(at("Your order") < at("Place order"));
+    let button = lines[at("Place order")];
+    let b = button.bounds.unwrap();
+    let (bx, by, bw, bh) = ORDER_BUTTON;
+    assert!(
+        b.x >= bx && b.y >= by && b.right() <= bx + bw && b.bottom() <= by + bh,
+        "{b:?}"
+    );
+    assert!(text.contains("(ocr)"), "{text}");
+    assert!(!read.iter().any(|l| l.contains("thank you")), "{read:?}");
+    let id = button.id.clone();
+    let (cx, cy) = b.center();
+
+    let result = session
+        .action(&id, "click", &ActionParams::default())
+        .await
+        .unwrap();
+    let tap = format!("input tap {cx} {cy}");
+    assert!(
+        rig.device.asked().iter().any(|c| c.ends_with(&tap)),
+        "{tap} not in {:?}",
+        rig.device.asked()
+    );
+    assert!(rig.phone.lock().unwrap().placed);
+    assert_eq!(result.effect, Effect::Confirmed, "{}", result.message);
+    assert!(
+        result
+            .changes
+            .iter()
+            .any(|c| c.field == "text"
+                && c.after.as_deref().is_some_and(|a| a.contains("thank you"))),
+        "{:?}",
+        result.changes
+    );
+    // The next snapshot reads what the screen shows now.
+    let after = session
+        .snapshot(&cup::SnapshotRequest::default())
+        .await
+        .unwrap();
+    assert!(
+        after.text.contains("Order placed: thank you"),
+        "{}",
+        after.text
     );
 }

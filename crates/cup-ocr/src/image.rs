@@ -194,6 +194,7 @@ pub fn prepare_at(image: &Rgba<'_>, scale: Option<usize>) -> Prepared {
             *g = 255 - *g;
         }
     }
+    invert_fills(&mut grey, w, h);
     remove_frames(&mut grey, w, h);
     let scale = scale.unwrap_or_else(|| scale_for(w, h, line_height(&grey, w, h)));
     Prepared {
@@ -204,12 +205,126 @@ pub fn prepare_at(image: &Rgba<'_>, scale: Option<usize>) -> Prepared {
 
 /// Darker than this (after [`prepare`]'s inversion) is ink.
 const INK: u8 = 140;
-/// A dark horizontal run at least this long is a frame's stroke, not a
-/// letter (UI letters are far narrower).
+/// A dark horizontal run at least this long, and at least twice the
+/// text's line height, is a frame's stroke, not a letter (UI letters are
+/// far narrower; a phone's 40 px "T" has a bar of 28 px).
 const FRAME_RUN: usize = 24;
+/// A frame's stroke is at most this thick, or a quarter of the line
+/// height when that is more: thicker dark runs are a filled area (a
+/// button's background), left as they are.
+const FRAME_THICK: usize = 3;
 /// A vertical stroke at least this tall that meets a removed horizontal
 /// one (a box's corner) is the box's side.
 const FRAME_SIDE: usize = 8;
+
+/// The shortest run of ink that is a frame's stroke (or a fill's row)
+/// and the thickest a stroke is, for the text in `grey`: [`FRAME_RUN`]
+/// and at least twice the line height; [`FRAME_THICK`] and at least a
+/// quarter of it.
+fn stroke_sizes(grey: &[u8], w: usize, h: usize) -> (usize, usize) {
+    let line = line_height(grey, w, h).unwrap_or(0);
+    (FRAME_RUN.max(2 * line), FRAME_THICK.max(line / 4))
+}
+
+/// The horizontal runs of ink at least `run_min` long: row and columns.
+fn dark_runs(
+    grey: &[u8],
+    w: usize,
+    h: usize,
+    run_min: usize,
+) -> Vec<(usize, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    for y in 0..h {
+        let row = &grey[y * w..(y + 1) * w];
+        let mut x = 0;
+        while x < w {
+            if row[x] >= INK {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < w && row[x] < INK {
+                x += 1;
+            }
+            if x - start >= run_min {
+                out.push((y, start..x));
+            }
+        }
+    }
+    out
+}
+
+/// How many rows the ink of row `y` across `span` is thick: the row and
+/// those above and below it that are mostly ink across the span, counted
+/// up to `limit + 1`.
+fn thickness(
+    grey: &[u8],
+    w: usize,
+    h: usize,
+    y: usize,
+    span: std::ops::Range<usize>,
+    limit: usize,
+) -> usize {
+    let mostly_ink = |yy: usize| {
+        let ink = span.clone().filter(|&x| grey[yy * w + x] < INK).count();
+        ink * 2 >= span.len()
+    };
+    let up = (0..y)
+        .rev()
+        .take(limit + 1)
+        .take_while(|&yy| mostly_ink(yy))
+        .count();
+    let down = (y + 1..h)
+        .take(limit + 1)
+        .take_while(|&yy| mostly_ink(yy))
+        .count();
+    1 + up + down
+}
+
+/// Inverts the filled areas of `grey` (`w` x `h`): dark rectangles such
+/// as a button's background, whose light text Tesseract's layout
+/// analysis takes for a picture. Rows of ink thicker than a stroke make
+/// the areas; runs within a line height of each other and overlapping
+/// join one area (the text's rows break the runs between them).
+fn invert_fills(grey: &mut [u8], w: usize, h: usize) {
+    let (run_min, thick_max) = stroke_sizes(grey, w, h);
+    let gap = FRAME_RUN.max(run_min / 2);
+    // (x0, y0, x1, y1), exclusive ends.
+    let mut areas: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for (y, span) in dark_runs(grey, w, h, run_min) {
+        if thickness(grey, w, h, y, span.clone(), thick_max) <= thick_max {
+            continue;
+        }
+        let joined = areas
+            .iter_mut()
+            .rev()
+            .find(|a| a.3 + gap >= y && span.start < a.2 && a.0 < span.end);
+        match joined {
+            Some(a) => {
+                a.0 = a.0.min(span.start);
+                a.2 = a.2.max(span.end);
+                a.3 = y + 1;
+            }
+            None => areas.push((span.start, y, span.end, y + 1)),
+        }
+    }
+    for (x0, y0, x1, y1) in areas {
+        // Inverted, the fill is a mid grey that a binarization may take for
+        // ink: stretched so that the fill's own level (the area's median)
+        // is white.
+        let mut levels: Vec<u8> = (y0..y1)
+            .flat_map(|y| grey[y * w + x0..y * w + x1].iter().map(|&g| 255 - g))
+            .collect();
+        let mid = levels.len() / 2;
+        let fill = u32::from(*levels.select_nth_unstable(mid).1).max(1);
+        for y in y0..y1 {
+            for g in &mut grey[y * w + x0..y * w + x1] {
+                let v = u32::from(255 - *g) * 255 / fill;
+                *g = u8::try_from(v.min(255)).unwrap_or(u8::MAX);
+            }
+        }
+    }
+}
 
 /// Takes the frames drawn around text (an entry's box, a table's rules)
 /// out of `grey` (`w` x `h`): Tesseract's layout analysis takes boxed
@@ -218,24 +333,15 @@ const FRAME_SIDE: usize = 8;
 /// end on one of them; each is painted with the lighter of its two
 /// neighbours across the stroke.
 fn remove_frames(grey: &mut [u8], w: usize, h: usize) {
+    let (run_min, thick_max) = stroke_sizes(grey, w, h);
     let mut gone = vec![false; w * h];
-    for y in 0..h {
-        let row = y * w;
-        let mut x = 0;
-        while x < w {
-            if grey[row + x] >= INK {
-                x += 1;
-                continue;
-            }
-            let start = x;
-            while x < w && grey[row + x] < INK {
-                x += 1;
-            }
-            if x - start >= FRAME_RUN {
-                gone[row + start..row + x]
-                    .iter_mut()
-                    .for_each(|g| *g = true);
-            }
+    // Strokes are thin: a run whose span is ink over more rows is a
+    // filled area (see [`invert_fills`]).
+    for (y, span) in dark_runs(grey, w, h, run_min) {
+        if thickness(grey, w, h, y, span.clone(), thick_max) <= thick_max {
+            gone[y * w + span.start..y * w + span.end]
+                .iter_mut()
+                .for_each(|g| *g = true);
         }
     }
     // Sides: vertical runs touching a removed stroke at an end.
@@ -458,6 +564,49 @@ mod tests {
             "the letter stays"
         );
         assert!(g[7 * w + 48] < INK, "a stem alone stays");
+    }
+
+    /// A phone's screen (issue 51): a button filled dark behind light
+    /// text, and a 28 px "T" bar in 44 px lines. Neither is a frame.
+    #[test]
+    fn a_filled_button_and_a_large_letter_stay() {
+        let (w, h) = (200, 140);
+        let mut g = vec![255u8; w * h];
+        // Three 44 px lines of "ink" (4 px wide stems every 10 px), the
+        // first with a 28 x 4 bar on top (a "T").
+        for top in [4, 50, 96] {
+            for y in top..top + 40 {
+                for x in (120..190).step_by(10) {
+                    for dx in 0..4 {
+                        g[y * w + x + dx] = 0;
+                    }
+                }
+            }
+        }
+        for y in 4..8 {
+            for x in 10..38 {
+                g[y * w + x] = 0;
+            }
+        }
+        // The button: a 100 x 30 fill of 90 with a white "letter".
+        for y in 100..130 {
+            for x in 10..110 {
+                g[y * w + x] = if (50..54).contains(&x) && (105..125).contains(&y) {
+                    255
+                } else {
+                    90
+                };
+            }
+        }
+        let before = g.clone();
+        remove_frames(&mut g, w, h);
+        assert_eq!(g, before);
+        // The fill turns light and its letter dark; the rest stays.
+        invert_fills(&mut g, w, h);
+        assert!(g[110 * w + 51] < INK, "the button's letter is ink");
+        assert_eq!(g[102 * w + 20], 255, "its background is white");
+        assert_eq!(&g[..99 * w], &before[..99 * w]);
+        assert!((0..h).all(|y| g[y * w + 150..y * w + 200] == before[y * w + 150..y * w + 200]));
     }
 
     #[test]

@@ -62,7 +62,8 @@ impl std::fmt::Debug for Ocr {
 
 /// Whether `root` (a window) is read from its pixels under `mode`: `auto`
 /// where this build can read pixels (Linux, Windows and macOS, with
-/// Tesseract installed: `cup_ocr::install`).
+/// Tesseract installed: `cup_ocr::install`; a phone's screen too, read
+/// on the computer cup runs on) and the window's tree says nothing.
 fn wanted(root: &Node, mode: OcrMode) -> bool {
     match mode {
         OcrMode::Never => false,
@@ -72,9 +73,25 @@ fn wanted(root: &Node, mode: OcrMode) -> bool {
                 target_os = "linux",
                 target_os = "windows",
                 target_os = "macos"
-            )) && root.children.is_empty()
+            )) && says_nothing(root)
         }
     }
+}
+
+/// Whether nothing below `root` says anything: no descendant with a name,
+/// a value, a description or a placeholder. A window without a tree, or
+/// with only nameless containers: a Flutter view without its semantics
+/// (Android shows its FrameLayouts and one `View`), a Java frame without
+/// the ATK bridge, a Chromium window whose renderer keeps its tree.
+fn says_nothing(root: &Node) -> bool {
+    fn quiet(n: &Node) -> bool {
+        n.name.trim().is_empty()
+            && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
+            && n.description.as_deref().is_none_or(|d| d.trim().is_empty())
+            && n.attributes.placeholder.is_none()
+            && n.children.iter().all(quiet)
+    }
+    root.children.iter().all(quiet)
 }
 
 /// Whether `node` is a drawing surface whose text lives only in its
@@ -281,6 +298,31 @@ mod tests {
         full.children.push(Node::new("e1", Role::Button, "OK"));
         assert!(wanted(&empty, OcrMode::Auto) && !wanted(&full, OcrMode::Auto));
         assert!(wanted(&full, OcrMode::Always) && !wanted(&empty, OcrMode::Never));
+    }
+
+    /// A Flutter screen without semantics on Android: FrameLayouts and
+    /// one `View`, nothing named. Any text below makes the tree speak.
+    #[test]
+    fn a_window_of_nameless_containers_says_nothing() {
+        let mut view = Node::new("e3", Role::Generic, "");
+        view.bounds = Some(Rect::new(0, 0, 720, 1600));
+        let mut content = Node::new("e2", Role::Generic, "");
+        content.children.push(view);
+        let mut window = Node::new("e0", Role::Window, "com.example.flutter");
+        window.children.push(content);
+        assert!(says_nothing(&window) && wanted(&window, OcrMode::Auto));
+        let silent_after = |edit: fn(&mut Node)| {
+            let mut w = window.clone();
+            edit(&mut w.children[0].children[0]);
+            says_nothing(&w)
+        };
+        assert!(!silent_after(|n| n.name = "Place order".into()));
+        assert!(!silent_after(|n| n.value = Some("42".into())));
+        assert!(!silent_after(|n| n.description = Some("Orders".into())));
+        assert!(!silent_after(
+            |n| n.attributes.placeholder = Some("Email".into())
+        ));
+        assert!(silent_after(|n| n.value = Some(" ".into())));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use cup_protocol::{Action, Node, Rect};
+use cup_protocol::{Action, Node, PlatformId, Rect};
 
 use crate::action::{ActionParams, ActionResult, Change, Effect, Target};
 use crate::adapter::ShotTarget;
@@ -46,6 +46,12 @@ pub(crate) struct PixelTarget {
     /// The window's snapshot id and native reference (to focus it).
     pub(crate) window: Node,
     pub(crate) window_native: String,
+}
+
+/// Whether the platform has a pointer that can hover (a phone's touch
+/// screen has none).
+fn has_pointer(platform: PlatformId) -> bool {
+    !matches!(platform, PlatformId::Android | PlatformId::Ios)
 }
 
 /// Whether an action on `node` goes through the pixels: any action on a
@@ -80,8 +86,11 @@ impl Session {
                 Point::new(x, y)
             })
             .ok_or_else(|| crate::ActionError::BadParams(format!("{} has no bounds", target.id)))?;
-        // The pointer first: what it draws on hover is not the click.
-        self.input(&Gesture::Move { to: at }).await?;
+        // The pointer first: what it draws on hover is not the click. (A
+        // touch screen has no pointer: its tap is the whole click.)
+        if has_pointer(self.adapter.platform()) {
+            self.input(&Gesture::Move { to: at }).await?;
+        }
         let before = self.settled(target.region, None).await;
         let mut result = self
             .input(&Gesture::Click {
@@ -161,10 +170,12 @@ impl Session {
             }
             // Where keyboard focus follows the pointer (an X server without
             // a window manager), the pointer must be over the window too.
-            let inside = self.cursor().await.is_ok_and(|p| {
-                let r = target.region;
-                p.x >= r.x && p.y >= r.y && p.x < r.right() && p.y < r.bottom()
-            });
+            // (A phone's keys go to its focused field.)
+            let inside = !has_pointer(self.adapter.platform())
+                || self.cursor().await.is_ok_and(|p| {
+                    let r = target.region;
+                    p.x >= r.x && p.y >= r.y && p.x < r.right() && p.y < r.bottom()
+                });
             if !inside {
                 let (x, y) = target.region.center();
                 self.input(&Gesture::Move {
@@ -391,7 +402,7 @@ mod tests {
     #[test]
     fn pixel_actions_are_lines_and_typing_into_read_windows() {
         let mut line = Node::new("e5", cup_protocol::Role::Text, "OK");
-        line.mark_from_pixels(cup_protocol::PlatformId::Linux, 90.0);
+        line.mark_from_pixels(PlatformId::Linux, 90.0);
         let mut window = Node::new("e1", cup_protocol::Role::Window, "Tk");
         assert!(!is_pixel_action(&window, Action::Type));
         window.children.push(line.clone());
