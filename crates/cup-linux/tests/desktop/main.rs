@@ -25,5 +25,6 @@ mod typing;
 mod vlc;
 #[cfg(feature = "wayland")]
 mod wayland;
+mod wayland_ocr;
 mod wire;
 mod writer;
