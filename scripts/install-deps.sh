@@ -29,6 +29,8 @@
 #                    Tesseract 5 and its English data: cup-ocr reads text from
 #                    the pixels of windows without a tree (loaded at run time)
 #   tesseract-ocr    the `tesseract` command: the OCR bench's side-by-side row
+#   tesseract-ocr-deu
+#                    German's data: the OCR test of a language beyond English
 #   xterm            a terminal with no accessibility tree: the OCR test types
 #                    a command into it and reads the output from its pixels
 #   python3-gi, gir1.2-gtk-3.0
@@ -67,7 +69,7 @@ set -euo pipefail
 
 PACKAGES=(xvfb dbus at-spi2-core procps libglib2.0-bin x11-utils gtk-3-examples gtk-4-examples
           qtbase5-examples chromium openbox sway qtwayland5 kwin-wayland gnome-shell pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome
-          python3-venv tk8.6 libtesseract5 tesseract-ocr-eng tesseract-ocr xterm python3-gi gir1.2-gtk-3.0
+          python3-venv tk8.6 libtesseract5 tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr xterm python3-gi gir1.2-gtk-3.0
           fonts-dejavu-core fonts-liberation
           gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 debootstrap
           firefox-esr libreoffice-writer libreoffice-gtk3

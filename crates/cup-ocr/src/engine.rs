@@ -60,8 +60,13 @@ impl Engine {
             )
         };
         if r != 0 {
+            let packages: Vec<String> = languages
+                .split('+')
+                .map(|code| format!("tesseract-ocr-{}", code.to_lowercase().replace('_', "-")))
+                .collect();
             return Err(OcrError::Unavailable(format!(
-                "Tesseract has no data for {languages:?}: install tesseract-ocr-eng (and tesseract-ocr-LANG for other languages), or set TESSDATA_PREFIX"
+                "Tesseract has no data for {languages:?}: install {} (Debian), or set TESSDATA_PREFIX to the folder holding their .traineddata",
+                packages.join(" ")
             )));
         }
         // SAFETY: `api` is live and started.

@@ -31,6 +31,34 @@ pub use cache::Cache;
 pub use image::{Gray, Rgba};
 pub use lines::{OcrLine, RawLine};
 
+/// The environment variable naming the languages a session reads:
+/// Tesseract's codes joined by `+` (`deu+eng`, `chi_sim`); English when
+/// unset. Each language needs its data (Debian: `tesseract-ocr-deu`).
+pub const LANGUAGES_ENV: &str = "CUP_OCR_LANGUAGES";
+
+/// The languages to read, from [`LANGUAGES_ENV`]'s value: English when
+/// there is none; else Tesseract's codes (letters, digits, `_`) joined by
+/// `+`, spaces around them ignored.
+///
+/// # Errors
+///
+/// [`OcrError::Unavailable`] naming the variable and what it takes.
+pub fn languages(value: Option<&str>) -> Result<String, OcrError> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok("eng".to_owned());
+    };
+    let codes: Vec<&str> = value.split('+').map(str::trim).collect();
+    if codes
+        .iter()
+        .any(|c| c.is_empty() || !c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_'))
+    {
+        return Err(OcrError::Unavailable(format!(
+            "{LANGUAGES_ENV}={value:?} is not a list of languages: give Tesseract's codes joined by +, e.g. deu+eng"
+        )));
+    }
+    Ok(codes.join("+"))
+}
+
 /// Why text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -73,6 +101,18 @@ impl Reader {
     /// installed (the message says which package installs it).
     pub fn new() -> Result<Self, OcrError> {
         Self::with_languages("eng")
+    }
+
+    /// A reader of the languages [`LANGUAGES_ENV`] names (English when
+    /// it is unset or empty).
+    ///
+    /// # Errors
+    ///
+    /// [`OcrError::Unavailable`] as [`Reader::new`], or when the variable
+    /// does not hold language codes.
+    pub fn from_env() -> Result<Self, OcrError> {
+        let set = std::env::var(LANGUAGES_ENV).ok();
+        Self::with_languages(&languages(set.as_deref())?)
     }
 
     /// A reader of `languages` (Tesseract's codes joined by `+`, e.g.
@@ -180,5 +220,25 @@ impl Reader {
     /// Results kept, and reads answered from them so far.
     pub fn cache_stats(&self) -> (usize, u64) {
         (self.cache.len(), self.cache.hits())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_are_codes_joined_by_plus() {
+        assert_eq!(languages(None).as_deref(), Ok("eng"));
+        assert_eq!(languages(Some("  ")).as_deref(), Ok("eng"));
+        assert_eq!(languages(Some(" deu + eng ")).as_deref(), Ok("deu+eng"));
+        assert_eq!(languages(Some("chi_sim")).as_deref(), Ok("chi_sim"));
+        for bad in ["deu,eng", "deu+", "../eng", "de u"] {
+            let e = languages(Some(bad)).unwrap_or_else(|e| e.to_string());
+            assert!(
+                e.contains("CUP_OCR_LANGUAGES") && e.contains("deu+eng"),
+                "{e}"
+            );
+        }
     }
 }

@@ -76,13 +76,19 @@ struct Form {
 
 impl Form {
     fn start(name: &str) -> Form {
+        Form::start_with(name, &script())
+    }
+
+    /// A desktop with wish running `tcl`, which prints where its window is
+    /// once drawn (x y width height) as its first line.
+    fn start_with(name: &str, tcl: &str) -> Form {
         let sandbox = Sandbox::start(SandboxOptions::default()).unwrap_or_else(|e| {
             panic!("the private desktop did not start: {e} (scripts/install-deps.sh installs Xvfb, D-Bus, AT-SPI)")
         });
         let dir = std::env::temp_dir().join(format!("cup-ocr-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
         let path = dir.join("form.tcl");
-        std::fs::write(&path, script()).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&path, tcl).unwrap_or_else(|e| panic!("{e}"));
         let mut wish = sandbox
             .command("wish")
             .arg(&path)
@@ -134,13 +140,9 @@ impl Drop for Form {
     }
 }
 
-#[test]
-fn a_tk_form_without_a_tree_is_read_from_its_pixels() {
-    let mut reader = Reader::new().unwrap_or_else(|e| panic!("{e}"));
-    let form = Form::start("read");
-    let g = &form.at;
-    let region = Rect::new(g[0], g[1], g[2].unsigned_abs(), g[3].unsigned_abs());
-
+/// The RGBA pixels of `region` on the form's desktop, as cup's screenshot
+/// takes them, and their width and height.
+fn pixels(form: &Form, region: Rect) -> (Vec<u8>, usize, usize) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -163,9 +165,62 @@ fn a_tk_form_without_a_tree_is_read_from_its_pixels() {
             .collect(),
         other => panic!("a screenshot in {other:?}"),
     };
+    (rgba, info.width as usize, info.height as usize)
+}
+
+/// German labels with umlauts and ß (`CUP_OCR_LANGUAGES=deu`): read
+/// exactly with German's data (tesseract-ocr-deu); a language whose data
+/// is not installed is refused with the package that installs it.
+#[test]
+fn german_text_reads_exactly_with_its_language_data() {
+    const GERMAN: [&str; 3] = ["Größe ändern", "Übersicht der Straßen", "Schließen"];
+    let mut tcl = String::from("wm title . {Fenster}\nwm geometry . +0+0\n");
+    for (i, t) in GERMAN.iter().enumerate() {
+        tcl.push_str(&format!(
+            "label .l{i} -text {{{t}}} -font {{{{DejaVu Sans}} -16}}\npack .l{i} -anchor w -padx 12 -pady 6\n"
+        ));
+    }
+    tcl.push_str(
+        "tkwait visibility .\nupdate\nputs \"[winfo rootx .] [winfo rooty .] [winfo width .] [winfo height .]\"\nflush stdout\n",
+    );
+    let form = Form::start_with("deu", &tcl);
+    let g = &form.at;
+    let region = Rect::new(g[0], g[1], g[2].unsigned_abs(), g[3].unsigned_abs());
+    let (rgba, width, height) = pixels(&form, region);
+    drop(form);
     let image = Rgba {
-        width: info.width as usize,
-        height: info.height as usize,
+        width,
+        height,
+        pixels: &rgba,
+    };
+    let languages = cup_ocr::languages(Some("deu")).unwrap_or_else(|e| panic!("{e}"));
+    let mut reader = Reader::with_languages(&languages)
+        .unwrap_or_else(|e| panic!("{e} (scripts/install-deps.sh installs tesseract-ocr-deu)"));
+    let read: Vec<String> = reader
+        .read(&image)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(read, GERMAN, "read with deu");
+    let missing = match Reader::with_languages("xyz") {
+        Ok(_) => panic!("a reader of a language without data"),
+        Err(e) => e.to_string(),
+    };
+    assert!(missing.contains("install tesseract-ocr-xyz"), "{missing}");
+}
+
+#[test]
+fn a_tk_form_without_a_tree_is_read_from_its_pixels() {
+    let mut reader = Reader::new().unwrap_or_else(|e| panic!("{e}"));
+    let form = Form::start("read");
+    let g = &form.at;
+    let region = Rect::new(g[0], g[1], g[2].unsigned_abs(), g[3].unsigned_abs());
+
+    let (rgba, width, height) = pixels(&form, region);
+    let image = Rgba {
+        width,
+        height,
         pixels: &rgba,
     };
 

@@ -235,7 +235,7 @@ impl Ocr {
             let pixels = rgba_of_rgb(&shot.rgb);
             let mut guard = reader.lock().unwrap_or_else(PoisonError::into_inner);
             let started =
-                guard.get_or_insert_with(|| cup_ocr::Reader::new().map_err(|e| e.to_string()));
+                guard.get_or_insert_with(|| cup_ocr::Reader::from_env().map_err(|e| e.to_string()));
             match started {
                 Ok(r) => r
                     .read(&cup_ocr::Rgba {
