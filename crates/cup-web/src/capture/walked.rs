@@ -70,7 +70,16 @@ pub(super) async fn capture_walked(
         limits: (max_depth, max_nodes),
     };
     let worlds = browser.worlds();
-    let (root, cut, revision) = match worlds.built(page, &key).filter(|_| incremental) {
+    // A page changed by patches alone (states and values) has the rows
+    // they changed mapped again into that tree.
+    let held = if incremental {
+        worlds
+            .built(page, &key)
+            .or_else(|| worlds.patch_built(page, &key, &frames, view))
+    } else {
+        None
+    };
+    let (root, cut, revision) = match held {
         Some((root, cut, generation)) => (root, cut, Some(generation)),
         None => {
             let (root, cut) = walker::build_walks(page, view, &frames, max_depth, max_nodes);

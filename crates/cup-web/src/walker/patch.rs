@@ -26,16 +26,27 @@ impl Walk {
         }
         let rows = state_rows(&patch.rows, self.nodes.len())?;
         let scroll = (col(&patch.viewport, 3), col(&patch.viewport, 4));
-        let mut changed = scroll != self.scroll;
+        let scrolled = scroll != self.scroll;
+        let mut changed = Vec::new();
         for (i, f, v) in rows {
             let node = &mut self.nodes[i];
-            changed |= node.flags != f || node.value != v;
+            if node.flags != f || node.value != v {
+                changed.push(i);
+            }
             node.flags = f;
             v.clone_into(&mut node.value);
         }
         self.gen = patch.gen;
         self.scroll = scroll;
-        if changed {
+        if scrolled {
+            self.patches.clear();
+        } else if !changed.is_empty() {
+            if self.patches.len() == super::walk::PATCHES_KEPT {
+                self.patches.pop_front();
+            }
+            self.patches.push_back((self.rev, changed.clone()));
+        }
+        if scrolled || !changed.is_empty() {
             self.rev = super::walk::fresh_rev();
         }
         Ok(())
@@ -144,6 +155,7 @@ impl Walk {
         self.gen = splice.gen;
         self.scroll = (col(&splice.viewport, 3), col(&splice.viewport, 4));
         self.rev = super::walk::fresh_rev();
+        self.patches.clear();
         Ok(())
     }
 }

@@ -266,3 +266,74 @@ fn a_splice_puts_the_subtrees_walked_again_in_place_of_their_old_rows() {
         Err(WalkError::Inconsistent(_))
     ));
 }
+
+/// A click's patch (a checkbox unchecked, a value typed) brings the tree
+/// built before it up to date by mapping those rows again: the same tree
+/// as a whole build of the patched walk, over a chain of patches too. A
+/// scroll is not a patch of rows: the tree is built whole.
+#[test]
+fn a_patched_walk_patches_the_tree_built_before() {
+    let view = Viewport {
+        width: 800.0,
+        height: 600.0,
+        dpr: 2.0,
+    };
+    let mut raw = main_walk();
+    raw.gen = 4;
+    let mut walk = raw.decode().unwrap_or_else(|e| panic!("{e}"));
+    let frames = |w: &Walk| {
+        vec![FrameWalk {
+            target: "P".into(),
+            frame: "P".into(),
+            owner: None,
+            walk: Some(std::sync::Arc::new(w.clone())),
+        }]
+    };
+    let key = |w: &Walk| world::BuildKey {
+        frames: vec![("P".into(), "P".into(), None, Some(w.rev))],
+        view: (800.0, 600.0, 2.0),
+        limits: (100, 1000),
+    };
+    let worlds = world::Worlds::default();
+    let (root, cut) = build_walks("P", view, &frames(&walk), 100, 1000);
+    worlds.keep_built("P", key(&walk), root, cut);
+    let patch = |text: &str, w: &mut Walk| {
+        let Ok(Answer::Patch(p)) = Answer::parse(text) else {
+            panic!("not read as a patch: {text}")
+        };
+        w.apply(&p).unwrap_or_else(|e| panic!("{e}"));
+    };
+    patch(
+        r#"{"v":1,"patch":4,"gen":5,"count":6,"rows":[2,513,""],"viewport":[800,600,2,0,0]}"#,
+        &mut walk,
+    );
+    patch(
+        r#"{"v":1,"patch":5,"gen":6,"count":6,"rows":[3,33,"abcd"],"viewport":[800,600,2,0,0]}"#,
+        &mut walk,
+    );
+    let (patched, cut, generation) = worlds
+        .patch_built("P", &key(&walk), &frames(&walk), view)
+        .unwrap_or_else(|| panic!("patched"));
+    let (whole, whole_cut) = build_walks("P", view, &frames(&walk), 100, 1000);
+    assert_eq!(patched, whole);
+    assert_eq!(cut, whole_cut);
+    let unchecked = patched
+        .as_ref()
+        .and_then(|r| r.children.iter().find(|n| n.role == Role::Checkbox))
+        .unwrap_or_else(|| panic!("{patched:?}"));
+    assert!(!unchecked.states.contains(&State::Checked));
+    // The kept tree is the patched one, under a new build number.
+    assert_eq!(
+        worlds.built("P", &key(&walk)),
+        Some((whole.clone(), 0, generation))
+    );
+    // A scroll: no patch of rows.
+    patch(
+        r#"{"v":1,"patch":6,"gen":7,"count":6,"rows":[],"viewport":[800,600,2,0,40]}"#,
+        &mut walk,
+    );
+    assert_eq!(
+        worlds.patch_built("P", &key(&walk), &frames(&walk), view),
+        None
+    );
+}

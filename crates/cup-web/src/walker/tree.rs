@@ -163,16 +163,6 @@ impl TreeBuilder<'_> {
         }
     }
 
-    fn screen_rect(&self, origin: (f64, f64), b: (f64, f64, f64, f64)) -> Rect {
-        let d = self.view.dpr;
-        Rect::new(
-            ((origin.0 + b.0) * d).round() as i64,
-            ((origin.1 + b.1) * d).round() as i64,
-            (b.2 * d).round().max(0.0) as u64,
-            (b.3 * d).round().max(0.0) as u64,
-        )
-    }
-
     fn node(
         &mut self,
         f: usize,
@@ -183,38 +173,7 @@ impl TreeBuilder<'_> {
         guard: usize,
     ) -> Vec<Node> {
         let w = &walk.nodes[i];
-        let ax = w.ax_node();
-        // An option of a closed <select> has no box of its own; Chromium
-        // lays it out as 0x0 at the origin. No bounds, not an empty box,
-        // so the compact text keeps its line (zero-size boxes are dropped).
-        let bounds = w
-            .bounds
-            .filter(|b| !(w.tag == "option" && b.2 <= 0.0 && b.3 <= 0.0))
-            .map(|b| self.screen_rect(origin, b));
-        let attrs: Vec<(String, String)> = w
-            .attrs
-            .iter()
-            .filter(|(k, _)| matches!(k.as_str(), "type" | "role" | "onclick"))
-            .cloned()
-            .chain(
-                w.placeholder
-                    .iter()
-                    .map(|p| ("placeholder".to_owned(), p.clone())),
-            )
-            .collect();
-        let dom = DomInfo {
-            tag: &w.tag,
-            attrs: &attrs,
-            bounds,
-            scrollable: w.has(flag::SCROLLABLE),
-        };
-        let mut mapped = mapping::map(&ax, Some(&dom));
-        if i == 0 && guard == 0 {
-            if let Some(n) = mapped.as_mut() {
-                // The page's document is the viewport.
-                n.bounds = Some(self.viewport);
-            }
-        }
+        let mapped = self.rows().map_row(f, walk, i, origin, guard);
         let child_depth = if mapped.is_some() { depth + 1 } else { depth };
         let mut kids = Vec::new();
         if child_depth <= self.max_depth {
@@ -242,6 +201,82 @@ impl TreeBuilder<'_> {
             return Vec::new();
         }
         self.count += 1;
+        node.children = kids;
+        vec![node]
+    }
+
+    fn rows(&self) -> Rows<'_> {
+        Rows {
+            page: self.page,
+            frames: self.frames,
+            view: self.view,
+            viewport: self.viewport,
+        }
+    }
+}
+
+/// What mapping one row of a walk needs: the page, its frames and its
+/// viewport.
+pub(crate) struct Rows<'a> {
+    pub(crate) page: &'a str,
+    pub(crate) frames: &'a [FrameWalk],
+    pub(crate) view: Viewport,
+    pub(crate) viewport: Rect,
+}
+
+impl Rows<'_> {
+    fn screen_rect(&self, origin: (f64, f64), b: (f64, f64, f64, f64)) -> Rect {
+        let d = self.view.dpr;
+        Rect::new(
+            ((origin.0 + b.0) * d).round() as i64,
+            ((origin.1 + b.1) * d).round() as i64,
+            (b.2 * d).round().max(0.0) as u64,
+            (b.3 * d).round().max(0.0) as u64,
+        )
+    }
+
+    /// Row `i` of frame `f`'s walk (its document at `origin`, `guard`
+    /// frames deep) as a CUP node without children: `None` when the
+    /// mapping leaves it out (its children then hang from its parent).
+    pub(crate) fn map_row(
+        &self,
+        f: usize,
+        walk: &Walk,
+        i: usize,
+        origin: (f64, f64),
+        guard: usize,
+    ) -> Option<Node> {
+        let w = &walk.nodes[i];
+        let ax = w.ax_node();
+        // An option of a closed <select> has no box of its own; Chromium
+        // lays it out as 0x0 at the origin. No bounds, not an empty box,
+        // so the compact text keeps its line (zero-size boxes are dropped).
+        let bounds = w
+            .bounds
+            .filter(|b| !(w.tag == "option" && b.2 <= 0.0 && b.3 <= 0.0))
+            .map(|b| self.screen_rect(origin, b));
+        let attrs: Vec<(String, String)> = w
+            .attrs
+            .iter()
+            .filter(|(k, _)| matches!(k.as_str(), "type" | "role" | "onclick"))
+            .cloned()
+            .chain(
+                w.placeholder
+                    .iter()
+                    .map(|p| ("placeholder".to_owned(), p.clone())),
+            )
+            .collect();
+        let dom = DomInfo {
+            tag: &w.tag,
+            attrs: &attrs,
+            bounds,
+            scrollable: w.has(flag::SCROLLABLE),
+        };
+        let mut node = mapping::map(&ax, Some(&dom))?;
+        if i == 0 && guard == 0 {
+            // The page's document is the viewport.
+            node.bounds = Some(self.viewport);
+        }
         if let Some(b) = node.bounds {
             if b.intersect(&self.viewport).is_empty() {
                 node.states.push(State::Offscreen);
@@ -255,7 +290,6 @@ impl TreeBuilder<'_> {
                 web.extra.insert("walkerId".into(), Value::from(w.id));
             }
         }
-        node.children = kids;
-        vec![node]
+        Some(node)
     }
 }

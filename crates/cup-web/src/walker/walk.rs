@@ -80,6 +80,36 @@ pub struct Walk {
     /// changed a row or the scroll), and never comes back: two walks with
     /// one revision are one walk, and a tree built from it can be reused.
     pub rev: u64,
+    /// The last patches that changed rows and nothing else (not the
+    /// scroll): the revision each was applied to and the rows it changed,
+    /// oldest first, at most [`PATCHES_KEPT`]. A splice or a new walk
+    /// clears them. A tree built at one of those revisions is brought up
+    /// to date by mapping those rows again ([`Walk::rows_since`]).
+    pub patches: std::collections::VecDeque<(u64, Vec<usize>)>,
+}
+
+/// Patches a walk remembers (see [`Walk::patches`]).
+pub const PATCHES_KEPT: usize = 8;
+
+impl Walk {
+    /// The rows changed since revision `rev` by patches alone (sorted,
+    /// without repeats), or `None` when the walk changed otherwise since
+    /// (a splice, a scroll, a new walk) or `rev` is too old.
+    pub fn rows_since(&self, rev: u64) -> Option<Vec<usize>> {
+        if rev == self.rev {
+            return Some(Vec::new());
+        }
+        let from = self.patches.iter().position(|(r, _)| *r == rev)?;
+        let mut rows: Vec<usize> = self
+            .patches
+            .iter()
+            .skip(from)
+            .flat_map(|(_, rows)| rows.iter().copied())
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        Some(rows)
+    }
 }
 
 /// A revision no walk had before.
@@ -228,6 +258,7 @@ impl RawWalk {
             children,
             scroll,
             rev: fresh_rev(),
+            patches: std::collections::VecDeque::new(),
         })
     }
 }

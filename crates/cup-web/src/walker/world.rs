@@ -73,6 +73,70 @@ impl Worlds {
             .map(|b| (b.root.clone(), b.cut, b.generation))
     }
 
+    /// The tree built last for `page` brought up to `key` by mapping again
+    /// the rows that patches changed since (a click's checkbox, a typed
+    /// value): a one-frame page whose walk changed by patches alone, the
+    /// same viewport and limits, nothing left out by them, and every
+    /// changed row mapped as before (an element still, or still not, with
+    /// a walker id, not the document). The tree kept is patched in place
+    /// and takes a new build number. `None` (nothing changed) otherwise:
+    /// build the tree whole.
+    pub fn patch_built(
+        &self,
+        page: &str,
+        key: &BuildKey,
+        frames: &[super::FrameWalk],
+        view: crate::capture::Viewport,
+    ) -> Option<(Option<cup_protocol::Node>, usize, u64)> {
+        let [frame] = frames else { return None };
+        let walk = frame.walk.as_deref()?;
+        let mut built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
+        let b = built.get_mut(page)?;
+        let ([old], [new]) = (b.key.frames.as_slice(), key.frames.as_slice()) else {
+            return None;
+        };
+        if b.cut != 0
+            || b.key.view != key.view
+            || b.key.limits != key.limits
+            || (&old.0, &old.1, old.2) != (&new.0, &new.1, new.2)
+            || new.3 != Some(walk.rev)
+        {
+            return None;
+        }
+        let rows = walk.rows_since(old.3?)?;
+        let root = b.root.as_mut()?;
+        let mapper = super::tree::Rows {
+            page,
+            frames,
+            view,
+            viewport: view.rect(),
+        };
+        // Every replacement first: the kept tree changes only when all fit.
+        let mut fresh = Vec::with_capacity(rows.len());
+        for i in rows {
+            let w = walk.nodes.get(i)?;
+            if i == 0 || w.id <= 0 {
+                return None;
+            }
+            let id = super::walker_ref(page, &frame.target, &frame.frame, w.id);
+            let now = mapper.map_row(0, walk, i, (0.0, 0.0), 0);
+            match (node_by_id(root, &id).is_some(), now) {
+                (true, Some(n)) => fresh.push((id, n)),
+                (false, None) => {}
+                _ => return None,
+            }
+        }
+        for (id, n) in fresh {
+            let held = node_by_id(root, &id)?;
+            let children = std::mem::take(&mut held.children);
+            *held = n;
+            held.children = children;
+        }
+        b.key = key.clone();
+        b.generation = GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some((b.root.clone(), b.cut, b.generation))
+    }
+
     /// Keeps the tree built for `page` from `key`; returns its build
     /// number.
     pub fn keep_built(
@@ -134,6 +198,17 @@ impl Worlds {
             .remove(&(target.to_owned(), frame.to_owned()));
         self.take_walk(target, frame);
     }
+}
+
+/// The node of `root`'s tree whose id is `id`.
+fn node_by_id<'a>(
+    root: &'a mut cup_protocol::Node,
+    id: &str,
+) -> Option<&'a mut cup_protocol::Node> {
+    if root.id == id {
+        return Some(root);
+    }
+    root.children.iter_mut().find_map(|c| node_by_id(c, id))
 }
 
 fn protocol(method: &str, message: String) -> CdpError {
