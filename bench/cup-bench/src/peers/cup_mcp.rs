@@ -47,6 +47,13 @@ pub async fn start(
             binary.display()
         ));
     }
+    if let Some(newer) = newer_source(&binary) {
+        return Err(format!(
+            "{} is older than {}: run cargo build --release -p cup-cli (a bench measures the code as it is)",
+            binary.display(),
+            newer.display()
+        ));
+    }
     std::fs::create_dir_all(scratch)
         .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let mut command = command_for(&binary);
@@ -59,6 +66,46 @@ pub async fn start(
         return Err(e);
     }
     Ok(client)
+}
+
+/// A source file of the workspace's crates (or `Cargo.lock`) changed
+/// after `binary` was built, if any: the binary does not run the code as
+/// it is.
+fn newer_source(binary: &Path) -> Option<PathBuf> {
+    let built = std::fs::metadata(binary).and_then(|m| m.modified()).ok()?;
+    let root = crate::workspace_root();
+    let mut stack = vec![root.join("crates")];
+    let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+    let mut consider = |path: PathBuf| {
+        if let Ok(at) = std::fs::metadata(&path).and_then(|m| m.modified()) {
+            if newest.as_ref().is_none_or(|(t, _)| at > *t) {
+                newest = Some((at, path));
+            }
+        }
+    };
+    consider(root.join("Cargo.lock"));
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if path.is_dir() {
+                // Tests, fixtures and build output are not in the binary.
+                if !matches!(name.as_ref(), "tests" | "target" | "node_modules" | "fixtures") {
+                    stack.push(path);
+                }
+            } else if name == "Cargo.toml"
+                || ((name.ends_with(".rs") || name.ends_with(".js"))
+                    && path.components().any(|c| c.as_os_str() == "src"))
+            {
+                consider(path);
+            }
+        }
+    }
+    newest.filter(|(at, _)| *at > built).map(|(_, path)| path)
 }
 
 /// Starts `cup mcp` in the sandbox (its settings file under `scratch`) and
