@@ -30,6 +30,7 @@ LIVE = [
     ("cup-sandbox", "sandbox", "Xvfb, D-Bus, FUSE, network namespaces"),
     ("cup-windows", "wine", "cup.exe under Wine"),
     ("cup-android", "transport", "Debian's adb server"),
+    ("cup-ios", "ocr", "Tesseract (a WebDriverAgent of the test's own)"),
     ("cup-ocr", "ocr", "Tesseract, Xvfb, a Tk window"),
 ]
 

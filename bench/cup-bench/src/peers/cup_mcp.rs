@@ -94,7 +94,10 @@ fn newer_source(binary: &Path) -> Option<PathBuf> {
             let name = name.to_string_lossy();
             if path.is_dir() {
                 // Tests, fixtures and build output are not in the binary.
-                if !matches!(name.as_ref(), "tests" | "target" | "node_modules" | "fixtures") {
+                if !matches!(
+                    name.as_ref(),
+                    "tests" | "target" | "node_modules" | "fixtures"
+                ) {
                     stack.push(path);
                 }
             } else if name == "Cargo.toml"
