@@ -25,6 +25,7 @@ mod typing;
 mod vlc;
 #[cfg(feature = "wayland")]
 mod wayland;
+#[cfg(feature = "wayland")]
 mod wayland_ocr;
 mod wire;
 mod writer;
