@@ -82,14 +82,14 @@ pub struct Walk {
     pub rev: u64,
     /// The last patches that changed rows and nothing else (not the
     /// scroll): the revision each was applied to and the rows it changed,
-    /// oldest first, at most [`PATCHES_KEPT`]. A splice or a new walk
+    /// oldest first, at most 8 (`PATCHES_KEPT`). A splice or a new walk
     /// clears them. A tree built at one of those revisions is brought up
     /// to date by mapping those rows again ([`Walk::rows_since`]).
     pub patches: std::collections::VecDeque<(u64, Vec<usize>)>,
 }
 
 /// Patches a walk remembers (see [`Walk::patches`]).
-pub const PATCHES_KEPT: usize = 8;
+pub(super) const PATCHES_KEPT: usize = 8;
 
 impl Walk {
     /// The rows changed since revision `rev` by patches alone (sorted,
