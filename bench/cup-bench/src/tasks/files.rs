@@ -108,6 +108,12 @@ fn new_folder_plan(agent: &mut Agent, _: &Ctx) -> Result<(), String> {
         Some("tbx"),
     )?;
     agent.act(&field.id, "type", Some("archive"))?;
+    // The dialog checks the name before it enables Create (on a thread of
+    // its own): a person waits until the button is enabled.
+    agent.snapshot_until("Create enabled", 30, |s| {
+        s.lines()
+            .any(|l| l.contains("btn \"Create\"") && !l.contains("dis"))
+    })?;
     let create = agent.find_one(json!({"name": "Create", "role": "button"}), Some("btn"))?;
     agent.act(&create.id, "click", None)?;
     agent.snapshot_until("the new folder", 30, |s| s.contains("\"archive\""))?;
