@@ -186,15 +186,11 @@ async fn serve(listener: TcpListener, phone: Arc<Mutex<Phone>>) {
 }
 
 fn from_pixels(snap: &cup::Snapshot) -> Vec<Node> {
-    fn walk(n: &Node, out: &mut Vec<Node>) {
-        if n.is_from_pixels() {
-            out.push(n.clone());
-        }
-        n.children.iter().for_each(|c| walk(c, out));
-    }
-    let mut out = Vec::new();
-    snap.envelope.tree.iter().for_each(|n| walk(n, &mut out));
-    out
+    snap.envelope
+        .nodes()
+        .filter(|n| n.is_from_pixels())
+        .cloned()
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

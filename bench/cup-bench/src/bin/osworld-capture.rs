@@ -546,10 +546,10 @@ async fn python_sdk_foreground(sandbox: &Sandbox, runs: usize) -> Outcome {
     run_json("the Python SDK", command, PYTHON_DEADLINE).await
 }
 
-fn failed_rows(app: AppSpec, reason: &str) -> Vec<Row> {
-    Tool::ALL
-        .into_iter()
-        .map(|tool| Row {
+fn failed_rows(app: AppSpec, tools: &[Tool], reason: &str) -> Vec<Row> {
+    tools
+        .iter()
+        .map(|&tool| Row {
             app,
             tool,
             outcome: Err(reason.to_owned()),
@@ -568,7 +568,13 @@ fn bench_app(
     eprintln!("== {}: starting a private desktop", app.label);
     let sandbox = match Sandbox::start(SandboxOptions::default()) {
         Ok(s) => s,
-        Err(e) => return failed_rows(app, &format!("the private desktop did not start: {e}")),
+        Err(e) => {
+            return failed_rows(
+                app,
+                tools,
+                &format!("the private desktop did not start: {e}"),
+            )
+        }
     };
     let rows = bench_in(rt, &sandbox, app, runs, tools, dump);
     if let Err(e) = sandbox.stop() {
@@ -588,7 +594,13 @@ fn bench_in(
     let scratch = sandbox.state_dir().join("bench");
     let args = match std::fs::create_dir_all(&scratch).and_then(|()| app.args(&scratch)) {
         Ok(args) => args,
-        Err(e) => return failed_rows(app, &format!("cannot prepare {}: {e}", scratch.display())),
+        Err(e) => {
+            return failed_rows(
+                app,
+                tools,
+                &format!("cannot prepare {}: {e}", scratch.display()),
+            )
+        }
     };
     eprintln!(
         "== {}: launching {} on {}",
@@ -602,7 +614,7 @@ fn bench_in(
     };
     let launched = match sandbox.launch_with(app.program, &args, &options) {
         Ok(a) => a,
-        Err(e) => return failed_rows(app, &format!("{} did not start: {e}", app.program)),
+        Err(e) => return failed_rows(app, tools, &format!("{} did not start: {e}", app.program)),
     };
     let settle = |tool: Tool| {
         let s = settle::wait_idle(launched.pid, SETTLE_MAX);

@@ -54,15 +54,11 @@ Gtk.main()
 "#;
 
 fn lines_from_pixels(snap: &cup::Snapshot) -> Vec<Node> {
-    fn walk(n: &Node, out: &mut Vec<Node>) {
-        if n.is_from_pixels() {
-            out.push(n.clone());
-        }
-        n.children.iter().for_each(|c| walk(c, out));
-    }
-    let mut out = Vec::new();
-    snap.envelope.tree.iter().for_each(|n| walk(n, &mut out));
-    out
+    snap.envelope
+        .nodes()
+        .filter(|n| n.is_from_pixels())
+        .cloned()
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -110,6 +106,8 @@ async fn a_wayland_window_without_a_tree_is_read_and_clicked_from_its_pixels() {
             .sway_socket()
             .unwrap_or_else(|| panic!("a Wayland sandbox has sway's IPC socket")),
     );
+    // The form painted, so sway has its window; asked again until its
+    // tree lists it (each ask is a round trip to sway), at most 20 s.
     let until = std::time::Instant::now() + Duration::from_secs(20);
     let rect = loop {
         if let Ok(state) = ipc.state().await {
@@ -121,7 +119,6 @@ async fn a_wayland_window_without_a_tree_is_read_and_clicked_from_its_pixels() {
             std::time::Instant::now() < until,
             "sway never mapped the form"
         );
-        tokio::time::sleep(Duration::from_millis(50)).await;
     };
 
     let mut session = desk.session();
