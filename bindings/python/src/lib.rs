@@ -7,6 +7,14 @@
 //! (pruning, compact text, search, key combos) of `cup-protocol`. Data
 //! crosses as JSON text, which the Python layer turns into dicts.
 
+/// The allocator of the `cup` binary: a capture allocates many small
+/// strings, and glibc's malloc made the package's captures slower than
+/// cup's own. Python's objects keep Python's allocator; only Rust's
+/// allocations go here.
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod engine;
 mod errors;
 mod helpers;

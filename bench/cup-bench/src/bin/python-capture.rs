@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use cup_bench::measurement::Measurement;
+use cup_bench::peers::cup_inproc;
 use cup_bench::report::{self, Check, Status};
 use cup_bench::stats::{summarize, Summary};
 use cup_bench::{apps, settle};
@@ -38,7 +39,7 @@ const CHILD_TIMEOUT: Duration = Duration::from_secs(600);
 const CUP_RS_HINT: &str = "run bindings/python/build-wheel.sh --release, then bench/peers/setup.sh";
 
 const USAGE: &str = "\
-usage: python-capture [--runs N] [--cold-runs K] [--tools cup,sdk,xa11y]
+usage: python-capture [--runs N] [--cold-runs K] [--tools rust,cup,sdk,xa11y]
 
 Python programs reading the whole foreground window of gtk3-widget-factory on
 a private headless desktop: cup's Python package (cup-rs), the reference Python
@@ -47,11 +48,15 @@ cup-rs from the wheel of bindings/python/build-wheel.sh --release).
 
   --runs N        timed runs per read after 1 warm-up (default and minimum 9)
   --cold-runs K   fresh processes per read timing import + first read (default 3)
-  --tools LIST    comma-separated subset of cup, sdk, xa11y (default all)";
+  --tools LIST    comma-separated subset of rust (cup in process, from Rust:
+                  the figure cup-rs is held to), cup, sdk, xa11y (default all)";
 
 /// A Python package under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tool {
+    /// cup in this bench's own child process, from Rust (the figure the
+    /// Python package is held to).
+    Rust,
     /// cup's own Python package, cup-rs.
     Cup,
     /// The reference Python CUP SDK, computeruseprotocol 0.1.0.
@@ -61,10 +66,11 @@ enum Tool {
 }
 
 impl Tool {
-    const ALL: [Tool; 3] = [Tool::Cup, Tool::Sdk, Tool::Xa11y];
+    const ALL: [Tool; 4] = [Tool::Rust, Tool::Cup, Tool::Sdk, Tool::Xa11y];
 
     fn key(self) -> &'static str {
         match self {
+            Tool::Rust => "rust",
             Tool::Cup => "cup",
             Tool::Sdk => "sdk",
             Tool::Xa11y => "xa11y",
@@ -73,6 +79,7 @@ impl Tool {
 
     fn label(self) -> &'static str {
         match self {
+            Tool::Rust => "cup in process (Rust)",
             Tool::Cup => "cup (cup-rs)",
             Tool::Sdk => "reference SDK",
             Tool::Xa11y => "xa11y",
@@ -82,20 +89,26 @@ impl Tool {
     /// The venv that bench/peers/setup.sh makes for it.
     fn venv(self) -> PathBuf {
         cup_bench::peers_dir().join(match self {
-            Tool::Cup => "cup-rs-venv",
+            Tool::Rust | Tool::Cup => "cup-rs-venv",
             Tool::Sdk => "venv",
             Tool::Xa11y => "xa11y-venv",
         })
     }
 
     /// The venv's interpreter, with remarks for the report, or why the
-    /// package is not there (one line).
+    /// package is not there (one line). For [`Tool::Rust`]: this binary,
+    /// which measures cup in a child of its own (`--measure-cup`).
     fn python(self) -> Result<(PathBuf, Vec<String>), String> {
+        if self == Tool::Rust {
+            return std::env::current_exe()
+                .map(|exe| (exe, Vec::new()))
+                .map_err(|e| format!("cannot find this binary: {e}"));
+        }
         let venv = self.venv();
         let python = venv.join("bin").join("python");
         if !python.is_file() {
             return Err(match self {
-                Tool::Cup => format!(
+                Tool::Rust | Tool::Cup => format!(
                     "not installed ({} is missing): {CUP_RS_HINT}",
                     venv.display()
                 ),
@@ -237,7 +250,8 @@ impl Read {
 }
 
 /// Every read, in table order.
-const SPECS: [(Tool, Read); 7] = [
+const SPECS: [(Tool, Read); 8] = [
+    (Tool::Rust, Read::Text),
     (Tool::Cup, Read::Envelope),
     (Tool::Cup, Read::Text),
     (Tool::Sdk, Read::Envelope),
@@ -290,7 +304,7 @@ fn parse_args(args: &[String]) -> anyhow::Result<Option<Options>> {
                         Tool::ALL
                             .into_iter()
                             .find(|t| t.key() == k)
-                            .with_context(|| format!("unknown tool '{k}' (cup, sdk, xa11y)"))
+                            .with_context(|| format!("unknown tool '{k}' (rust, cup, sdk, xa11y)"))
                     })
                     .collect::<anyhow::Result<_>>()?;
             }
@@ -415,10 +429,18 @@ fn find(rows: &[Row], tool: Tool, read: Read) -> Option<&Row> {
 /// arguments, the sandbox's environment.
 fn command(
     sandbox: &Sandbox,
+    tool: Tool,
     python: &std::path::Path,
     read: Read,
     extra: &[&str],
 ) -> std::process::Command {
+    if tool == Tool::Rust {
+        let mut command = sandbox.command(python);
+        command
+            .arg(cup_inproc::MEASURE_FLAG)
+            .args(extra.iter().filter(|a| **a != "--cold"));
+        return command;
+    }
     let script = cup_bench::workspace_root()
         .join("bench")
         .join("peers")
@@ -467,7 +489,7 @@ fn measure(
                         read.short()
                     );
                     let what = format!("{} {}", tool.label(), read.short());
-                    let cmd = command(sandbox, python, *read, &["--runs", &runs]);
+                    let cmd = command(sandbox, *tool, python, *read, &["--runs", &runs]);
                     // The tool's remarks once, on its first row.
                     let notes = if i == 0 { notes.clone() } else { Vec::new() };
                     (rt.block_on(run_child(&what, cmd)), notes)
@@ -482,7 +504,8 @@ fn measure(
             });
         }
     }
-    for tool in &options.tools {
+    // Fresh processes time Python's import and set-up: not for Rust.
+    for tool in options.tools.iter().filter(|t| **t != Tool::Rust) {
         let Ok((python, _)) = tool.python() else {
             continue;
         };
@@ -503,7 +526,7 @@ fn measure(
             );
             let what = format!("{} {} (fresh process)", tool.label(), row.read.short());
             for _ in 0..options.cold_runs {
-                let cmd = command(sandbox, &python, row.read, &["--cold"]);
+                let cmd = command(sandbox, *tool, &python, row.read, &["--cold"]);
                 row.cold.push(rt.block_on(run_child(&what, cmd)));
             }
         }
@@ -598,7 +621,7 @@ fn table(rows: &[Row]) -> String {
                     _ => nodes,
                 };
                 let ratio = match row.tool {
-                    Tool::Cup => "-".to_owned(),
+                    Tool::Rust | Tool::Cup => "-".to_owned(),
                     Tool::Sdk | Tool::Xa11y => find(rows, Tool::Cup, row.read.cup_peer())
                         .and_then(Row::summary)
                         .zip(summary)
@@ -635,12 +658,19 @@ fn calls(rows: &[Row], cold_runs: usize) -> String {
             .ok()
             .and_then(|c| c.str("package"))
             .map_or(String::new(), |p| format!(" [{p}]"));
+        let describe = match row.tool {
+            Tool::Rust => {
+                "cup::Session::snapshot(scope foreground) in a Rust child of this bench, on a \
+                 one-thread tokio runtime (the cup binary's) and mimalloc: the same capture and \
+                 compact text, with no Python around it"
+            }
+            _ => row.read.describe(),
+        };
         let _ = writeln!(
             out,
-            "  {} {}{package}: {}",
+            "  {} {}{package}: {describe}",
             row.tool.label(),
             row.read.short(),
-            row.read.describe()
         );
     }
     if rows.iter().any(|r| r.tool == Tool::Cup && r.warm.is_ok()) {
@@ -669,7 +699,7 @@ fn calls(rows: &[Row], cold_runs: usize) -> String {
         let part = |key: &'static str| row.cold_median(move |c| c.f64(key));
         let set_up = match row.tool {
             Tool::Cup | Tool::Sdk => format!(" + Session() {} ms", ms(part("session_ms"))),
-            Tool::Xa11y => String::new(),
+            Tool::Rust | Tool::Xa11y => String::new(),
         };
         let _ = writeln!(
             out,
@@ -715,6 +745,20 @@ fn unchecked(text: String) -> Check {
 /// nodes read.
 fn checks(rows: &[Row]) -> Vec<Check> {
     let mut out = Vec::new();
+    let what = "cup-rs snapshot() median within 10 % of cup in process from Rust (the same capture and text)";
+    out.push(
+        match (
+            median_of(rows, Tool::Cup, Read::Text),
+            median_of(rows, Tool::Rust, Read::Text),
+        ) {
+            (Err(e), _) => check(false, format!("{what}: cup-rs {e}")),
+            (Ok(_), Err(e)) => unchecked(format!("{what}: Rust {e}")),
+            (Ok(py), Ok(rust)) => check(
+                py <= rust * 1.10,
+                format!("{what}: {py:.1} ms vs {rust:.1} ms ({:.2}x)", py / rust),
+            ),
+        },
+    );
     for read in [Read::Envelope, Read::Text] {
         let what = format!(
             "cup >= 10x faster than the reference SDK, {} median",
@@ -839,9 +883,44 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
     Ok(checks.iter().all(|c| c.status == Status::Pass))
 }
 
+/// Child mode (`--measure-cup --runs N`): cup in this process on the
+/// sandbox's desktop, on the runtime the cup binary and the Python
+/// package's I/O thread use (one thread); prints one JSON measurement.
+fn measure_rust(args: &[String]) -> anyhow::Result<()> {
+    let runs = match args {
+        [flag, n] if flag == "--runs" => n.parse().context("--runs needs a whole number")?,
+        [] => MIN_RUNS,
+        _ => bail!(
+            "usage: python-capture {} [--runs N]",
+            cup_inproc::MEASURE_FLAG
+        ),
+    };
+    let measurement = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the tokio runtime")?
+        .block_on(cup_inproc::measure(
+            cup_protocol::Scope::Foreground,
+            runs,
+            None,
+        ))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    println!("{}", serde_json::to_string(&measurement)?);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     cup_bench::init_logs();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(cup_inproc::MEASURE_FLAG) {
+        return match measure_rust(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("python-capture {}: {e:#}", cup_inproc::MEASURE_FLAG);
+                ExitCode::from(2)
+            }
+        };
+    }
     let result = match parse_args(&args) {
         Ok(None) => {
             println!("{USAGE}");
