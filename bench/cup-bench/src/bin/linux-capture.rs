@@ -151,14 +151,23 @@ fn failed_rows(app: AppSpec, reason: &str) -> Vec<Row> {
         .collect()
 }
 
+/// cup's foreground capture again with `CUP_BUSY_POLL=0`: its own CPU,
+/// without the poller that keeps a core busy while GTK 2 and 3 apps answer.
+type Quiet = Vec<(AppSpec, cup_bench::measurement::Outcome)>;
+
 /// Everything for one app, on a desktop of its own.
-fn bench_app(rt: &tokio::runtime::Runtime, app: AppSpec, runs: usize) -> Vec<Row> {
+fn bench_app(
+    rt: &tokio::runtime::Runtime,
+    app: AppSpec,
+    runs: usize,
+    quiet: &mut Quiet,
+) -> Vec<Row> {
     eprintln!("== {}: starting a private desktop", app.label);
     let sandbox = match Sandbox::start(SandboxOptions::default()) {
         Ok(s) => s,
         Err(e) => return failed_rows(app, &format!("the private desktop did not start: {e}")),
     };
-    let rows = bench_in(rt, &sandbox, app, runs);
+    let rows = bench_in(rt, &sandbox, app, runs, quiet);
     if let Err(e) = sandbox.stop() {
         eprintln!("warning: stopping the private desktop: {e}");
     }
@@ -170,6 +179,7 @@ fn bench_in(
     sandbox: &Sandbox,
     app: AppSpec,
     runs: usize,
+    quiet: &mut Quiet,
 ) -> Vec<Row> {
     let scratch = sandbox.state_dir().join("bench");
     let args = match std::fs::create_dir_all(&scratch).and_then(|()| app.args(&scratch)) {
@@ -229,6 +239,18 @@ fn bench_in(
         Scope::Overview,
         rt.block_on(cup_inproc::run(sandbox, Scope::Overview, runs, None)),
     ));
+    settle("cup, busy poll off");
+    quiet.push((
+        app,
+        rt.block_on(cup_inproc::run_app_env(
+            sandbox,
+            Scope::Foreground,
+            None,
+            runs,
+            app.wait_for(),
+            &[("CUP_BUSY_POLL", "0")],
+        )),
+    ));
     settle("cup over MCP");
     let over_mcp = rt.block_on(cup_mcp::run(
         sandbox,
@@ -276,8 +298,9 @@ fn dump(dir: &PathBuf, rows: &[Row]) -> anyhow::Result<()> {
 fn bench(options: &Options) -> anyhow::Result<bool> {
     let rt = runtime()?;
     let mut rows = Vec::new();
+    let mut quiet = Quiet::new();
     for app in &options.apps {
-        rows.extend(bench_app(&rt, *app, options.runs));
+        rows.extend(bench_app(&rt, *app, options.runs, &mut quiet));
     }
     if let Some(dir) = &options.dump {
         dump(dir, &rows)?;
@@ -301,6 +324,7 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
         checks.push(report::same_tree_check(&rows, app, py_text));
         checks.push(report::folding_check(&rows, app));
     }
+    checks.extend(cpu_checks(&rows, &quiet));
     print!("{}", report::check_lines(&checks));
     let missing_peer = rows
         .iter()
@@ -310,6 +334,55 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
         println!("Some peers are not installed: {}.", cup_bench::SETUP_HINT);
     }
     Ok(checks.iter().all(|c| c.status == Status::Pass))
+}
+
+/// Most of cup's CPU a node may take (issue 50).
+const CPU_PER_NODE_MAX_US: f64 = 25.0;
+
+/// Median CPU per capture over the node count, in µs a node.
+fn per_node(m: &cup_bench::measurement::Measurement) -> Option<(f64, f64, u64)> {
+    let cpu = cup_bench::stats::summarize(&m.cpu_ms)?.median;
+    let nodes = m.nodes_per_run.iter().flatten().copied().max()?;
+    (nodes > 0).then(|| (cpu * 1e3 / nodes as f64, cpu, nodes))
+}
+
+/// cup's own CPU per node, busy poll off, within the target; the default
+/// (busy poll where it helps) beside it.
+fn cpu_checks(rows: &[Row], quiet: &Quiet) -> Vec<report::Check> {
+    let mut out = Vec::new();
+    for (app, outcome) in quiet {
+        let spin = rows
+            .iter()
+            .find(|r| r.app.key == app.key && r.tool == Tool::Cup && r.scope == Scope::Foreground)
+            .and_then(|r| r.outcome.as_ref().ok())
+            .and_then(per_node)
+            .map_or(String::new(), |(us, cpu, _)| {
+                format!("; with the default busy poll {cpu:.1} ms, {us:.1} µs a node")
+            });
+        let what = format!(
+            "{} foreground: cup's own CPU <= {CPU_PER_NODE_MAX_US} µs a node (CUP_BUSY_POLL=0, median CPU over nodes)",
+            app.label
+        );
+        out.push(match outcome.as_ref().map(per_node) {
+            Ok(Some((us, cpu, nodes))) => report::Check {
+                status: if us <= CPU_PER_NODE_MAX_US {
+                    Status::Pass
+                } else {
+                    Status::Fail
+                },
+                text: format!("{what}: {cpu:.1} ms for {nodes} nodes, {us:.1} µs a node{spin}"),
+            },
+            Ok(None) => report::Check {
+                status: Status::Fail,
+                text: format!("{what}: no CPU or node count measured"),
+            },
+            Err(e) => report::Check {
+                status: Status::Fail,
+                text: format!("{what}: {e}"),
+            },
+        });
+    }
+    out
 }
 
 fn main() -> ExitCode {

@@ -148,8 +148,22 @@ pub async fn run_app(
     runs: usize,
     wait_for: Option<&str>,
 ) -> Outcome {
+    run_app_env(sandbox, scope, app, runs, wait_for, &[]).await
+}
+
+/// [`run_app`] with more environment for the child (e.g.
+/// `CUP_BUSY_POLL=0`).
+pub async fn run_app_env(
+    sandbox: &Sandbox,
+    scope: Scope,
+    app: Option<&str>,
+    runs: usize,
+    wait_for: Option<&str>,
+    env: &[(&str, &str)],
+) -> Outcome {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
     let mut command = sandbox.command(exe);
+    command.envs(env.iter().copied());
     command
         .arg(MEASURE_FLAG)
         .arg("--scope")

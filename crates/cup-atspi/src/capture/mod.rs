@@ -174,6 +174,19 @@ impl AppFacts {
             .is_some_and(|(name, version)| crate::facts::is_gtk_before_4(&name, &version))
     }
 
+    /// Whether cup's capture of the app on `bus` should busy-poll for its
+    /// replies (see [`crate::wire::busy::helps`]): known from its toolkit
+    /// and its program.
+    pub fn busy_poll_helps(&self, bus: &str) -> bool {
+        let Some((name, version)) = self.toolkit(bus) else {
+            return false;
+        };
+        let program = self
+            .pid(bus)
+            .and_then(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).ok());
+        crate::wire::busy::helps(&name, &version, program.as_deref().map(str::trim))
+    }
+
     /// Whether the app on `bus` is known to be a GTK 4 app.
     pub fn is_gtk4(&self, bus: &str) -> bool {
         self.toolkit(bus)
@@ -435,7 +448,7 @@ async fn capture_once(
     // Apps that answer on one thread, with an X round trip per extents
     // read, answer sooner when cup polls for their replies than when it
     // sleeps (see wire::BusyPoll).
-    let one_thread = !buses.is_empty() && buses.iter().all(|b| facts.is_gtk_before_4(b));
+    let one_thread = !buses.is_empty() && buses.iter().all(|b| facts.busy_poll_helps(b));
     let _busy = crate::wire::BusyPoll::start(
         deadline.saturating_duration_since(Instant::now()),
         one_thread,

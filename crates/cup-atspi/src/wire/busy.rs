@@ -14,7 +14,18 @@
 //! threads, which then share one CPU. gtk4-demo took 130-165 ms with it
 //! against 116-128 ms without, Chromium 68-83 ms against 61-69 ms. So the
 //! capture asks for it only for apps that answer on one thread
-//! ([`crate::facts::is_gtk_before_4`]).
+//! ([`crate::facts::is_gtk_before_4`]), and not for LibreOffice, whose GTK 3
+//! front end reports GTK but answers extents from its own geometry: on
+//! 2026-11-30, 4 alternating runs of 5 captures each, Writer 63.5-67.4 ms
+//! with it against 61.0-67.2 without, Calc 311-324 against 322-346,
+//! Impress 58.6-67.0 against 55.4-60.0, while it turned 10-13 ms of cup's
+//! CPU per Writer capture into 60-62 ms. GIMP (GTK 2) still gains, 52.9-54.9
+//! against 58.3-63.9 ms; gtk3-widget-factory 7.2-12.7 against 9.5-13.9 ms.
+//!
+//! It costs CPU: the poller keeps one core busy for the capture's length,
+//! so CPU equals wall time (gtk3-widget-factory: 8-12 ms of CPU for 150
+//! nodes with it, 3.5-4.1 ms without). On a host of many desktops that
+//! core is taken from the others: `CUP_BUSY_POLL=0` gives it back.
 //!
 //! While it runs, a task keeps the runtime polling its sockets
 //! (`epoll_wait` with no timeout) instead of sleeping. It stops when the
@@ -93,6 +104,18 @@ fn cpus_available() -> usize {
     *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
+/// Whether busy-polling helps the capture of an app with this toolkit
+/// (name, version) and program (`/proc/PID/comm`, when known): GTK 2 and 3
+/// apps, which answer on one thread with an X round trip per extents read,
+/// except LibreOffice (see the module's figures).
+pub fn helps(toolkit: &str, version: &str, program: Option<&str>) -> bool {
+    let office = program.is_some_and(|p| {
+        let p = p.to_ascii_lowercase();
+        p.starts_with("soffice") || p.starts_with("libreoffice")
+    });
+    crate::facts::is_gtk_before_4(toolkit, version) && !office
+}
+
 /// Whether to busy-poll, given `CUP_BUSY_POLL`, the CPUs available and
 /// whether it helps the peers.
 fn enabled(setting: Option<&str>, cpus: usize, helps: bool) -> bool {
@@ -118,6 +141,18 @@ mod tests {
         assert!(!enabled(Some("0"), 4, true));
         assert!(!enabled(Some(" off "), 4, true));
         assert!(enabled(Some("bogus"), 4, true));
+    }
+
+    #[test]
+    fn helps_gtk_2_and_3_but_not_libreoffice() {
+        assert!(helps("GTK", "3.24.38", Some("gtk3-widget-fact")));
+        assert!(helps("GTK", "2.24.33", Some("gimp-2.10")));
+        assert!(helps("gtk", "3.24.38", None));
+        assert!(!helps("GTK", "3.24.38", Some("soffice.bin")));
+        assert!(!helps("GTK", "3.24.38", Some("libreoffice")));
+        assert!(!helps("GTK", "4.8.3", Some("gtk4-demo")));
+        assert!(!helps("Qt", "5.15.8", Some("vlc")));
+        assert!(!helps("Chromium", "", Some("chromium")));
     }
 
     /// `start` polls exactly when [`enabled`] says so for this machine and

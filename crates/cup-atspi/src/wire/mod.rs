@@ -12,7 +12,7 @@
 
 mod address;
 mod body;
-mod busy;
+pub(crate) mod busy;
 mod conn;
 mod frame;
 

@@ -242,7 +242,7 @@ impl LinuxAdapter {
             && self
                 .facts
                 .ahead
-                .captured_all(|bus| self.facts.is_gtk_before_4(bus));
+                .captured_all(|bus| self.facts.busy_poll_helps(bus));
         let _busy = crate::wire::BusyPoll::start(FRAMES_TIMEOUT, one_thread);
         let ((frames, frames_ms), (x11, x11_ms)) =
             tokio::join!(async { (self.frames(ahead).await, since()) }, async {
