@@ -27,9 +27,15 @@ pub fn is_web_toolkit(toolkit: &str) -> bool {
 /// (`level`), text inputs and combo boxes (`placeholder-text`), tree items
 /// (`level`), links (`href`) and web documents. GTK 2 and 3 give a combo
 /// box no attribute but `toolkit` (the entry of one that has an entry is
-/// its child, read on its own).
+/// its child, read on its own). A web page's text run (`Static`, a DOM
+/// text node: Chromium's `StaticText`) has none of those: no element of its
+/// own to carry an ARIA attribute, an `id` or a `class` (a third of a
+/// text-heavy page's reads before).
 pub fn needs_attributes(role: AtspiRole, toolkit: &str, version: &str) -> bool {
     if role == AtspiRole::ComboBox && crate::facts::is_gtk_before_4(toolkit, version) {
+        return false;
+    }
+    if role == AtspiRole::Static && is_web_toolkit(toolkit) {
         return false;
     }
     is_web_toolkit(toolkit)
@@ -191,6 +197,8 @@ mod tests {
     #[test]
     fn attributes_for_web_and_a_few_roles() {
         assert!(needs_attributes(AtspiRole::Section, "Chromium", "120"));
+        assert!(!needs_attributes(AtspiRole::Static, "Chromium", "120"));
+        assert!(needs_attributes(AtspiRole::Link, "Chromium", "120"));
         assert!(needs_attributes(AtspiRole::Heading, "GTK", "3.24.38"));
         assert!(needs_attributes(AtspiRole::Entry, "Qt", "5.15.8"));
         assert!(needs_attributes(AtspiRole::DocumentWeb, "", ""));
