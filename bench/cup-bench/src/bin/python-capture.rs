@@ -804,7 +804,10 @@ fn checks(rows: &[Row]) -> Vec<Check> {
     // Same window, same nodes: cup leaves out what is neither VISIBLE nor
     // SHOWING (with its subtree), the SDK and xa11y keep it; xa11y's walk
     // counts both.
-    let what = "same window, whole tree: cup's nodes = the nodes of xa11y's walk that are VISIBLE or SHOWING with every ancestor (cup's rule), and the SDK's nodes = all of xa11y's";
+    // Since issue 48 cup also leaves out the empty cells of a table it reads
+    // on screen only (gtk3-widget-factory's tree view: its icon cells), so
+    // it may read fewer than xa11y's rendered nodes, never more.
+    let what = "same window, whole tree: cup's nodes <= the nodes of xa11y's walk that are VISIBLE or SHOWING with every ancestor (cup's rule; cup also leaves out a managed table's empty cells), and the SDK's nodes = all of xa11y's";
     let count = |tool, read| find(rows, tool, read).and_then(Row::node_count);
     let cup = count(Tool::Cup, Read::Envelope);
     let sdk = count(Tool::Sdk, Read::Envelope);
@@ -821,9 +824,9 @@ fn checks(rows: &[Row]) -> Vec<Check> {
     );
     out.push(match (cup, rendered, all, sdk) {
         (Some(cup), Some(rendered), Some(all), Some(sdk)) => {
-            check(cup == rendered && sdk == all, text)
+            check(cup <= rendered && sdk == all, text)
         }
-        (Some(cup), Some(rendered), _, None) => check(cup == rendered, text),
+        (Some(cup), Some(rendered), _, None) => check(cup <= rendered, text),
         _ => unchecked(text),
     });
     out

@@ -102,6 +102,14 @@ async fn widget_factory_check_buttons_and_bounds() {
         "{}",
         again.text
     );
+    // The tree view's "Cool" column: GTK's toggle renderer, cells with no
+    // text that a person ticks. The table's empty cells are left out; these
+    // are check boxes and stay, with their toggle.
+    let toggles = nodes(&again)
+        .into_iter()
+        .filter(|n| n.role == Role::Cell && n.actions.contains(&cup_protocol::Action::Toggle))
+        .count();
+    assert!(toggles >= 3, "{toggles} toggle cells:\n{}", again.text);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -298,7 +298,8 @@ impl Shown {
 
 /// `true` for a table cell with nothing in it: no text, and a name that is
 /// empty or only its address (a spreadsheet names its cells "B2"); not the
-/// focused or a selected one.
+/// focused or a selected one, and not a check box (GTK's toggle renderer:
+/// a cell with no text that a person ticks).
 pub(super) fn is_empty_cell(
     role: AtspiRole,
     name: &str,
@@ -310,6 +311,9 @@ pub(super) fn is_empty_cell(
         && (name.trim().is_empty() || is_address(name.trim()))
         && !states.contains(AtspiState::Focused)
         && !states.contains(AtspiState::Selected)
+        && !states.contains(AtspiState::Checkable)
+        && !states.contains(AtspiState::Checked)
+        && !states.contains(AtspiState::Indeterminate)
 }
 
 /// `true` for a spreadsheet address: 1-3 capital letters, then a row

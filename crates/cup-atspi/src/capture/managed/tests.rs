@@ -36,6 +36,16 @@ fn empty_cells_have_no_text_and_at_most_an_address() {
     let mut focused = StateSet::empty();
     focused.insert(AtspiState::Focused);
     assert!(!is_empty_cell(cell, "A1", None, focused));
+    // GTK's toggle renderer: no text, a check box all the same.
+    for state in [
+        AtspiState::Checkable,
+        AtspiState::Checked,
+        AtspiState::Indeterminate,
+    ] {
+        let mut toggle = StateSet::empty();
+        toggle.insert(state);
+        assert!(!is_empty_cell(cell, "", None, toggle), "{state:?}");
+    }
 }
 
 #[test]
