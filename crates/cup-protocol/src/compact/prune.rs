@@ -307,7 +307,18 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
             && parent.is_some_and(|p| repeats(&p.name, &node.name)))
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
-            && !node.iter().any(Node::has_meaningful_action))
+            && !holds_action(node))
+}
+
+/// Whether an offscreen node is kept by rule 9: it acts itself, or (D19)
+/// it holds something that acts and has a place, as a list item below the
+/// fold holds its link. A wrapper whose acting content has no place on
+/// screen at all (Firefox's hidden menu bar and its menus) goes with it.
+fn holds_action(node: &Node) -> bool {
+    node.has_meaningful_action()
+        || node
+            .iter()
+            .any(|n| n.has_meaningful_action() && n.bounds.is_some())
 }
 
 /// How many of `children` count as siblings for D14's "only child": all

@@ -211,6 +211,30 @@ fn offscreen_nodes_stay_only_when_actionable() {
     assert_eq!(out, "[e0] win \"W\"\n  [e2] btn \"Reach\" {off} [clk]\n");
 }
 
+/// D19 keeps an offscreen wrapper for what it holds only when that has a
+/// place: Firefox's hidden menu bar (no bounds, its menus none either) goes
+/// with its menus, as rule 9 drops it.
+#[test]
+fn an_offscreen_wrapper_stays_only_for_acting_content_with_a_place() {
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "bounds": {"x": 0, "y": 0, "w": 800, "h": 600}, "children": [
+            {"id": "e1", "role": "menubar", "name": "Application", "states": ["offscreen"], "children": [
+                {"id": "e2", "role": "menu", "name": "File", "states": ["offscreen", "collapsed"], "actions": ["expand", "select"]},
+                {"id": "e3", "role": "menu", "name": "Edit", "states": ["offscreen", "collapsed"], "actions": ["expand", "select"]}
+            ]},
+            {"id": "e4", "role": "listitem", "name": "", "states": ["offscreen"], "bounds": {"x": 0, "y": 900, "w": 200, "h": 20}, "children": [
+                {"id": "e5", "role": "link", "name": "Far", "states": ["offscreen"], "bounds": {"x": 0, "y": 900, "w": 40, "h": 20}, "actions": ["click"]}
+            ]}
+        ]}]),
+    );
+    assert!(
+        !out.contains("File") && !out.contains("Application"),
+        "{out}"
+    );
+    // The list item below the fold is kept, clipped: counted for `page`.
+    assert!(out.contains("1 more item — 1 below"), "{out}");
+}
+
 #[test]
 fn single_child_structural_containers_collapse() {
     for role in [
