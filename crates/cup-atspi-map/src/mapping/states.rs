@@ -92,7 +92,17 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
     push(State::Disabled, known && operable && disabled);
     push(State::Focused, has(AtspiState::Focused));
     let checked = has(AtspiState::Checked) || (role == Role::Switch && has(AtspiState::Pressed));
-    push(State::Checked, kinds::is_checkable(role) && checked);
+    // GTK's toggle renderer: a table cell that is a check box (its
+    // `toggle` action says so).
+    let check_cell = role == Role::Cell
+        && raw
+            .action_names
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case("toggle"));
+    push(
+        State::Checked,
+        (kinds::is_checkable(role) || check_cell) && checked,
+    );
     push(
         State::Pressed,
         role == Role::Button && (has(AtspiState::Pressed) || has(AtspiState::Checked)),
@@ -231,6 +241,10 @@ mod tests {
 
     #[test]
     fn toggle_button_checked_is_pressed_and_switch_pressed_is_checked() {
+        let mut cell = node(AtspiRole::TableCell, &[AtspiState::Checked]);
+        assert_eq!(states(&cell, Role::Cell), Vec::<State>::new());
+        cell.action_names = vec!["toggle".into()];
+        assert_eq!(states(&cell, Role::Cell), vec![State::Checked]);
         let raw = node(AtspiRole::ToggleButton, &[AtspiState::Checked]);
         assert_eq!(states(&raw, Role::Button), vec![State::Pressed]);
         let raw = node(AtspiRole::ToggleButton, &[AtspiState::Pressed]);

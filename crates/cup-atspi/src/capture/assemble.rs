@@ -134,6 +134,7 @@ fn shown_children(nodes: &[Skel], details: &[Details], i: usize) -> Vec<usize> {
                     &nodes[c].name,
                     details[c].text.as_deref(),
                     nodes[c].states,
+                    &details[c].actions,
                 )
         })
         .collect()

@@ -104,12 +104,19 @@ async fn widget_factory_check_buttons_and_bounds() {
     );
     // The tree view's "Cool" column: GTK's toggle renderer, cells with no
     // text that a person ticks. The table's empty cells are left out; these
-    // are check boxes and stay, with their toggle.
-    let toggles = nodes(&again)
+    // are check boxes and stay, with their toggle, ticked as the app's model
+    // says (True, False, True, True for its four rows).
+    let toggles: Vec<bool> = nodes(&again)
         .into_iter()
         .filter(|n| n.role == Role::Cell && n.actions.contains(&cup_protocol::Action::Toggle))
-        .count();
-    assert!(toggles >= 3, "{toggles} toggle cells:\n{}", again.text);
+        .map(|n| n.states.contains(&State::Checked))
+        .collect();
+    assert_eq!(
+        toggles,
+        [true, false, true, true],
+        "toggle cells (ticked?):\n{}",
+        again.text
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -299,12 +299,14 @@ impl Shown {
 /// `true` for a table cell with nothing in it: no text, and a name that is
 /// empty or only its address (a spreadsheet names its cells "B2"); not the
 /// focused or a selected one, and not a check box (GTK's toggle renderer:
-/// a cell with no text that a person ticks).
+/// a cell with no text that a person ticks, which says so by its `toggle`
+/// action, and by CHECKED when ticked; GTK 3 never says CHECKABLE).
 pub(super) fn is_empty_cell(
     role: AtspiRole,
     name: &str,
     text: Option<&str>,
     states: StateSet,
+    actions: &[String],
 ) -> bool {
     role == AtspiRole::TableCell
         && text.is_none_or(|t| t.trim().is_empty())
@@ -314,6 +316,7 @@ pub(super) fn is_empty_cell(
         && !states.contains(AtspiState::Checkable)
         && !states.contains(AtspiState::Checked)
         && !states.contains(AtspiState::Indeterminate)
+        && !actions.iter().any(|a| a.eq_ignore_ascii_case("toggle"))
 }
 
 /// `true` for a spreadsheet address: 1-3 capital letters, then a row

@@ -25,17 +25,17 @@ fn manages_by_state_or_by_a_huge_count() {
 fn empty_cells_have_no_text_and_at_most_an_address() {
     let none = StateSet::empty();
     let cell = AtspiRole::TableCell;
-    assert!(is_empty_cell(cell, "B2", None, none));
-    assert!(is_empty_cell(cell, "XFD1048576", Some(" "), none));
-    assert!(is_empty_cell(cell, "", Some(""), none));
-    assert!(!is_empty_cell(cell, "B2", Some("21"), none));
+    assert!(is_empty_cell(cell, "B2", None, none, &[]));
+    assert!(is_empty_cell(cell, "XFD1048576", Some(" "), none, &[]));
+    assert!(is_empty_cell(cell, "", Some(""), none, &[]));
+    assert!(!is_empty_cell(cell, "B2", Some("21"), none, &[]));
     // A GTK cell is named by its text.
-    assert!(!is_empty_cell(cell, "Application Class", None, none));
-    assert!(!is_empty_cell(cell, "B02", None, none));
-    assert!(!is_empty_cell(AtspiRole::Label, "", None, none));
+    assert!(!is_empty_cell(cell, "Application Class", None, none, &[]));
+    assert!(!is_empty_cell(cell, "B02", None, none, &[]));
+    assert!(!is_empty_cell(AtspiRole::Label, "", None, none, &[]));
     let mut focused = StateSet::empty();
     focused.insert(AtspiState::Focused);
-    assert!(!is_empty_cell(cell, "A1", None, focused));
+    assert!(!is_empty_cell(cell, "A1", None, focused, &[]));
     // GTK's toggle renderer: no text, a check box all the same.
     for state in [
         AtspiState::Checkable,
@@ -44,8 +44,12 @@ fn empty_cells_have_no_text_and_at_most_an_address() {
     ] {
         let mut toggle = StateSet::empty();
         toggle.insert(state);
-        assert!(!is_empty_cell(cell, "", None, toggle), "{state:?}");
+        assert!(!is_empty_cell(cell, "", None, toggle, &[]), "{state:?}");
     }
+    // An unticked one says only its action.
+    let actions = ["expand or contract", "edit", "activate", "toggle"].map(String::from);
+    assert!(!is_empty_cell(cell, "", None, none, &actions));
+    assert!(is_empty_cell(cell, "", None, none, &actions[..3]));
 }
 
 #[test]
