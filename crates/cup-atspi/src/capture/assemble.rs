@@ -79,6 +79,7 @@ pub(super) fn build(
         .collect();
     name_only_child(&mut node);
     text_over_tooltip(&mut node);
+    name_check_cells(&mut node);
     // GTK's page tab holds its whole page: a tab with controls below it
     // is not named by them (GIMP's Fonts tab came out as "Rescan the
     // installed fonts", its only button).
@@ -138,6 +139,42 @@ fn shown_children(nodes: &[Skel], details: &[Details], i: usize) -> Vec<usize> {
                 )
         })
         .collect()
+}
+
+/// A table's nameless check-box cells (GTK's toggle renderer: no text, a
+/// `toggle` action) are named by the header of their column, the label a
+/// person reads above them (`nameFrom` "header"): gtk3-widget-factory's
+/// tree view ticks its rows in a column headed "Cool". The column is the
+/// header whose span holds the cell's middle.
+fn name_check_cells(node: &mut Node) {
+    use cup_protocol::{Action, Role};
+    let headers: Vec<(i64, i64, String)> = node
+        .children
+        .iter()
+        .filter(|c| c.role == Role::ColumnHeader && !c.name.is_empty())
+        .filter_map(|c| {
+            let b = c.bounds?;
+            let right = b.x.saturating_add(i64::try_from(b.w).ok()?);
+            Some((b.x, right, c.name.clone()))
+        })
+        .collect();
+    if headers.is_empty() {
+        return;
+    }
+    for cell in node.children.iter_mut().filter(|c| {
+        c.role == Role::Cell && c.name.is_empty() && c.actions.contains(&Action::Toggle)
+    }) {
+        let Some(b) = cell.bounds else { continue };
+        let middle = b.x.saturating_add(i64::try_from(b.w / 2).unwrap_or(0));
+        if let Some((_, _, name)) = headers.iter().find(|(l, r, _)| (*l..*r).contains(&middle)) {
+            cell.name.clone_from(name);
+            if let Some(linux) = cell.platform.linux.as_mut() {
+                linux
+                    .extra
+                    .insert(mapping::NAME_FROM.to_owned(), "header".into());
+            }
+        }
+    }
 }
 
 /// An item of a list, tree or tab bar named from its tooltip whose
@@ -304,6 +341,36 @@ mod tests {
             scroll,
         ];
         vec![pane]
+    }
+
+    #[test]
+    fn a_check_box_cell_is_named_by_its_column_header() {
+        use cup_protocol::{Action, Rect};
+        let at = |x: i64, w: u64| Some(Rect { x, y: 0, w, h: 20 });
+        let mut table = Node::new("e0", Role::Table, "");
+        let mut cool = Node::new("e1", Role::ColumnHeader, "Cool");
+        cool.bounds = at(1082, 46);
+        let mut name = Node::new("e2", Role::ColumnHeader, "Name");
+        name.bounds = at(1172, 74);
+        let mut tick = Node::new("e3", Role::Cell, "");
+        tick.bounds = at(1084, 42);
+        tick.actions = vec![Action::Toggle];
+        tick.platform.linux = Some(Default::default());
+        let mut text = Node::new("e4", Role::Cell, "");
+        text.bounds = at(1174, 70);
+        let mut elsewhere = tick.clone();
+        elsewhere.bounds = at(1400, 20);
+        table.children = vec![cool, name, tick, text, elsewhere];
+        super::name_check_cells(&mut table);
+        let names: Vec<&str> = table.children.iter().map(|c| c.name.as_str()).collect();
+        // Only the check box under a header; a text cell is not a check box.
+        assert_eq!(names, ["Cool", "Name", "Cool", "", ""]);
+        let from = table.children[2]
+            .platform
+            .linux
+            .as_ref()
+            .and_then(|l| l.extra.get(crate::mapping::NAME_FROM));
+        assert_eq!(from.and_then(|v| v.as_str()), Some("header"));
     }
 
     #[test]

@@ -109,7 +109,11 @@ async fn widget_factory_check_buttons_and_bounds() {
     let toggles: Vec<bool> = nodes(&again)
         .into_iter()
         .filter(|n| n.role == Role::Cell && n.actions.contains(&cup_protocol::Action::Toggle))
-        .map(|n| n.states.contains(&State::Checked))
+        .map(|n| {
+            // Named by their column's header.
+            assert_eq!(n.name, "Cool", "{}", again.text);
+            n.states.contains(&State::Checked)
+        })
         .collect();
     assert_eq!(
         toggles,
