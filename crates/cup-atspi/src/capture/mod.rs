@@ -175,7 +175,7 @@ impl AppFacts {
     }
 
     /// Whether cup's capture of the app on `bus` should busy-poll for its
-    /// replies (see [`crate::wire::busy::helps`]): known from its toolkit
+    /// replies (see `wire::busy::helps`): known from its toolkit
     /// and its program.
     pub fn busy_poll_helps(&self, bus: &str) -> bool {
         let Some((name, version)) = self.toolkit(bus) else {
