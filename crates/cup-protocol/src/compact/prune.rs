@@ -307,18 +307,22 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
             && parent.is_some_and(|p| repeats(&p.name, &node.name)))
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
-            && !holds_action(node))
+            && !holds_action(node, parent))
 }
 
 /// Whether an offscreen node is kept by rule 9: it acts itself, or (D19)
 /// it holds something that acts and has a place, as a list item below the
-/// fold holds its link. A wrapper whose acting content has no place on
-/// screen at all (Firefox's hidden menu bar and its menus) goes with it.
-fn holds_action(node: &Node) -> bool {
+/// fold holds its link, or it is an item of a closed container, which D13
+/// counts on the container's fold line (GIMP's "Dynamics Options":
+/// `2 items in closed button: expand to open`). Elsewhere a wrapper whose
+/// acting content has no place on screen at all (Firefox's hidden menu bar
+/// and its menus) goes with it.
+fn holds_action(node: &Node, parent: Option<&Node>) -> bool {
+    let in_closed = parent.is_some_and(|p| opener(p).is_some());
     node.has_meaningful_action()
         || node
             .iter()
-            .any(|n| n.has_meaningful_action() && n.bounds.is_some())
+            .any(|n| n.has_meaningful_action() && (in_closed || n.bounds.is_some()))
 }
 
 /// How many of `children` count as siblings for D14's "only child": all

@@ -233,6 +233,24 @@ fn an_offscreen_wrapper_stays_only_for_acting_content_with_a_place() {
     );
     // The list item below the fold is kept, clipped: counted for `page`.
     assert!(out.contains("1 more item — 1 below"), "{out}");
+    // Items of a closed container keep their place on its fold line (D13),
+    // wrappers and all: GIMP's collapsed "Dynamics Options".
+    let wrapped = |id: &str, inner: &str| {
+        json!({"id": id, "role": "generic", "name": "", "states": ["offscreen"], "children": [
+            {"id": inner, "role": "checkbox", "name": inner, "states": ["offscreen"], "actions": ["toggle"]}
+        ]})
+    };
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "bounds": {"x": 0, "y": 0, "w": 800, "h": 600}, "children": [
+            {"id": "e1", "role": "button", "name": "Dynamics Options", "states": ["collapsed"],
+             "bounds": {"x": 10, "y": 10, "w": 180, "h": 18}, "actions": ["click", "expand"],
+             "children": [wrapped("e2", "e3"), wrapped("e4", "e5")]}
+        ]}]),
+    );
+    assert!(
+        out.contains("# 2 items in closed button e1: expand to open"),
+        "{out}"
+    );
 }
 
 #[test]
