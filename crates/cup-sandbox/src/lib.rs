@@ -39,6 +39,7 @@ pub mod firefox;
 pub mod libreoffice;
 mod procfs;
 mod sandbox;
+pub mod settle;
 pub mod webapps;
 mod xauth;
 

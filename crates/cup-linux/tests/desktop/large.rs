@@ -11,7 +11,12 @@ use cup::SnapshotRequest;
 use cup_protocol::{Role, Scope};
 use cup_sandbox::LaunchOptions;
 
-fn libreoffice(desk: &Desk, module: &str, dir: &TempDir, file: &std::path::Path) {
+fn libreoffice(
+    desk: &Desk,
+    module: &str,
+    dir: &TempDir,
+    file: &std::path::Path,
+) -> cup_sandbox::App {
     let profile = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))
         .unwrap_or_else(|e| panic!("profile: {e}"));
     let options = LaunchOptions {
@@ -27,7 +32,41 @@ fn libreoffice(desk: &Desk, module: &str, dir: &TempDir, file: &std::path::Path)
         )
         .unwrap_or_else(|e| {
             panic!("cannot launch soffice: {e} (apt-get install libreoffice-{module} libreoffice-gtk3, or scripts/install-deps.sh)")
-        });
+        })
+}
+
+/// Waits, listing windows only, until LibreOffice's window is titled with
+/// the file it opened, then until LibreOffice is quiet (its process tree
+/// under 5 % of a core, run-queue waits counted: `cup_sandbox::settle`):
+/// it lays the document out after it shows it. A walk of the document
+/// during that layout makes LibreOffice 7.4 create its paragraphs'
+/// accessibles early, and those keep answering `GetText` with "" (40 s
+/// later still; 1 run in 5-10 beside two busy loops, with or without cup's
+/// busy poll). The window listing asks no document for its children.
+async fn opened(session: &mut cup::Session, app: &cup_sandbox::App, file: &str) {
+    let overview = SnapshotRequest {
+        scope: Scope::Overview,
+        ..SnapshotRequest::default()
+    };
+    until(
+        session,
+        &overview,
+        &format!("a window titled {file}"),
+        90,
+        false,
+        |s| {
+            s.envelope
+                .windows
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .any(|w| w.title.contains(file))
+        },
+    )
+    .await;
+    // Not quiet within the time: read anyway (the test's own checks say
+    // what came of it).
+    let _ = cup_sandbox::settle::wait_idle(app.pid, Duration::from_secs(60));
 }
 
 fn foreground() -> SnapshotRequest {
@@ -52,8 +91,9 @@ async fn writer_on_thirty_pages_reads_the_screen_and_says_the_rest() {
         format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.3\" office:mimetype=\"application/vnd.oasis.opendocument.text\"><office:body><office:text>\n{paragraphs}</office:text></office:body></office:document>\n"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    libreoffice(&desk, "writer", &dir, &file);
+    let app = libreoffice(&desk, "writer", &dir, &file);
     let mut session = desk.session();
+    opened(&mut session, &app, "long.fodt").await;
     let snap = until(
         &mut session,
         &foreground(),
@@ -95,8 +135,9 @@ async fn impress_on_twenty_slides_lists_the_thumbnails_on_screen() {
         format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:draw=\"urn:oasis:names:tc:opendocument:xmlns:drawing:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" xmlns:svg=\"urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0\" xmlns:style=\"urn:oasis:names:tc:opendocument:xmlns:style:1.0\" office:version=\"1.3\" office:mimetype=\"application/vnd.oasis.opendocument.presentation\"><office:styles/><office:master-styles><style:master-page style:name=\"Default\"/></office:master-styles><office:body><office:presentation>{pages}</office:presentation></office:body></office:document>\n"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    libreoffice(&desk, "impress", &dir, &file);
+    let app = libreoffice(&desk, "impress", &dir, &file);
     let mut session = desk.session();
+    opened(&mut session, &app, "deck.fodp").await;
     let snap = until(
         &mut session,
         &foreground(),

@@ -1,4 +1,5 @@
-//! Waiting for an app to go quiet before a tool is timed on it.
+//! Waiting for an app to go quiet: before a bench times a tool on it, and
+//! before a live test reads an app that lays itself out after it shows.
 //!
 //! An app is busy for a while after it shows its window: Chromium loads
 //! the page, builds its accessibility tree and starts helper processes
