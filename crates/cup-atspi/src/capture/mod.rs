@@ -129,6 +129,9 @@ pub struct AppFacts {
     statics: Statics,
     /// Pid behind each unique bus name (a unique name is never reused).
     pids: Mutex<HashMap<String, u32>>,
+    /// Program (`/proc/PID/comm`) behind each unique bus name, read once
+    /// with its pid.
+    programs: Mutex<HashMap<String, String>>,
     /// Structures read ahead by the window listing of a snapshot.
     pub ahead: ReadAhead,
     /// Gecko apps whose web content was read once (see [`warm`]).
@@ -165,6 +168,13 @@ impl AppFacts {
             }
             m.insert(bus.to_owned(), pid);
         }
+        let program = std::fs::read_to_string(format!("/proc/{pid}/comm"));
+        if let (Ok(mut m), Ok(program)) = (self.programs.lock(), program) {
+            if m.len() >= MAX_APPS_REMEMBERED {
+                m.clear();
+            }
+            m.insert(bus.to_owned(), program.trim().to_owned());
+        }
     }
 
     /// Whether the app on `bus` is known to be a GTK 2 or 3 app (one that
@@ -176,15 +186,13 @@ impl AppFacts {
 
     /// Whether cup's capture of the app on `bus` should busy-poll for its
     /// replies (see `wire::busy::helps`): known from its toolkit
-    /// and its program.
+    /// and its program (both learned once per app).
     pub fn busy_poll_helps(&self, bus: &str) -> bool {
         let Some((name, version)) = self.toolkit(bus) else {
             return false;
         };
-        let program = self
-            .pid(bus)
-            .and_then(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).ok());
-        crate::wire::busy::helps(&name, &version, program.as_deref().map(str::trim))
+        let program = self.programs.lock().ok().and_then(|m| m.get(bus).cloned());
+        crate::wire::busy::helps(&name, &version, program.as_deref())
     }
 
     /// Whether the app on `bus` is known to be a GTK 4 app.
