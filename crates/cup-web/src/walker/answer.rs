@@ -63,9 +63,20 @@ pub struct RawWalk {
     /// Why an incremental read was answered with a whole walk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// What the walker read from every element's computed style instead of
+    /// matching the page's selectors: bit 1 the sparingly read properties
+    /// (display, visibility, position...), bit 2 `::before`/`::after`
+    /// content. It does so when a sheet cannot be read, or when the sheets
+    /// hold so many selectors that matching them costs more.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub direct: u8,
     /// The walker's own time, ms (`setup`, `walk`, `total`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ms: Option<Value>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Sparse columns of [`RawWalk`].

@@ -378,6 +378,7 @@ pub async fn walk(
         walker_ms = ms.and_then(|m| m.get("total")?.as_f64()),
         setup_ms = ms.and_then(|m| m.get("setup")?.as_f64()),
         walk_ms = ms.and_then(|m| m.get("walk")?.as_f64()),
+        direct = raw.map_or(0, |r| r.direct),
         bytes = text.len(),
         "walker answered"
     );

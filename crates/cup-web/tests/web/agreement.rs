@@ -39,7 +39,17 @@ pub const PAGES: &[(&str, &str)] = &[
     ("/probe3.html", include_str!("pages/agreement/probe3.html")),
     ("/probe4.html", include_str!("pages/agreement/probe4.html")),
     ("/probe5.html", include_str!("pages/agreement/probe5.html")),
+    (
+        "/framework.html",
+        include_str!("pages/agreement/framework.html"),
+    ),
 ];
+
+/// The corpus page whose sheets are big enough that the walker reads every
+/// element's style instead of matching selectors ([`RawWalk::direct`]).
+///
+/// [`RawWalk::direct`]: cup_web::walker::RawWalk::direct
+const DIRECT_PAGE: &str = "/framework.html";
 
 /// The iframe document of content.html.
 const CHILD: &str = include_str!("pages/agreement/child.html");
@@ -263,6 +273,11 @@ async fn the_walker_agrees_with_chromium_node_for_node() {
             (None, None),
             "{path}: the walker skipped subtrees"
         );
+        // The corpus's own sheets are matched; the framework-sized ones are
+        // read from each element's style (both properties and pseudo
+        // content), and must agree with Chromium just the same.
+        let direct = if *path == DIRECT_PAGE { 3 } else { 0 };
+        assert_eq!(raw.direct, direct, "{path}: what the walker read directly");
         let walk = raw.decode().unwrap_or_else(|e| panic!("{path}: {e}"));
         let backends = world::backend_ids(&browser, &page, &page)
             .await
