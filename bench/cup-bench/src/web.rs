@@ -134,7 +134,38 @@ pub async fn open(adapter: &cup_web::WebAdapter, url: &str, marker: &str) -> Res
         .call(&page.id, "Page.navigate", json!({ "url": url }))
         .await
         .map_err(|e| e.to_string())?;
-    wait_text(adapter, marker, url).await
+    wait_text(adapter, marker, url).await?;
+    settle(adapter).await;
+    Ok(())
+}
+
+/// Waits (at most 20 s) until the page stops growing: its element count
+/// and text length the same for 1 s. A web app (JupyterLab) shows the
+/// marker before it has built the rest of the page (its DOM grows from
+/// 1,300 to 1,750 elements over the next second or two as the kernel
+/// starts), and every tool must read the same page.
+async fn settle(adapter: &cup_web::WebAdapter) {
+    const SIZE: &str = "document.getElementsByTagName('*').length + ':' + (document.body ? document.body.innerText.length : 0)";
+    let start = Instant::now();
+    let (mut last, mut since) = (String::new(), Instant::now());
+    while start.elapsed() < Duration::from_secs(20) {
+        let now = adapter
+            .page_script(
+                None,
+                &cup_web::PageScript::ExecuteJavascript(SIZE.to_owned()),
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        if now != last {
+            (last, since) = (now, Instant::now());
+        } else if since.elapsed() >= Duration::from_secs(1) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tracing::warn!("the page was still changing after 20 s: measured as it is");
 }
 
 /// What cup measured, plus how many of its nodes have bounds.
@@ -288,7 +319,9 @@ pub async fn django_login(
         .page_script(None, &cup_web::PageScript::ExecuteJavascript(script))
         .await
         .map_err(|e| format!("the login script failed: {e}"))?;
-    wait_text(adapter, marker, "the page after the login").await
+    wait_text(adapter, marker, "the page after the login").await?;
+    settle(adapter).await;
+    Ok(())
 }
 
 /// Waits up to 20 s until the page's text holds `marker`.
