@@ -183,6 +183,28 @@ pub struct CupRun {
     pub page_text_no_bounds: String,
     /// Options without bounds (those of a closed `<select>`: no box).
     pub boxless_options: usize,
+    /// The walker's own time in the page (its clock, every frame summed),
+    /// ms, per snapshot: read in as many untimed snapshots after the timed
+    /// ones (they record the native facts, which costs a copy). Empty for
+    /// Chromium's tree.
+    pub walker_ms: Vec<f64>,
+}
+
+/// The walker's time in the page of the capture `dump` recorded (the
+/// native dump's frames' `ms.total`, summed).
+fn walker_total_ms(dump: &Value) -> Option<f64> {
+    let frames = dump
+        .get("pages")?
+        .as_array()?
+        .iter()
+        .filter_map(|p| p.get("walker")?.get("frames")?.as_array())
+        .flatten();
+    let mut total = None;
+    for f in frames {
+        let ms = f.get("walk")?.get("ms")?.get("total")?.as_f64()?;
+        *total.get_or_insert(0.0) += ms;
+    }
+    total
 }
 
 /// cup's web adapter on the browser at `port`.
@@ -292,12 +314,28 @@ pub async fn measure_cup(
             .filter(|n| n.bounds.is_none() && n.role == cup_protocol::Role::Option)
             .count();
     }
+    let mut walker_ms = Vec::new();
+    if source == cup_web::AxSource::Walker {
+        session.adapter().record_native(true);
+        for _ in 0..runs {
+            session.snapshot(&req).await.map_err(|e| e.to_string())?;
+            walker_ms.extend(
+                session
+                    .adapter()
+                    .native_dump()
+                    .as_ref()
+                    .and_then(walker_total_ms),
+            );
+        }
+        session.adapter().record_native(false);
+    }
     Ok(CupRun {
         m,
         with_bounds,
         page_text,
         page_text_no_bounds,
         boxless_options,
+        walker_ms,
     })
 }
 
