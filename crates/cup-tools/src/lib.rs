@@ -255,8 +255,7 @@ impl Toolbox {
     /// Which tool `name` calls, if this server offers it (Gen-1 names
     /// included).
     pub fn resolve(&self, name: &str) -> Option<&'static str> {
-        let offered = self.specs();
-        if let Some(t) = offered.iter().find(|t| t.name == name) {
+        if let Some(t) = catalog::spec(name).filter(|t| self.profile.offers(t.group)) {
             return Some(t.name);
         }
         let target = match catalog::canonical(name) {
@@ -265,10 +264,7 @@ impl Toolbox {
             _ if name == "launch_app" => "open_app",
             _ => return None,
         };
-        catalog::all()
-            .into_iter()
-            .find(|t| t.name == target)
-            .map(|t| t.name)
+        catalog::spec(target).map(|t| t.name)
     }
 
     /// Calls tool `name` with `args`; never fails: errors are results with
@@ -282,7 +278,7 @@ impl Toolbox {
             ));
         };
         self.reload_config();
-        let spec = catalog::all().into_iter().find(|t| t.name == tool);
+        let spec = catalog::spec(tool);
         let recorded = self.recording.is_some()
             && spec
                 .as_ref()
