@@ -200,6 +200,32 @@ enum Taken {
     Same,
 }
 
+/// What a snapshot's scope picked from the window list.
+enum Pick {
+    /// The window list alone, with these notes.
+    Overview(Vec<String>),
+    /// Windows to capture.
+    Capture {
+        targets: Vec<WindowHandle>,
+        app: Option<AppInfo>,
+        header_windows: bool,
+        scope: Scope,
+    },
+}
+
+/// The window list alone, or what was captured of the windows picked.
+enum Outcome {
+    /// The window list alone, with these notes.
+    Overview(Vec<String>),
+    /// The capture of the windows picked.
+    Captured {
+        capture: Box<Capture>,
+        app: Option<AppInfo>,
+        header_windows: bool,
+        scope: Scope,
+    },
+}
+
 /// Old ids a session remembers as renamed (past this, all are forgotten:
 /// `since` then names only kept snapshots by their own ids).
 const RENAMED_MAX: usize = 256;
@@ -360,70 +386,16 @@ impl Session {
         })
     }
 
-    async fn take_snapshot(&self, req: &SnapshotRequest, id: &str) -> Result<Taken, SessionError> {
-        let base = req.since.as_deref().map(|s| self.base(s)).transpose()?;
-        // The snapshot `since` names, as the caller named it (an id a
-        // later snapshot answered for stays its name).
-        let since_name = |b: &Snapshot| -> String {
-            match req.since.as_deref().map(str::trim) {
-                Some(s) if !s.eq_ignore_ascii_case("last") => s.to_owned(),
-                _ => b.id.clone(),
-            }
-        };
-        let platform = self.adapter.platform();
-        let started = std::time::Instant::now();
-        let listing = async {
-            match req.scope {
-                Scope::Foreground | Scope::Full => self.adapter.windows_for_capture().await,
-                Scope::Overview | Scope::Desktop => self.adapter.windows().await,
-            }
-        };
-        let (screen, windows) = tokio::try_join!(self.adapter.screen(), listing)?;
-        tracing::debug!(
-            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
-            windows = windows.len(),
-            "screen and windows"
-        );
-        let screen = screen_of(&screen);
-        let infos = || windows.iter().map(|w| w.info.clone()).collect::<Vec<_>>();
-
-        let overview = |notes: Vec<String>| {
-            let mut env = Envelope::new(platform, screen, Vec::new());
-            env.scope = Some(Scope::Overview);
-            env.timestamp = now_ms();
-            env.windows = Some(infos());
-            let mut text = render_overview(
-                platform,
-                &screen,
-                env.windows.as_deref().unwrap_or_default(),
-            );
-            for n in &notes {
-                text.push_str("# ");
-                text.push_str(n);
-                text.push('\n');
-            }
-            Snapshot {
-                envelope: env,
-                refs: HashMap::new(),
-                notes,
-                text,
-                id: id.to_owned(),
-                since: None,
-                next_id: base.map_or(0, |b| b.next_id),
-            }
-        };
-
-        let (targets, app, header_windows, scope): (
-            Vec<WindowHandle>,
-            Option<AppInfo>,
-            bool,
-            Scope,
-        ) = match req.scope {
+    /// What `req`'s scope picks from `windows`: the windows to capture, or
+    /// the window list alone.
+    async fn pick(
+        &self,
+        req: &SnapshotRequest,
+        windows: &[WindowHandle],
+    ) -> Result<Pick, SessionError> {
+        Ok(match req.scope {
             Scope::Overview => {
-                return Ok(Taken::New(Box::new((
-                    overview(self.adapter.display_note().await.into_iter().collect()),
-                    None,
-                ))))
+                Pick::Overview(self.adapter.display_note().await.into_iter().collect())
             }
             Scope::Foreground => {
                 let fg = windows
@@ -442,7 +414,12 @@ impl Session {
                     pid: fg.info.pid,
                     bundle_id: None,
                 };
-                (vec![fg], Some(app), true, Scope::Foreground)
+                Pick::Capture {
+                    targets: vec![fg],
+                    app: Some(app),
+                    header_windows: true,
+                    scope: Scope::Foreground,
+                }
             }
             Scope::Desktop => match self.adapter.desktop().await? {
                 Some(d) => {
@@ -451,17 +428,17 @@ impl Session {
                         pid: d.info.pid,
                         bundle_id: None,
                     };
-                    (vec![d], Some(app), false, Scope::Desktop)
+                    Pick::Capture {
+                        targets: vec![d],
+                        app: Some(app),
+                        header_windows: false,
+                        scope: Scope::Desktop,
+                    }
                 }
-                None => {
-                    return Ok(Taken::New(Box::new((
-                        overview(vec![
+                None => Pick::Overview(vec![
                     "no desktop surface (no file-manager desktop window); showing the window list"
                         .to_owned(),
                 ]),
-                        None,
-                    ))))
-                }
             },
             Scope::Full => {
                 let chosen: Vec<WindowHandle> = match req.app.as_deref().map(str::to_lowercase) {
@@ -470,7 +447,7 @@ impl Session {
                         .filter(|w| w.info.title.to_lowercase().contains(&needle))
                         .cloned()
                         .collect(),
-                    None => windows.clone(),
+                    None => windows.to_vec(),
                 };
                 if chosen.is_empty() {
                     let titles: Vec<&str> = windows.iter().map(|w| w.info.title.as_str()).collect();
@@ -487,10 +464,98 @@ impl Session {
                     })
                     .into());
                 }
-                (chosen, None, false, Scope::Full)
+                Pick::Capture {
+                    targets: chosen,
+                    app: None,
+                    header_windows: false,
+                    scope: Scope::Full,
+                }
+            }
+        })
+    }
+
+    async fn take_snapshot(&self, req: &SnapshotRequest, id: &str) -> Result<Taken, SessionError> {
+        let base = req.since.as_deref().map(|s| self.base(s)).transpose()?;
+        // The snapshot `since` names, as the caller named it (an id a
+        // later snapshot answered for stays its name).
+        let since_name = |b: &Snapshot| -> String {
+            match req.since.as_deref().map(str::trim) {
+                Some(s) if !s.eq_ignore_ascii_case("last") => s.to_owned(),
+                _ => b.id.clone(),
             }
         };
+        let platform = self.adapter.platform();
+        let started = std::time::Instant::now();
+        // The screen is read beside the window listing and the capture:
+        // nothing before the envelope needs it, and on the web each of
+        // them is a round trip to the browser.
+        let work = async {
+            let windows = match req.scope {
+                Scope::Foreground | Scope::Full => self.adapter.windows_for_capture().await?,
+                Scope::Overview | Scope::Desktop => self.adapter.windows().await?,
+            };
+            let outcome = match self.pick(req, &windows).await? {
+                Pick::Overview(notes) => Outcome::Overview(notes),
+                Pick::Capture {
+                    targets,
+                    app,
+                    header_windows,
+                    scope,
+                } => Outcome::Captured {
+                    capture: Box::new(self.adapter.capture(&targets, &req.limits).await?),
+                    app,
+                    header_windows,
+                    scope,
+                },
+            };
+            Ok::<_, SessionError>((windows, outcome))
+        };
+        let screen = async { self.adapter.screen().await.map_err(SessionError::from) };
+        let (screen, (windows, outcome)) = tokio::try_join!(screen, work)?;
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
+            windows = windows.len(),
+            "screen, windows and capture"
+        );
+        let screen = screen_of(&screen);
+        let infos = || windows.iter().map(|w| w.info.clone()).collect::<Vec<_>>();
 
+        let (capture, app, header_windows, scope) = match outcome {
+            Outcome::Captured {
+                capture,
+                app,
+                header_windows,
+                scope,
+            } => (capture, app, header_windows, scope),
+            Outcome::Overview(notes) => {
+                let mut env = Envelope::new(platform, screen, Vec::new());
+                env.scope = Some(Scope::Overview);
+                env.timestamp = now_ms();
+                env.windows = Some(infos());
+                let mut text = render_overview(
+                    platform,
+                    &screen,
+                    env.windows.as_deref().unwrap_or_default(),
+                );
+                for n in &notes {
+                    text.push_str("# ");
+                    text.push_str(n);
+                    text.push('\n');
+                }
+                return Ok(Taken::New(Box::new((
+                    Snapshot {
+                        envelope: env,
+                        refs: HashMap::new(),
+                        notes,
+                        text,
+                        id: id.to_owned(),
+                        since: None,
+                        next_id: base.map_or(0, |b| b.next_id),
+                    },
+                    None,
+                ))));
+            }
+        };
         let Capture {
             mut tree,
             mut refs,
@@ -498,7 +563,7 @@ impl Session {
             mut notes,
             tools,
             revision,
-        } = self.adapter.capture(&targets, &req.limits).await?;
+        } = *capture;
         // The adapter read what the held snapshot was made from, for the
         // same request on the same screen and windows: it answers again
         // (no ids, pixels, pruning or rendering to redo). Not for changes
