@@ -135,7 +135,7 @@ pub async fn open(adapter: &cup_web::WebAdapter, url: &str, marker: &str) -> Res
         .await
         .map_err(|e| e.to_string())?;
     wait_text(adapter, marker, url).await?;
-    settle(adapter).await;
+    wait_until_still(adapter).await;
     Ok(())
 }
 
@@ -144,7 +144,7 @@ pub async fn open(adapter: &cup_web::WebAdapter, url: &str, marker: &str) -> Res
 /// marker before it has built the rest of the page (its DOM grows from
 /// 1,300 to 1,750 elements over the next second or two as the kernel
 /// starts), and every tool must read the same page.
-async fn settle(adapter: &cup_web::WebAdapter) {
+async fn wait_until_still(adapter: &cup_web::WebAdapter) {
     const SIZE: &str = "document.getElementsByTagName('*').length + ':' + (document.body ? document.body.innerText.length : 0)";
     let start = Instant::now();
     let (mut last, mut since) = (String::new(), Instant::now());
@@ -358,7 +358,7 @@ pub async fn django_login(
         .await
         .map_err(|e| format!("the login script failed: {e}"))?;
     wait_text(adapter, marker, "the page after the login").await?;
-    settle(adapter).await;
+    wait_until_still(adapter).await;
     Ok(())
 }
 

@@ -173,7 +173,7 @@ fn detail() -> Value {
 /// Every tool, built once: a call looks its tool up here, and building
 /// the schemas again for each call cost a small page's snapshot as much
 /// CPU as the snapshot itself.
-fn table() -> &'static [ToolSpec] {
+pub fn all() -> &'static [ToolSpec] {
     static ALL: std::sync::LazyLock<Vec<ToolSpec>> = std::sync::LazyLock::new(|| {
         let mut tools = cup_tools();
         tools.extend(driver_tools());
@@ -182,19 +182,14 @@ fn table() -> &'static [ToolSpec] {
     &ALL
 }
 
-/// Every tool.
-pub fn all() -> Vec<ToolSpec> {
-    table().to_vec()
-}
-
 /// The tool named `name` (its own name, not an alias).
 pub fn spec(name: &str) -> Option<&'static ToolSpec> {
-    table().iter().find(|t| t.name == name)
+    all().iter().find(|t| t.name == name)
 }
 
 /// The tools `profile` offers.
 pub fn offered(profile: Profile) -> Vec<ToolSpec> {
-    table()
+    all()
         .iter()
         .filter(|t| profile.offers(t.group))
         .cloned()

@@ -100,16 +100,11 @@ impl Pass<'_> {
             .filter(|n| self.used.insert(*n));
         // A fresh node takes its place in tree order now; its key follows
         // once its children no longer need it.
-        let slot = match known {
-            Some(n) => {
-                set_id(node, n, self.refs);
-                None
-            }
-            None => {
-                self.fresh.push((path.clone(), None));
-                Some(self.fresh.len() - 1)
-            }
-        };
+        let slot = self.fresh.len();
+        match known {
+            Some(n) => set_id(node, n, self.refs),
+            None => self.fresh.push((path.clone(), None)),
+        }
         {
             let own = key.as_deref().unwrap_or_default();
             for (i, child) in node.children.iter_mut().enumerate() {
@@ -118,16 +113,17 @@ impl Pass<'_> {
                 path.pop();
             }
         }
-        match (known, slot, key) {
-            (Some(n), _, Some(k)) => {
-                self.ids.insert(k, n);
+        match known {
+            Some(n) => {
+                if let Some(k) = key {
+                    self.ids.insert(k, n);
+                }
             }
-            (None, Some(i), key) => {
-                if let Some(f) = self.fresh.get_mut(i) {
+            None => {
+                if let Some(f) = self.fresh.get_mut(slot) {
                     f.1 = key;
                 }
             }
-            _ => {}
         }
     }
 }

@@ -200,30 +200,28 @@ enum Taken {
     Same,
 }
 
+/// The windows a snapshot's scope picked, and how its envelope names them.
+struct Chosen {
+    targets: Vec<WindowHandle>,
+    app: Option<AppInfo>,
+    header_windows: bool,
+    scope: Scope,
+}
+
 /// What a snapshot's scope picked from the window list.
 enum Pick {
     /// The window list alone, with these notes.
     Overview(Vec<String>),
     /// Windows to capture.
-    Capture {
-        targets: Vec<WindowHandle>,
-        app: Option<AppInfo>,
-        header_windows: bool,
-        scope: Scope,
-    },
+    Capture(Chosen),
 }
 
 /// The window list alone, or what was captured of the windows picked.
 enum Outcome {
     /// The window list alone, with these notes.
     Overview(Vec<String>),
-    /// The capture of the windows picked.
-    Captured {
-        capture: Box<Capture>,
-        app: Option<AppInfo>,
-        header_windows: bool,
-        scope: Scope,
-    },
+    /// The windows picked and their capture.
+    Captured(Chosen, Box<Capture>),
 }
 
 /// Snapshots of at least this many nodes are freed on a thread of their
@@ -433,12 +431,12 @@ impl Session {
                     pid: fg.info.pid,
                     bundle_id: None,
                 };
-                Pick::Capture {
+                Pick::Capture(Chosen {
                     targets: vec![fg],
                     app: Some(app),
                     header_windows: true,
                     scope: Scope::Foreground,
-                }
+                })
             }
             Scope::Desktop => match self.adapter.desktop().await? {
                 Some(d) => {
@@ -447,12 +445,12 @@ impl Session {
                         pid: d.info.pid,
                         bundle_id: None,
                     };
-                    Pick::Capture {
+                    Pick::Capture(Chosen {
                         targets: vec![d],
                         app: Some(app),
                         header_windows: false,
                         scope: Scope::Desktop,
-                    }
+                    })
                 }
                 None => Pick::Overview(vec![
                     "no desktop surface (no file-manager desktop window); showing the window list"
@@ -483,12 +481,12 @@ impl Session {
                     })
                     .into());
                 }
-                Pick::Capture {
+                Pick::Capture(Chosen {
                     targets: chosen,
                     app: None,
                     header_windows: false,
                     scope: Scope::Full,
-                }
+                })
             }
         })
     }
@@ -515,17 +513,10 @@ impl Session {
             };
             let outcome = match self.pick(req, &windows).await? {
                 Pick::Overview(notes) => Outcome::Overview(notes),
-                Pick::Capture {
-                    targets,
-                    app,
-                    header_windows,
-                    scope,
-                } => Outcome::Captured {
-                    capture: Box::new(self.adapter.capture(&targets, &req.limits).await?),
-                    app,
-                    header_windows,
-                    scope,
-                },
+                Pick::Capture(chosen) => {
+                    let capture = self.adapter.capture(&chosen.targets, &req.limits).await?;
+                    Outcome::Captured(chosen, Box::new(capture))
+                }
             };
             Ok::<_, SessionError>((windows, outcome))
         };
@@ -539,13 +530,16 @@ impl Session {
         let screen = screen_of(&screen);
         let infos = || windows.iter().map(|w| w.info.clone()).collect::<Vec<_>>();
 
-        let (capture, app, header_windows, scope) = match outcome {
-            Outcome::Captured {
-                capture,
+        let (
+            Chosen {
                 app,
                 header_windows,
                 scope,
-            } => (capture, app, header_windows, scope),
+                ..
+            },
+            capture,
+        ) = match outcome {
+            Outcome::Captured(chosen, capture) => (chosen, capture),
             Outcome::Overview(notes) => {
                 let mut env = Envelope::new(platform, screen, Vec::new());
                 env.scope = Some(Scope::Overview);

@@ -66,7 +66,12 @@ async fn opened(session: &mut cup::Session, app: &cup_sandbox::App, file: &str) 
     .await;
     // Not quiet within the time: read anyway (the test's own checks say
     // what came of it).
-    let _ = cup_sandbox::settle::wait_idle(app.pid, Duration::from_secs(60));
+    // (The wait samples /proc with sleeps: off the runtime's threads.)
+    let pid = app.pid;
+    let _ = tokio::task::spawn_blocking(move || {
+        cup_sandbox::settle::wait_idle(pid, Duration::from_secs(60))
+    })
+    .await;
 }
 
 fn foreground() -> SnapshotRequest {
