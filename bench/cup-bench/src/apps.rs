@@ -33,6 +33,10 @@ enum Kind {
     /// gnome-terminal (its launcher hands the window to
     /// gnome-terminal-server and exits; the sandbox follows it).
     Terminal,
+    /// Thunderbird on a local Inbox of 200 messages (`osworld-capture`).
+    ThunderbirdInbox,
+    /// Thunderbird's account set-up, a fresh profile (`osworld-capture`).
+    ThunderbirdSetup,
 }
 
 /// Every application, in report order.
@@ -74,9 +78,9 @@ pub fn by_key(key: &str) -> Option<AppSpec> {
     ALL.iter().copied().find(|a| a.key == key)
 }
 
-/// OSWorld's Linux app set (`osworld-capture`), in report order. Writer
-/// and Chromium are the same as in [`ALL`].
-pub const OSWORLD: [AppSpec; 8] = [
+/// OSWorld's Linux app set (`osworld-capture`), in report order. Writer,
+/// Chromium and Firefox are the same as in [`ALL`].
+pub const OSWORLD: [AppSpec; 11] = [
     AppSpec {
         key: "calc",
         label: "LibreOffice Calc (100,000 cells)",
@@ -114,7 +118,20 @@ pub const OSWORLD: [AppSpec; 8] = [
         program: "gnome-terminal",
         kind: Kind::Terminal,
     },
+    AppSpec {
+        key: "thunderbird",
+        label: "Thunderbird (Inbox of 200 messages)",
+        program: cup_sandbox::thunderbird::THUNDERBIRD,
+        kind: Kind::ThunderbirdInbox,
+    },
+    AppSpec {
+        key: "thunderbird-setup",
+        label: "Thunderbird (account set-up)",
+        program: cup_sandbox::thunderbird::THUNDERBIRD,
+        kind: Kind::ThunderbirdSetup,
+    },
     ALL[2],
+    ALL[3],
 ];
 
 /// The app of [`OSWORLD`] with this key.
@@ -127,6 +144,8 @@ const CALC_ROWS: usize = 5_000;
 const CALC_COLUMNS: usize = 20;
 /// Files in Nautilus's folder.
 const NAUTILUS_FILES: usize = 500;
+/// Messages in Thunderbird's Inbox.
+const THUNDERBIRD_MESSAGES: usize = 200;
 
 /// The CSV Calc opens: `CALC_ROWS` rows of `CALC_COLUMNS` cells, a text
 /// column and numbers.
@@ -318,6 +337,23 @@ impl AppSpec {
             // gnome-terminal asks its server over D-Bus and exits; the
             // sandbox follows it to the server's window.
             Kind::Terminal => Ok(Vec::new()),
+            Kind::ThunderbirdInbox | Kind::ThunderbirdSetup => {
+                let profile = scratch.join("thunderbird-profile");
+                if self.kind == Kind::ThunderbirdInbox {
+                    cup_sandbox::thunderbird::write_local_folder_profile(
+                        &profile,
+                        THUNDERBIRD_MESSAGES,
+                        true,
+                    )?;
+                } else {
+                    cup_sandbox::thunderbird::write_setup_profile(&profile)?;
+                }
+                Ok(vec![
+                    "--profile".to_owned(),
+                    profile.display().to_string(),
+                    "--no-remote".to_owned(),
+                ])
+            }
         }
     }
 
@@ -334,6 +370,7 @@ impl AppSpec {
             Kind::Gimp => "GNU Image Manipulation Program",
             Kind::Nautilus => "files",
             Kind::Terminal => "Terminal",
+            Kind::ThunderbirdInbox | Kind::ThunderbirdSetup => "Mozilla Thunderbird",
         }
     }
 
@@ -383,6 +420,9 @@ impl AppSpec {
             Kind::Gimp => Some("GNU Image Manipulation Program"),
             Kind::Nautilus => Some("\"files\""),
             Kind::Terminal => None,
+            // The list's count, once the Inbox is indexed and shown.
+            Kind::ThunderbirdInbox => Some("\"200 Messages\""),
+            Kind::ThunderbirdSetup => Some("\"Email address*\""),
         }
     }
 
@@ -393,7 +433,9 @@ impl AppSpec {
             Kind::Writer | Kind::Calc | Kind::Impress => {
                 vec![("SAL_USE_VCLPLUGIN".to_owned(), "gtk3".to_owned())]
             }
-            Kind::Firefox => vec![("MOZ_CRASHREPORTER_DISABLE".to_owned(), "1".to_owned())],
+            Kind::Firefox | Kind::ThunderbirdInbox | Kind::ThunderbirdSetup => {
+                vec![("MOZ_CRASHREPORTER_DISABLE".to_owned(), "1".to_owned())]
+            }
             Kind::Gtk
             | Kind::Chromium
             | Kind::Vlc

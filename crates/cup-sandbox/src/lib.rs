@@ -40,6 +40,7 @@ pub mod libreoffice;
 mod procfs;
 mod sandbox;
 pub mod settle;
+pub mod thunderbird;
 pub mod webapps;
 mod xauth;
 

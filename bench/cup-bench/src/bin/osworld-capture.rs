@@ -39,7 +39,7 @@ const OSWORLD_MAX_TOKENS: usize = 10_000;
 const PYTHON_DEADLINE: Duration = Duration::from_secs(600);
 
 const USAGE: &str = "\
-usage: osworld-capture [--runs N] [--apps calc,impress,writer,vlc,gimp,nautilus,terminal,chromium] [--tools LIST] [--dump DIR]
+usage: osworld-capture [--runs N] [--apps calc,impress,writer,vlc,gimp,nautilus,terminal,thunderbird,thunderbird-setup,chromium,firefox] [--tools LIST] [--dump DIR]
 
 Observes the same app window with cup (in process and over MCP), OSWorld's
 accessibility-tree observation, the Python CUP SDK 0.1.0 and the Cua Driver
@@ -48,7 +48,8 @@ each (default 5). Install the peers first: bench/peers/setup.sh
 
   --runs N     timed runs per tool (default 5)
   --apps LIST  comma-separated subset of calc, impress, writer, vlc, gimp,
-               nautilus, terminal, chromium (default all)
+               nautilus, terminal, thunderbird, thunderbird-setup,
+               chromium, firefox (default all)
   --tools LIST comma-separated subset of cup, cup-mcp, osworld, python-sdk,
                cua-driver (default all; cup in process always runs, as the
                others' ratios are to it)
@@ -104,7 +105,7 @@ fn parse_args(args: &[String]) -> anyhow::Result<Mode> {
                     .map(|k| {
                         apps::osworld_by_key(k).with_context(|| {
                             format!(
-                                "unknown app '{k}' (calc, impress, writer, vlc, gimp, nautilus, terminal, chromium)"
+                                "unknown app '{k}' (calc, impress, writer, vlc, gimp, nautilus, terminal, thunderbird, thunderbird-setup, chromium, firefox)"
                             )
                         })
                     })

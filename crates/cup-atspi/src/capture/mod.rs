@@ -34,6 +34,7 @@ mod details;
 mod labels;
 mod managed;
 mod office;
+mod rows;
 mod statics;
 mod structure;
 mod unallocated;
@@ -119,6 +120,12 @@ struct Skel {
     shown: Option<managed::Shown>,
     /// Its name came from the label that labels it (see [`labels`]).
     labelled: bool,
+    /// It is a row scrolled off screen in a list, tree or tree table
+    /// ([`rows::scrolled_away`]): its own details are read, not those of
+    /// what it holds.
+    away: bool,
+    /// It lies inside such a row: its details are not read.
+    beyond: bool,
 }
 
 /// Per-app facts learned once and kept across captures.
@@ -221,6 +228,8 @@ struct Walk<'a> {
     queued: usize,
     /// Reads queued by kind (extents, actions, value, text, attributes).
     by_kind: [usize; 5],
+    /// Nodes inside rows scrolled off screen, whose details were not read.
+    beyond: usize,
     /// Details known without a read ([`Statics`]).
     known: Vec<(usize, Option<Got>)>,
     /// Toolkit version of the window being walked (reads are planned as
@@ -261,6 +270,10 @@ impl Walk<'_> {
     /// Node `i` is in the tree: queue its detail reads.
     fn accept(&mut self, i: usize) {
         let Some(queue) = &self.queue else { return };
+        if self.nodes[i].beyond {
+            self.beyond += 1;
+            return;
+        }
         let keep = Statics::keeps(&self.nodes[i].toolkit);
         let coord = calls::coord_type(is_gtk4(&self.nodes[i]));
         for want in wants(&self.nodes[i]) {
@@ -396,6 +409,7 @@ async fn capture_once(
         queue: None,
         queued: 0,
         by_kind: [0; 5],
+        beyond: 0,
         known: Vec::new(),
         version: String::new(),
         gtk4: false,
@@ -629,6 +643,7 @@ async fn capture_once(
         nodes = walk.nodes.len(),
         reads = walk.queued,
         by_kind = ?walk.by_kind,
+        beyond_rows = walk.beyond,
         extents_inherited = inherited,
         known_actions = known_count,
         structure_ms = structured.as_secs_f64() * 1e3,

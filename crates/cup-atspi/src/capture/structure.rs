@@ -185,6 +185,8 @@ fn push_cached(
         toolkit_version: walk.version.clone(),
         shown: None,
         labelled: false,
+        beyond: false,
+        away: false,
     });
     walk.nodes.len() - 1
 }
@@ -424,6 +426,10 @@ fn attach(
         Some(n) => {
             walk.nodes[n].depth = depth;
             walk.nodes[n].parent_selectable = selectable;
+            let (parent, child) = (&walk.nodes[p], &walk.nodes[n]);
+            let away = rows::scrolled_away(parent.role, parent.states, child.states);
+            walk.nodes[n].beyond = parent.beyond || parent.away;
+            walk.nodes[n].away = away;
             walk.accept(n);
             Some(n)
         }
@@ -508,6 +514,8 @@ async fn fetch_nodes(
                     toolkit_version: walk.version.clone(),
                     shown: None,
                     labelled: false,
+                    beyond: false,
+                    away: false,
                 });
                 out.push(Some(walk.nodes.len() - 1));
             }

@@ -5,64 +5,15 @@
 //! filled in. Nothing here reaches a network: the profiles are the
 //! test's own, with a local folder only, and the form is not submitted.
 
-use std::path::Path;
-
 use crate::support::{assert_read_right, nodes, rss_mib, until, Desk, TempDir};
 use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
 use cup_protocol::{Node, Role, Scope, State};
 
 const MESSAGES: usize = 200;
 
-/// Preferences that keep a fresh profile quiet: no default-client
-/// question, no telemetry notice, no donation page.
-const QUIET: &str = r#"user_pref("mail.shell.checkDefaultClient", false);
-user_pref("datareporting.policy.dataSubmissionEnabled", false);
-user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
-user_pref("mail.rights.version", 1);
-user_pref("app.donation.eoy.version.viewed", 999);
-user_pref("mailnews.start_page.enabled", false);
-"#;
-
-/// A profile whose only account is Local Folders, its Inbox an mbox of
-/// [`MESSAGES`] messages (Thunderbird finds the file and indexes it).
-fn local_folder_profile(dir: &Path) -> String {
-    let folders = dir.join("Mail").join("Local Folders");
-    std::fs::create_dir_all(&folders).unwrap_or_else(|e| panic!("{}: {e}", folders.display()));
-    let prefs = format!(
-        r#"{QUIET}user_pref("mail.accountmanager.accounts", "account1");
-user_pref("mail.accountmanager.localfoldersserver", "server1");
-user_pref("mail.account.account1.server", "server1");
-user_pref("mail.server.server1.type", "none");
-user_pref("mail.server.server1.hostname", "Local Folders");
-user_pref("mail.server.server1.name", "Local Folders");
-user_pref("mail.server.server1.userName", "nobody");
-user_pref("mail.server.server1.directory", "{}");
-user_pref("mail.server.server1.directory-rel", "[ProfD]Mail/Local Folders");
-"#,
-        folders.display()
-    );
-    std::fs::write(dir.join("user.js"), prefs).unwrap_or_else(|e| panic!("user.js: {e}"));
-    let mut mbox = String::new();
-    for i in 0..MESSAGES {
-        // 2023-11-14 22:13:20 UTC plus an hour a message.
-        let (day, hour) = (14 + (22 + i) / 24, (22 + i) % 24);
-        mbox.push_str(&format!(
-            "From sender{i}@example.org Tue Nov {day} {hour:02}:13:20 2023\n\
-             From: Sender {i} <sender{i}@example.org>\n\
-             To: me@example.org\n\
-             Subject: Message number {i}\n\
-             Date: {day} Nov 2023 {hour:02}:13:20 +0000\n\
-             Message-ID: <m{i}@example.org>\n\n\
-             Body of message {i}.\n\n"
-        ));
-    }
-    std::fs::write(folders.join("Inbox"), mbox).unwrap_or_else(|e| panic!("Inbox: {e}"));
-    dir.display().to_string()
-}
-
 fn launch(desk: &Desk, profile: &str) -> cup_sandbox::App {
     desk.sandbox
-        .launch("thunderbird", &["--profile", profile, "--no-remote"])
+        .launch(cup_sandbox::thunderbird::THUNDERBIRD, &["--profile", profile, "--no-remote"])
         .unwrap_or_else(|e| {
             panic!("cannot launch thunderbird: {e} (apt-get install thunderbird, or scripts/install-deps.sh)")
         })
@@ -111,8 +62,10 @@ fn rows(snap: &Snapshot) -> Vec<&Node> {
 async fn thunderbird_reads_a_folder_of_200_messages_and_opens_one() {
     let desk = Desk::start();
     let dir = TempDir::new("cup-thunderbird");
-    let profile = local_folder_profile(&dir.path().join("profile"));
-    let app = launch(&desk, &profile);
+    let profile = dir.path().join("profile");
+    cup_sandbox::thunderbird::write_local_folder_profile(&profile, MESSAGES, false)
+        .unwrap_or_else(|e| panic!("{}: {e}", profile.display()));
+    let app = launch(&desk, &profile.display().to_string());
     let mut session = desk.session();
     let req = foreground();
 
@@ -246,8 +199,8 @@ async fn thunderbird_account_set_up_form_is_filled() {
     let desk = Desk::start();
     let dir = TempDir::new("cup-thunderbird-setup");
     let profile = dir.path().join("profile");
-    std::fs::create_dir_all(&profile).unwrap_or_else(|e| panic!("{}: {e}", profile.display()));
-    std::fs::write(profile.join("user.js"), QUIET).unwrap_or_else(|e| panic!("user.js: {e}"));
+    cup_sandbox::thunderbird::write_setup_profile(&profile)
+        .unwrap_or_else(|e| panic!("{}: {e}", profile.display()));
     launch(&desk, &profile.display().to_string());
     let mut session = desk.session();
     let req = foreground();
