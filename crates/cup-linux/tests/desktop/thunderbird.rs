@@ -7,7 +7,8 @@
 
 use crate::support::{assert_read_right, nodes, rss_mib, until, Desk, TempDir};
 use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
-use cup_protocol::{Node, Role, Scope, State};
+use cup_protocol::compact::PageRequest;
+use cup_protocol::{Direction, Node, Role, Scope, State};
 
 const MESSAGES: usize = 200;
 
@@ -50,12 +51,14 @@ async fn act(
     done
 }
 
-/// The message list's rows (options named "Sender N <...>, ...").
+/// Whether `n` is a row of the message list (named "Sender N <...>, ...").
+fn rows_of(n: &Node) -> bool {
+    matches!(n.role, Role::Option | Role::Row) && n.name.starts_with("Sender ")
+}
+
+/// The message list's rows.
 fn rows(snap: &Snapshot) -> Vec<&Node> {
-    nodes(snap)
-        .into_iter()
-        .filter(|n| n.role == Role::Option && n.name.starts_with("Sender "))
-        .collect()
+    nodes(snap).into_iter().filter(|n| rows_of(n)).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -137,6 +140,37 @@ async fn thunderbird_reads_a_folder_of_200_messages_and_opens_one() {
         snap.text.contains("more items") && snap.text.contains("page(element_id="),
         "the rows off screen are folded with the way to page them:\n{}",
         snap.text
+    );
+
+    // The rows below the screen are read as rows (not what each holds):
+    // `page` lists the next of them by name, each with its bounds.
+    let list = nodes(&snap)
+        .into_iter()
+        .find(|n| n.children.iter().any(rows_of))
+        .map(|n| n.id.clone())
+        .unwrap_or_else(|| panic!("no message list:\n{}", snap.text));
+    let below = session
+        .page(
+            &list,
+            &PageRequest {
+                direction: Some(Direction::Down),
+                ..PageRequest::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("page {list}: {e}"));
+    let paged: Vec<&str> = below
+        .lines()
+        .filter(|l| l.contains(" \"Sender ") && l.contains("Message number "))
+        .collect();
+    let has_size = |line: &str| {
+        line.split_whitespace().any(|t| {
+            t.split_once('x')
+                .is_some_and(|(w, h)| w.parse::<u32>().is_ok() && h.parse::<u32>().is_ok())
+        })
+    };
+    assert!(
+        paged.len() >= 5 && paged.iter().all(|l| has_size(l) && l.contains("{off}")),
+        "page lists the rows below the screen, off screen with their bounds:\n{below}"
     );
 
     // Reading does not grow the app: 100 snapshots of the list.
