@@ -21,6 +21,7 @@
 //!    without bounds (none focused, no clip hint) is counted instead of
 //!    shown. `compact` and `minimal` only.
 
+use crate::compact::runs;
 use crate::node::{Node, Rect};
 use crate::vocab::{Action, Direction, Role, State};
 
@@ -304,7 +305,7 @@ fn is_skipped(node: &Node, parent: Option<&Node>, siblings: usize, viewport: Vie
     skipped_anywhere(node)
         || (node.role == Role::Text
             && siblings == 1
-            && parent.is_some_and(|p| repeats(&p.name, &node.name)))
+            && parent.is_some_and(|p| repeats(&p.name, &node.name) && !named_by_content(p)))
         || (viewport == Viewport::Applied
             && node.has_state(State::Offscreen)
             && !holds_action(node, parent))
@@ -384,6 +385,40 @@ pub(crate) fn wraps_itself(node: &Node) -> bool {
 fn repeats(parent: &str, text: &str) -> bool {
     let parent = parent.trim();
     !parent.is_empty() && parent.to_lowercase().contains(&text.trim().to_lowercase())
+}
+
+/// Whether `node` is named by its content (D14 gives way to D17): the
+/// names of its topmost named descendants, two or more, say its name
+/// whole, in order (case and white space aside). Its only text then keeps
+/// its line, so that the lines below say the name and D17 leaves it off
+/// the node's own line; dropping the text would leave a name made of the
+/// children's words over lines repeating most of them (Thunderbird's
+/// message cell "Sender 7 <...> 11/23/23, 05:13 Message menu Message
+/// number 7 Message not starred" over its sender, date, buttons and the
+/// subject's text).
+fn named_by_content(node: &Node) -> bool {
+    let own = runs::squash(&node.name);
+    if own.is_empty() {
+        return false;
+    }
+    let mut said = String::new();
+    let mut lines = 0usize;
+    let mut stack: Vec<&Node> = node.children.iter().rev().collect();
+    while let Some(n) = stack.pop() {
+        if skipped_anywhere(n) {
+            continue;
+        }
+        if n.name.trim().is_empty() {
+            stack.extend(n.children.iter().rev());
+            continue;
+        }
+        said.push_str(&runs::squash(&n.name));
+        lines += 1;
+        if said.len() > own.len() || !own.starts_with(said.as_str()) {
+            return false;
+        }
+    }
+    lines >= 2 && said == own
 }
 
 /// Whether two names have the same words (case and white space aside).

@@ -210,7 +210,7 @@ fn said_below(p: &mut Pruned<'_>) -> (String, usize) {
     (own, 1)
 }
 
-fn squash(s: &str) -> String {
+pub(crate) fn squash(s: &str) -> String {
     s.chars()
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)

@@ -128,6 +128,49 @@ fn a_sole_text_that_says_more_than_its_parent_stays() {
 }
 
 #[test]
+fn a_sole_text_stays_where_its_parent_is_named_by_its_content() {
+    // D14 gives way to D17: Thunderbird's message cell is named by every
+    // line below it, the subject's text alone in a wrapper among them.
+    // Dropping that text (its parent's name holds it) left the cell's
+    // name, made of its children's words, over lines repeating most of
+    // them; the text stays, and the cell's line leaves the name off.
+    let cell = |id: u32, subject: &str| {
+        json!({"id": format!("e{id}"), "role": "cell",
+        "name": format!("Ada 11/23/23 Message menu {subject} Message not starred"),
+        "children": [
+            {"id": format!("e{}", id + 1), "role": "generic", "name": "Ada"},
+            {"id": format!("e{}", id + 2), "role": "text", "name": "11/23/23"},
+            {"id": format!("e{}", id + 3), "role": "button", "name": "Message menu",
+             "bounds": {"x": 10, "y": 10, "w": 16, "h": 16}, "actions": ["click"]},
+            {"id": format!("e{}", id + 4), "role": "generic", "name": "", "children": [
+                {"id": format!("e{}", id + 5), "role": "text", "name": subject}]},
+            {"id": format!("e{}", id + 6), "role": "button", "name": "Message not starred",
+             "bounds": {"x": 30, "y": 10, "w": 16, "h": 16}, "actions": ["click"]}
+        ]})
+    };
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "row", "name": "Ada, Message number 7", "children": [cell(2, "Message number 7")]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win \"W\"\n  [e1] row \"Ada, Message number 7\"\n    [e2] cel\n      [e3] gen \"Ada\"\n      \
+         [e4] txt \"11/23/23\"\n      [e5] btn \"Message menu\" 10,10 16x16 [clk]\n      \
+         [e7] txt \"Message number 7\"\n      [e8] btn \"Message not starred\" 30,10 16x16 [clk]\n"
+    );
+    // A parent whose name only holds the text (not all its lines) still
+    // drops it: a list item "Save all now" over a text "Save all".
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "listitem", "name": "Save all now", "children": [
+                {"id": "e2", "role": "text", "name": "Save all"}]}
+        ]}]),
+    );
+    assert_eq!(out, "[e0] win \"W\"\n  [e1] li \"Save all now\"\n");
+}
+
+#[test]
 fn a_sole_child_that_repeats_its_parent_whole_is_dropped() {
     // D14: GTK 4's grid cell holds its label's cell (Nautilus). A child
     // that acts, or says something else, stays.
