@@ -164,50 +164,70 @@ fn one_block(container: &Node, a: Option<&Vec<&Node>>, b: Option<&Vec<&Node>>) -
 /// whole (their names, in order, case and white space aside) leaves its
 /// name off its own line: a web `<summary>` button named "source pub fn
 /// push(&mut self, value: T) Collapse" over a link `source`, a heading and
-/// a text `Collapse`. The JSON keeps the name; `find` still matches it.
+/// a text `Collapse`. A field's value counts as said by its line: Gecko
+/// names a label by its text and its field's value ("Full name Ada
+/// Lovelace" over `tbx "Full name" val="Ada Lovelace"`). The JSON keeps
+/// the name; `find` still matches it.
 pub fn name_from_lines_below(roots: &mut [Pruned<'_>]) {
     for p in roots {
         let _ = said_below(p);
     }
 }
 
-/// The text `p`'s lines say, squashed (no white space, lower case), and
-/// how many lines say it; marks `p` [`Pruned::name_below`] when two or
+/// What the lines of a subtree say, squashed (no white space, lower
+/// case): their names alone, and their names with each line's value
+/// after its name; and how many lines say it.
+struct Said {
+    names: String,
+    with_values: String,
+    lines: usize,
+}
+
+/// What `p`'s lines say; marks `p` [`Pruned::name_below`] when two or
 /// more lines below say its name, or its only child's line does, of
 /// another role, and `p` does not act itself (a child of the same role
 /// repeating it, or one below a node that acts, keeps both names: D14).
-fn said_below(p: &mut Pruned<'_>) -> (String, usize) {
+fn said_below(p: &mut Pruned<'_>) -> Said {
     p.name_below = false;
-    let mut below = String::new();
-    let mut lines = 0;
+    let mut below = Said {
+        names: String::new(),
+        with_values: String::new(),
+        lines: 0,
+    };
     for c in &mut p.children {
-        let (text, n) = said_below(c);
-        below.push_str(&text);
-        lines += n;
+        let said = said_below(c);
+        below.names.push_str(&said.names);
+        below.with_values.push_str(&said.with_values);
+        below.lines += said.lines;
     }
     let own = match &p.joined {
         Some(joined) => squash(joined),
         None => squash(&p.node.name),
     };
     if own.is_empty() {
-        return (below, lines);
+        return below;
     }
     // One line of another role saying it, below a node that does not act:
     // a table cell over its checkbox, link or image.
-    let one_other = lines == 1
+    let one_other = below.lines == 1
         && matches!(p.children.as_slice(), [only] if only.node.role != p.node.role)
         && !p.node.has_meaningful_action();
-    if (lines >= 2 || one_other)
+    if (below.lines >= 2 || one_other)
         && p.joined.is_none()
-        && own == below
+        && (own == below.names || own == below.with_values)
         && p.clipped.total() == 0
         && p.folded.items == 0
         && p.budget_cut == 0
     {
         p.name_below = true;
-        return (below, lines);
+        return below;
     }
-    (own, 1)
+    let value = p.node.value.as_deref().map(squash).unwrap_or_default();
+    Said {
+        with_values: format!("{own}{value}"),
+        names: own,
+        lines: 1,
+    }
 }
 
 pub(crate) fn squash(s: &str) -> String {

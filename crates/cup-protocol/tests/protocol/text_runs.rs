@@ -291,3 +291,31 @@ fn a_cell_named_by_its_only_control_leaves_the_name_to_it() {
          \x20   [e6] cel \"Ada\" 70,0 40x10 [clk]\n"
     );
 }
+
+#[test]
+fn a_label_named_by_its_text_and_its_fields_value_leaves_the_name_to_them() {
+    // Firefox names a `<label>Full name <input></label>` by its text and
+    // the field's value; the field's line says both. A label whose name
+    // says more than its lines keeps it.
+    let field = |id: &str, name: &str, value: &str| {
+        json!({"id": id, "role": "textbox", "name": name, "value": value,
+            "bounds": {"x": 0, "y": 0, "w": 100, "h": 20}, "actions": ["click", "type"]})
+    };
+    let tree = json!([{"id": "e0", "role": "form", "name": "", "children": [
+        {"id": "e1", "role": "text", "name": "Full name Ada Lovelace",
+         "children": [field("e2", "Full name", "Ada Lovelace")]},
+        {"id": "e3", "role": "text", "name": "Notes for the courier",
+         "children": [field("e4", "Notes", "Leave at the door")]},
+    ]}]);
+    let text = body("linux", &tree, Detail::Compact);
+    assert!(
+        text.contains(
+            "  [e1] txt\n    [e2] tbx \"Full name\" 0,0 100x20 [clk,typ] val=\"Ada Lovelace\"\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  [e3] txt \"Notes for the courier\"\n    [e4] tbx \"Notes\""),
+        "{text}"
+    );
+}
