@@ -169,9 +169,44 @@ fn one_block(container: &Node, a: Option<&Vec<&Node>>, b: Option<&Vec<&Node>>) -
 /// Lovelace" over `tbx "Full name" val="Ada Lovelace"`). The JSON keeps
 /// the name; `find` still matches it.
 pub fn name_from_lines_below(roots: &mut [Pruned<'_>]) {
-    for p in roots {
+    for p in roots.iter_mut() {
         let _ = said_below(p);
     }
+    for p in roots {
+        hoist_said_texts(p);
+    }
+}
+
+/// A `text` whose name D17 left off, that does not act and has no state
+/// or value, says nothing on its own line: its lines take its place, as
+/// an unnamed wrapper's do (Firefox's `<label>` around each field of a
+/// form was a bare `txt` line over the field's).
+fn hoist_said_texts(p: &mut Pruned<'_>) {
+    for c in &mut p.children {
+        hoist_said_texts(c);
+    }
+    if !p.children.iter().any(says_nothing) {
+        return;
+    }
+    let children = std::mem::take(&mut p.children);
+    for c in children {
+        if says_nothing(&c) {
+            p.children.extend(c.children);
+        } else {
+            p.children.push(c);
+        }
+    }
+}
+
+fn says_nothing(p: &Pruned<'_>) -> bool {
+    p.name_below
+        && p.node.role == Role::Text
+        && !p.node.has_meaningful_action()
+        && p.node.states.is_empty()
+        && p.node.value.as_deref().is_none_or(str::is_empty)
+        && p.clipped.total() == 0
+        && p.folded.items == 0
+        && p.budget_cut == 0
 }
 
 /// What the lines of a subtree say, squashed (no white space, lower

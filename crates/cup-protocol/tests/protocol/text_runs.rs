@@ -295,7 +295,8 @@ fn a_cell_named_by_its_only_control_leaves_the_name_to_it() {
 #[test]
 fn a_label_named_by_its_text_and_its_fields_value_leaves_the_name_to_them() {
     // Firefox names a `<label>Full name <input></label>` by its text and
-    // the field's value; the field's line says both. A label whose name
+    // the field's value; the field's line says both, and the label's line
+    // would say nothing: the field takes its place. A label whose name
     // says more than its lines keeps it.
     let field = |id: &str, name: &str, value: &str| {
         json!({"id": id, "role": "textbox", "name": name, "value": value,
@@ -310,7 +311,7 @@ fn a_label_named_by_its_text_and_its_fields_value_leaves_the_name_to_them() {
     let text = body("linux", &tree, Detail::Compact);
     assert!(
         text.contains(
-            "  [e1] txt\n    [e2] tbx \"Full name\" 0,0 100x20 [clk,typ] val=\"Ada Lovelace\"\n"
+            "[e0] frm\n  [e2] tbx \"Full name\" 0,0 100x20 [clk,typ] val=\"Ada Lovelace\"\n"
         ),
         "{text}"
     );
