@@ -387,6 +387,42 @@ fn repeats(parent: &str, text: &str) -> bool {
     !parent.is_empty() && parent.to_lowercase().contains(&text.trim().to_lowercase())
 }
 
+/// Whether `children[i]` is a control's label beside it (D14): a `text`
+/// with nothing below it, no action and no state, whose words (case,
+/// white space and a closing colon aside) are the name of the control
+/// just before or after it. The control's line says them: Chromium's
+/// `<label>Full name <input></label>` read `txt "Full name"` beside
+/// `tbx "Full name"`, Thunderbird's set-up form `txt "Email address*"`
+/// after `tbx "Email address*"`.
+fn labels_neighbour(children: &[Node], i: usize) -> bool {
+    let Some(text) = children.get(i) else {
+        return false;
+    };
+    if text.role != Role::Text
+        || !text.children.is_empty()
+        || text.has_meaningful_action()
+        || !text.states.is_empty()
+    {
+        return false;
+    }
+    let words = label_words(&text.name);
+    if words.is_empty() {
+        return false;
+    }
+    let beside = [i.checked_sub(1), i.checked_add(1)];
+    beside.into_iter().flatten().any(|j| {
+        children
+            .get(j)
+            .is_some_and(|c| c.has_meaningful_action() && label_words(&c.name) == words)
+    })
+}
+
+/// A label's words, squashed, without the colon that ends them.
+fn label_words(name: &str) -> String {
+    let squashed = runs::squash(name);
+    squashed.strip_suffix(':').unwrap_or(&squashed).to_owned()
+}
+
 /// Whether `node` is named by its content (D14 gives way to D17): the
 /// names of its topmost named descendants, two or more, say its name
 /// whole, in order (case and white space aside). Its only text then keeps
@@ -509,7 +545,10 @@ fn walk_items<'a>(
     (viewport, flat): (Viewport, bool),
     visit: &mut dyn FnMut(&'a Node, Option<&'a Node>),
 ) {
-    for child in children {
+    for (i, child) in children.iter().enumerate() {
+        if labels_neighbour(children, i) {
+            continue;
+        }
         if is_hoisted(child)
             || (siblings == 1 && is_parent_again(child, parent))
             || wraps_itself(child)

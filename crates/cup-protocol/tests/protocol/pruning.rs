@@ -595,3 +595,31 @@ fn page_detail_keeps_what_the_viewport_hides_and_nothing_else() {
     }
     assert_eq!("page".parse::<Detail>().ok(), Some(Detail::Page));
 }
+
+#[test]
+fn a_label_beside_the_control_it_names_is_dropped() {
+    // D14: Chromium's `<p><label>Full name <input></label></p>` reads as
+    // the field alone (the paragraph, named as its field, then gives its
+    // place to it: D17); a label "Width:" beside its spin button goes; a
+    // text beside a control of another name, or beside a node that does
+    // not act, stays.
+    let field = json!({"id": "e3", "role": "textbox", "name": "Full name",
+        "bounds": {"x": 0, "y": 0, "w": 100, "h": 20}, "actions": ["click", "type"]});
+    let spin = json!({"id": "e6", "role": "spinbutton", "name": "Width",
+        "bounds": {"x": 0, "y": 30, "w": 60, "h": 20}, "actions": ["increment"]});
+    let out = body(
+        json!([{"id": "e0", "role": "form", "name": "", "children": [
+            {"id": "e1", "role": "text", "name": "Full name", "children": [
+                {"id": "e2", "role": "text", "name": "Full name"}, field]},
+            {"id": "e4", "role": "group", "name": "Size", "children": [
+                {"id": "e5", "role": "text", "name": "Width:"}, spin,
+                {"id": "e7", "role": "text", "name": "Height:"},
+                {"id": "e8", "role": "heading", "name": "Height"}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] frm\n  [e3] tbx \"Full name\" 0,0 100x20 [clk,typ]\n  [e4] grp \"Size\"\n    \
+         [e6] spn \"Width\" 0,30 60x20 [inc]\n    [e7] txt \"Height:\"\n    [e8] hdg \"Height\"\n"
+    );
+}
