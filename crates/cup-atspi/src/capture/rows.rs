@@ -35,18 +35,10 @@ pub(super) fn scrolled_away(role: AtspiRole, container_states: StateSet, row: St
 mod tests {
     use super::*;
 
-    fn states(list: &[AtspiState]) -> StateSet {
-        let mut s = StateSet::empty();
-        for st in list {
-            s.insert(*st);
-        }
-        s
-    }
-
     #[test]
     fn a_visible_row_off_screen_in_a_list_on_screen_is_away() {
-        let on = states(&[AtspiState::Visible, AtspiState::Showing]);
-        let off = states(&[AtspiState::Visible]);
+        let on = StateSet::new(AtspiState::Visible | AtspiState::Showing);
+        let off = StateSet::new(AtspiState::Visible);
         for role in [AtspiRole::TreeTable, AtspiRole::Tree, AtspiRole::ListBox] {
             assert!(scrolled_away(role, on, off), "{role:?}");
             assert!(!scrolled_away(role, on, on), "{role:?}: on screen");
@@ -55,8 +47,8 @@ mod tests {
 
     #[test]
     fn lists_off_screen_pages_and_silent_toolkits_keep_their_rows() {
-        let on = states(&[AtspiState::Visible, AtspiState::Showing]);
-        let off = states(&[AtspiState::Visible]);
+        let on = StateSet::new(AtspiState::Visible | AtspiState::Showing);
+        let off = StateSet::new(AtspiState::Visible);
         // The list itself is off screen (or its toolkit never says
         // SHOWING, as GTK 4).
         assert!(!scrolled_away(AtspiRole::TreeTable, off, off));

@@ -405,16 +405,19 @@ fn labels_neighbour(children: &[Node], i: usize) -> bool {
     {
         return false;
     }
-    let words = label_words(&text.name);
-    if words.is_empty() {
+    // Most texts stand beside no control: only then are names compared.
+    let beside = [i.checked_sub(1), i.checked_add(1)];
+    let mut controls = beside
+        .into_iter()
+        .flatten()
+        .filter_map(|j| children.get(j))
+        .filter(|c| c.has_meaningful_action())
+        .peekable();
+    if controls.peek().is_none() {
         return false;
     }
-    let beside = [i.checked_sub(1), i.checked_add(1)];
-    beside.into_iter().flatten().any(|j| {
-        children
-            .get(j)
-            .is_some_and(|c| c.has_meaningful_action() && label_words(&c.name) == words)
-    })
+    let words = label_words(&text.name);
+    !words.is_empty() && controls.any(|c| label_words(&c.name) == words)
 }
 
 /// A label's words, squashed, without the colon that ends them.
@@ -459,13 +462,7 @@ fn named_by_content(node: &Node) -> bool {
 
 /// Whether two names have the same words (case and white space aside).
 fn same_words(a: &str, b: &str) -> bool {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    squash(a) == squash(b)
+    runs::squash(a) == runs::squash(b)
 }
 
 fn is_structural(role: Role) -> bool {

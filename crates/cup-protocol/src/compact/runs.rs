@@ -166,8 +166,9 @@ fn one_block(container: &Node, a: Option<&Vec<&Node>>, b: Option<&Vec<&Node>>) -
 /// push(&mut self, value: T) Collapse" over a link `source`, a heading and
 /// a text `Collapse`. A field's value counts as said by its line: Gecko
 /// names a label by its text and its field's value ("Full name Ada
-/// Lovelace" over `tbx "Full name" val="Ada Lovelace"`). The JSON keeps
-/// the name; `find` still matches it.
+/// Lovelace" over `tbx "Full name" val="Ada Lovelace"`). A text left
+/// with no name so gives its place to its lines (`hoist_said_texts`).
+/// The JSON keeps the name; `find` still matches it.
 pub fn name_from_lines_below(roots: &mut [Pruned<'_>]) {
     for p in roots.iter_mut() {
         let _ = said_below(p);
@@ -198,15 +199,15 @@ fn hoist_said_texts(p: &mut Pruned<'_>) {
     }
 }
 
+/// Whether `p`'s line would say nothing: D17 left its name off (which it
+/// does only where no hint line follows), and it is a text without an
+/// action, a state or a value.
 fn says_nothing(p: &Pruned<'_>) -> bool {
     p.name_below
         && p.node.role == Role::Text
         && !p.node.has_meaningful_action()
         && p.node.states.is_empty()
         && p.node.value.as_deref().is_none_or(str::is_empty)
-        && p.clipped.total() == 0
-        && p.folded.items == 0
-        && p.budget_cut == 0
 }
 
 /// What the lines of a subtree say, squashed (no white space, lower
