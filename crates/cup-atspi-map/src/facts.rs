@@ -94,6 +94,13 @@ pub fn is_gtk4(toolkit: &str, version: &str) -> bool {
     toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("4.")
 }
 
+/// `true` for GTK 2: its bridge names the toolkit "GAIL" (GIMP 2.10),
+/// or "GTK" with a 2.x version.
+pub fn is_gtk2(toolkit: &str, version: &str) -> bool {
+    toolkit.eq_ignore_ascii_case("gail")
+        || (toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("2."))
+}
+
 /// `true` for GTK 2 and 3 (atk-bridge), which answer every call on their
 /// main loop and make an X round trip for each `GetExtents`.
 pub fn is_gtk_before_4(toolkit: &str, version: &str) -> bool {

@@ -81,19 +81,23 @@ pub fn bounds_unused(role: AtspiRole, name: &str, interfaces: InterfaceSet) -> b
 /// its toolkit name) never says SHOWING of a menu's items, open or not
 /// (GIMP's open File menu): there this says nothing.
 pub fn in_closed_menu(role: AtspiRole, states: StateSet, toolkit: &str, version: &str) -> bool {
-    let gtk2 = toolkit.eq_ignore_ascii_case("gail")
-        || (toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("2."));
-    !gtk2
-        && matches!(
-            role,
-            AtspiRole::Menu
-                | AtspiRole::MenuItem
-                | AtspiRole::CheckMenuItem
-                | AtspiRole::RadioMenuItem
-                | AtspiRole::TearoffMenuItem
-                | AtspiRole::Separator
-        )
+    !crate::facts::is_gtk2(toolkit, version)
+        && is_menu_part(role)
         && !states.contains(AtspiState::Showing)
+}
+
+/// Whether `role` is that of a menu's part: a menu, one of its items, a
+/// separator.
+pub fn is_menu_part(role: AtspiRole) -> bool {
+    matches!(
+        role,
+        AtspiRole::Menu
+            | AtspiRole::MenuItem
+            | AtspiRole::CheckMenuItem
+            | AtspiRole::RadioMenuItem
+            | AtspiRole::TearoffMenuItem
+            | AtspiRole::Separator
+    )
 }
 
 /// Whether to read the Action interface's names: always, except in web

@@ -52,7 +52,8 @@ fn is_item(role: Role) -> bool {
 /// 12. `editable`: EDITABLE and not READ_ONLY on text inputs, spin buttons
 ///     and documents;
 /// 13. `busy`, 14. `multiselectable`: the AT-SPI state;
-/// 15. `offscreen`: not SHOWING while VISIBLE (or while it has bounds), or
+/// 15. `offscreen`: not SHOWING while VISIBLE (or while it has bounds; not
+///     a GTK 2 menu item with bounds, GTK 2 saying SHOWING of none), or
 ///     bounds outside every monitor of `ctx` (GTK 4 never reports SHOWING:
 ///     there the bounds test applies, and a widget GTK 4 did not allocate —
 ///     empty or unplaced extents, e.g. a list row scrolled out of view — is
@@ -144,9 +145,15 @@ pub fn map_states(raw: &RawNode, role: Role, bounds: Option<Rect>, ctx: &MapCont
 
     let hidden =
         known && !has(AtspiState::Visible) && !has(AtspiState::Showing) && bounds.is_none();
-    // GTK 4 never reports SHOWING: only the position tells.
+    // GTK 4 never reports SHOWING: only the position tells. Neither does
+    // GTK 2 of a menu's items, open or closed: one with a place is in an
+    // open menu (a closed menu's items have none).
+    let gtk2_menu_placed = bounds.is_some()
+        && crate::facts::is_gtk2(&raw.toolkit, &raw.toolkit_version)
+        && super::needs::is_menu_part(raw.role);
     let not_showing = known
         && gtk4.is_none()
+        && !gtk2_menu_placed
         && !has(AtspiState::Showing)
         && (has(AtspiState::Visible) || bounds.is_some());
     let outside = bounds.is_some_and(|b| outside_monitors(&b, &ctx.monitors));
@@ -306,6 +313,34 @@ mod tests {
         let ctx = MapContext::default();
         assert_eq!(
             map_states(&raw, Role::Button, b, &ctx),
+            vec![State::Offscreen]
+        );
+    }
+
+    #[test]
+    fn an_open_gtk2_menus_items_are_on_screen() {
+        // GIMP's open File menu: VISIBLE, never SHOWING, placed.
+        let mut raw = RawNode::new(AtspiRole::MenuItem);
+        raw.states = set(&[
+            AtspiState::Enabled,
+            AtspiState::Sensitive,
+            AtspiState::Visible,
+        ]);
+        raw.toolkit = "GAIL".into();
+        raw.toolkit_version = "2.24.33".into();
+        let ctx = MapContext::default();
+        let placed = Some(Rect::new(203, 130, 314, 25));
+        assert!(map_states(&raw, Role::MenuItem, placed, &ctx).is_empty());
+        // A closed one's items have no place.
+        assert_eq!(
+            map_states(&raw, Role::MenuItem, None, &ctx),
+            vec![State::Offscreen]
+        );
+        // GTK 3 says SHOWING: without it, offscreen.
+        raw.toolkit = "GTK".into();
+        raw.toolkit_version = "3.24.38".into();
+        assert_eq!(
+            map_states(&raw, Role::MenuItem, placed, &ctx),
             vec![State::Offscreen]
         );
     }

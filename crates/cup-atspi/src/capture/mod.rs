@@ -33,6 +33,7 @@ mod cache_index;
 mod details;
 mod labels;
 mod managed;
+mod menus;
 mod office;
 mod rows;
 mod statics;
@@ -251,6 +252,10 @@ struct Walk<'a> {
     /// `Accessible` properties of a managed table's cells, known without a
     /// read (see [`managed::addressed`]).
     known_props: HashMap<ObjRef, calls::AccessibleProps>,
+    /// GTK 2 menu items waiting for their menu's probe ([`menus`]).
+    menus: menus::Holds,
+    /// Items of closed GTK 2 menus given their menu's extents.
+    closed_items: usize,
 }
 
 impl Walk<'_> {
@@ -269,18 +274,32 @@ impl Walk<'_> {
 
     /// Node `i` is in the tree: queue its detail reads.
     fn accept(&mut self, i: usize) {
+        self.queue_reads(i, None);
+    }
+
+    /// Node `i` is in the tree, and its extents are known (`placed`):
+    /// queue its other reads (see [`menus`]).
+    fn accept_placed(&mut self, i: usize, placed: Extents) {
+        self.queue_reads(i, Some(placed));
+    }
+
+    fn queue_reads(&mut self, i: usize, placed: Option<Extents>) {
         let Some(queue) = &self.queue else { return };
         if self.nodes[i].beyond {
             self.beyond += 1;
             return;
         }
-        let keep = Statics::keeps(&self.nodes[i].toolkit);
+        let keep = Statics::keeps_actions(&self.nodes[i].toolkit, self.nodes[i].role);
         let coord = calls::coord_type(is_gtk4(&self.nodes[i]));
         for want in wants(&self.nodes[i]) {
             if self.defer_extents && want == Want::Extents {
                 continue;
             }
             if want == Want::Extents {
+                if let Some(e) = placed {
+                    self.known.push((i, Some(Got::Extents(Some(e)))));
+                    continue;
+                }
                 if let Some(e) = self.grid_extents.remove(&self.nodes[i].obj) {
                     self.known.push((i, Some(Got::Extents(Some(e)))));
                     continue;
@@ -417,6 +436,8 @@ async fn capture_once(
         ahead: ReadAheadFor::default(),
         grid_extents: HashMap::new(),
         known_props: HashMap::new(),
+        menus: menus::Holds::default(),
+        closed_items: 0,
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut gecko_roots: Vec<(String, usize)> = Vec::new();
@@ -558,6 +579,9 @@ async fn capture_once(
                 }
             }
         }
+        // GTK 2's menus: open or closed? (Before the queued reads all go
+        // out, so the probes do not wait behind them.)
+        menus::probe(&mut walk).await;
         // Every structure is read: the queued detail reads all go out.
         walk.release_details();
         // GTK 4 windows' extents, top-down, all windows at once (after the
@@ -646,6 +670,7 @@ async fn capture_once(
         beyond_rows = walk.beyond,
         extents_inherited = inherited,
         known_actions = known_count,
+        closed_menu_items = walk.closed_items,
         structure_ms = structured.as_secs_f64() * 1e3,
         details_ms = (started.elapsed() - structured).as_secs_f64() * 1e3,
         "capture phases"

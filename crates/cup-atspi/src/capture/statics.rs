@@ -13,6 +13,9 @@
 //! in `Cache.GetItems`), about a third of the calls, each one a trip
 //! through the app's main loop.
 //!
+//! GTK 2 (GIMP 2.10; its bridge names the toolkit GAIL) is the same but
+//! for its tree-view cells' actions ([`Statics::keeps_actions`]).
+//!
 //! Other toolkits are always asked: Qt's action names follow the widget's
 //! state (checkable, expandable) and web content's roles follow the page.
 //! Names, states, extents, values and text are never kept.
@@ -47,9 +50,19 @@ pub struct Statics {
 }
 
 impl Statics {
-    /// Whether facts of the toolkit's objects are kept (see the module).
+    /// Whether facts of the toolkit's objects are kept (see the module):
+    /// GTK's, and GTK 2's under the name its bridge gives (GAIL).
     pub fn keeps(toolkit: &str) -> bool {
-        toolkit.eq_ignore_ascii_case("gtk")
+        toolkit.eq_ignore_ascii_case("gtk") || toolkit.eq_ignore_ascii_case("gail")
+    }
+
+    /// Whether the action names of a node of role `role` are kept: not
+    /// those of GTK 2's tree-view cells, to which GAIL adds and removes
+    /// "expand or contract" as their row gains and loses children (GTK 3's
+    /// cells always name the same actions).
+    pub fn keeps_actions(toolkit: &str, role: AtspiRole) -> bool {
+        Self::keeps(toolkit)
+            && !(toolkit.eq_ignore_ascii_case("gail") && role == AtspiRole::TableCell)
     }
 
     /// What is known of `obj`.
@@ -124,6 +137,11 @@ mod tests {
     fn keeps_gtk_only() {
         assert!(Statics::keeps("GTK"));
         assert!(Statics::keeps("gtk"));
+        assert!(Statics::keeps("GAIL"));
+        assert!(Statics::keeps_actions("GAIL", AtspiRole::MenuItem));
+        assert!(!Statics::keeps_actions("GAIL", AtspiRole::TableCell));
+        assert!(Statics::keeps_actions("gtk", AtspiRole::TableCell));
+        assert!(!Statics::keeps_actions("Qt", AtspiRole::Button));
         assert!(!Statics::keeps("Qt"));
         assert!(!Statics::keeps("Chromium"));
         assert!(!Statics::keeps(""));

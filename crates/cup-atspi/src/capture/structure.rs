@@ -3,6 +3,7 @@
 //! level with `GetChildren`; nodes that are not rendered are left out.
 
 use super::managed;
+use super::menus;
 use super::*;
 
 /// Levels of a window below its frame whose children are always asked
@@ -430,7 +431,17 @@ fn attach(
             let away = rows::scrolled_away(parent.role, parent.states, child.states);
             walk.nodes[n].beyond = parent.beyond || parent.away;
             walk.nodes[n].away = away;
-            walk.accept(n);
+            let parent = &walk.nodes[p];
+            if menus::waits(
+                parent.role,
+                walk.menus.is_held(p),
+                &parent.toolkit,
+                &parent.toolkit_version,
+            ) {
+                walk.menus.hold(p, n);
+            } else {
+                walk.accept(n);
+            }
             Some(n)
         }
         None => {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::{find, nodes, until, Desk, TempDir};
 use cup::{ActionParams, Effect, SnapshotRequest};
-use cup_protocol::{Action, Role, Scope};
+use cup_protocol::{Action, Role, Scope, State};
 use cup_sandbox::LaunchOptions;
 
 fn name_from(n: &cup_protocol::Node) -> Option<&str> {
@@ -81,6 +81,17 @@ async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
         );
     }
 
+    // The menus are closed: their items have no place, fold under their
+    // menu, and can still be acted on (GTK 2 says SHOWING of no menu
+    // item: one read of each menu's first item tells, capture::menus).
+    assert!(snap.text.contains("items in closed menu"), "{}", snap.text);
+    let open_item = find(&snap, Role::MenuItem, "Open...");
+    assert!(!open_item.is_empty(), "{}", snap.text);
+    for item in &open_item {
+        assert!(item.bounds.is_none(), "{item:?}");
+        assert!(item.actions.contains(&Action::Click), "{item:?}");
+    }
+
     // File > New...: its dialog opens.
     let file = find(&snap, Role::Menu, "File")[0].id.clone();
     let opened = session
@@ -101,7 +112,16 @@ async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
         },
     )
     .await;
-    let new = find(&snap, Role::MenuItem, "New...")[0].id.clone();
+    // The open menu's items are on screen; its submenu stays closed.
+    let item = find(&snap, Role::MenuItem, "New...")[0];
+    assert!(!item.states.contains(&State::Offscreen), "{item:?}");
+    let in_submenu = find(&snap, Role::MenuItem, "From Clipboard");
+    assert!(!in_submenu.is_empty(), "{}", snap.text);
+    assert!(
+        in_submenu.iter().all(|m| m.bounds.is_none()),
+        "{in_submenu:?}"
+    );
+    let new = item.id.clone();
     let clicked = session
         .action(&new, "click", &ActionParams::default())
         .await
