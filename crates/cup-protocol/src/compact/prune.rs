@@ -612,7 +612,15 @@ pub fn is_placeless(node: &Node) -> bool {
 /// menu, menu item or combobox, or a node that can `expand` or is
 /// `collapsed`, that is not `expanded`. `expand` when it has it, else
 /// `click`; `None` when it is not a closed container or offers neither.
+/// A tab not selected whose content has no place on screen at all (GTK's
+/// notebook pages, held by their tab: GIMP's docks) is one too, opened by
+/// `select` (else `click`).
 pub fn opener(node: &Node) -> Option<Action> {
+    if is_closed_tab(node) {
+        return [Action::Select, Action::Click]
+            .into_iter()
+            .find(|a| node.actions.contains(a));
+    }
     let container = matches!(node.role, Role::Menu | Role::MenuItem | Role::Combobox)
         || node.actions.contains(&Action::Expand)
         || node.has_state(State::Collapsed);
@@ -622,6 +630,15 @@ pub fn opener(node: &Node) -> Option<Action> {
     [Action::Expand, Action::Click]
         .into_iter()
         .find(|a| node.actions.contains(a))
+}
+
+/// A tab, not selected, holding content none of which has a place on
+/// screen: the page of a notebook tab not shown.
+fn is_closed_tab(node: &Node) -> bool {
+    node.role == Role::Tab
+        && !node.has_state(State::Selected)
+        && !node.children.is_empty()
+        && node.children.iter().all(is_placeless)
 }
 
 /// Which children of one node fold (D13), and how many did.

@@ -506,3 +506,52 @@ fn rendering_without_folding_is_the_text_before_d13() {
     );
     assert!(!unfolded.contains("closed menu"), "{unfolded}");
 }
+
+#[test]
+fn a_tab_whose_page_is_not_shown_folds_it() {
+    // GIMP's dock: each tab holds its page; the pages of the tabs not
+    // shown have no place on screen.
+    let tree = json!([{"id": "e0", "role": "window", "name": "GIMP", "bounds": b(0, 0, 1000, 800),
+    "children": [
+        {"id": "e1", "role": "tablist", "name": "", "children": [
+            {"id": "e2", "role": "tab", "name": "", "bounds": b(10, 10, 18, 18), "actions": ["select"], "children": [
+                {"id": "e3", "role": "button", "name": "Edit this brush", "bounds": b(10, 40, 30, 20), "actions": ["click"]},
+                {"id": "e4", "role": "text", "name": "Clipboard Image"}
+            ]},
+            {"id": "e5", "role": "tab", "name": "", "bounds": b(30, 10, 18, 18), "actions": ["select"], "children": [
+                {"id": "e6", "role": "textbox", "name": "", "states": ["offscreen", "editable"], "actions": ["type"]},
+                {"id": "e7", "role": "button", "name": "Refresh patterns", "states": ["offscreen"], "actions": ["click"]},
+                {"id": "e8", "role": "group", "name": "", "states": ["offscreen"], "actions": ["scroll"], "children": [
+                    {"id": "e9", "role": "button", "name": "Pattern", "states": ["offscreen"], "actions": ["click"]}
+                ]}
+            ]},
+            {"id": "e10", "role": "tab", "name": "Selected", "states": ["selected"], "bounds": b(50, 10, 18, 18), "actions": ["select"], "children": [
+                {"id": "e11", "role": "button", "name": "Hidden", "states": ["offscreen"], "actions": ["click"]}
+            ]}
+        ]}
+    ]}]);
+    let out = body(&tree, Detail::Compact);
+    assert!(
+        out.contains(
+            "[e5] tab 30,10 18x18 [sel]\n      # 3 items in closed tab e5: select to open\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("Refresh patterns"), "{out}");
+    // The tab shown keeps its page; a selected tab is not closed.
+    assert!(out.contains("[e3] btn \"Edit this brush\""), "{out}");
+    assert!(
+        !out.contains("closed tab e2") && !out.contains("closed tab e10"),
+        "{out}"
+    );
+    // The fold line reads back.
+    let doc = parse(&text_with(&tree, Detail::Compact)).expect("parses");
+    assert!(doc.lines.contains(&Line::Fold {
+        depth: 3,
+        container: "e5".into(),
+        folded: Folded {
+            items: 3,
+            open: Some(Action::Select)
+        },
+    }));
+}
