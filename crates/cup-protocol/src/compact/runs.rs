@@ -178,10 +178,11 @@ pub fn name_from_lines_below(roots: &mut [Pruned<'_>]) {
     }
 }
 
-/// A `text` whose name D17 left off, that does not act and has no state
-/// or value, says nothing on its own line: its lines take its place, as
-/// an unnamed wrapper's do (Firefox's `<label>` around each field of a
-/// form was a bare `txt` line over the field's).
+/// A `text`, group or generic container whose name D17 left off, that
+/// does not act and has no state or value, says nothing on its own line:
+/// its lines take its place, as an unnamed wrapper's do (Firefox's
+/// `<label>` around each field of a form was a bare `txt` line over the
+/// field's).
 fn hoist_said_texts(p: &mut Pruned<'_>) {
     for c in &mut p.children {
         hoist_said_texts(c);
@@ -200,11 +201,12 @@ fn hoist_said_texts(p: &mut Pruned<'_>) {
 }
 
 /// Whether `p`'s line would say nothing: D17 left its name off (which it
-/// does only where no hint line follows), and it is a text without an
-/// action, a state or a value.
+/// does only where no hint line follows), and it is a text, a group or a
+/// generic container without an action, a state or a value (LibreOffice's
+/// sidebar names a panel as the one button it holds: a bare `grp` line).
 fn says_nothing(p: &Pruned<'_>) -> bool {
     p.name_below
-        && p.node.role == Role::Text
+        && matches!(p.node.role, Role::Text | Role::Group | Role::Generic)
         && !p.node.has_meaningful_action()
         && p.node.states.is_empty()
         && p.node.value.as_deref().is_none_or(str::is_empty)

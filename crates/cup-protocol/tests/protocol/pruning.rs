@@ -623,3 +623,31 @@ fn a_label_beside_the_control_it_names_is_dropped() {
          [e6] spn \"Width\" 0,30 60x20 [inc]\n    [e7] txt \"Height:\"\n    [e8] hdg \"Height\"\n"
     );
 }
+
+#[test]
+fn a_group_named_as_its_one_control_gives_its_place_to_it() {
+    // LibreOffice's sidebar: a panel named "Close Sidebar Deck" holds the
+    // button of that name. D17 leaves the group's name off; its bare line
+    // then goes, as an unnamed wrapper's does. A group that says more
+    // (a state, or a name of its own) stays.
+    let button = |id: &str, name: &str, y: i64| {
+        json!({"id": id, "role": "button", "name": name,
+            "bounds": {"x": 0, "y": y, "w": 16, "h": 16}, "actions": ["click"]})
+    };
+    let out = body(
+        json!([{"id": "e0", "role": "toolbar", "name": "Deck", "children": [
+            {"id": "e1", "role": "group", "name": "Close Sidebar Deck", "children": [
+                button("e2", "Close Sidebar Deck", 0)]},
+            {"id": "e3", "role": "group", "name": "Close", "states": ["selected"], "children": [
+                button("e4", "Close", 20)]},
+            {"id": "e5", "role": "group", "name": "Tools", "children": [
+                button("e6", "Undo", 40)]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] tlbr \"Deck\"\n  [e2] btn \"Close Sidebar Deck\" 0,0 16x16 [clk]\n  \
+         [e3] grp {sel}\n    [e4] btn \"Close\" 0,20 16x16 [clk]\n  [e5] grp \"Tools\"\n    \
+         [e6] btn \"Undo\" 0,40 16x16 [clk]\n"
+    );
+}

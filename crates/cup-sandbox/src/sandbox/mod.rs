@@ -25,6 +25,7 @@ mod gnome;
 mod health;
 mod kwin;
 mod launch;
+mod locale;
 mod mounts;
 mod service;
 mod services;
@@ -643,7 +644,9 @@ impl Sandbox {
     /// `TMPDIR` (`tmp/` in the state directory, removed at stop, unless the
     /// state directory's path is too long for sockets made in it), `AT_SPI_BUS_ADDRESS`,
     /// `QT_ACCESSIBILITY=1`, `QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1`,
-    /// `ACCESSIBILITY_ENABLED=1` and [`MARKER_ENV`]. The variables in
+    /// `ACCESSIBILITY_ENABLED=1`, [`MARKER_ENV`], and `C.UTF-8` as the
+    /// locale where the caller's is not UTF-8 (`LANG`, or the `LC_ALL` or
+    /// `LC_CTYPE` that overrides it). The variables in
     /// [`REMOVED_ENV`] must be unset as well ([`Sandbox::command`] does
     /// both). `HOME` stays the caller's.
     pub fn env(&self) -> Vec<(String, String)> {
@@ -673,6 +676,10 @@ impl Sandbox {
         }
         set("AT_SPI_BUS_ADDRESS", &self.a11y_address);
         for (name, value) in A11Y_ENV {
+            set(name, value);
+        }
+        let var = |name: &str| std::env::var(name).unwrap_or_default();
+        for (name, value) in locale::utf8(&var("LC_ALL"), &var("LC_CTYPE"), &var("LANG")) {
             set(name, value);
         }
         set(MARKER_ENV, &self.id);
