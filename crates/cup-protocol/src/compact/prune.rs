@@ -288,6 +288,18 @@ pub fn is_hoisted(node: &Node) -> bool {
         && !node.has_meaningful_action()
 }
 
+/// [`is_hoisted`], or an unnamed window that does not act inside another
+/// node (`parent`): Qt gives some of its container widgets the window
+/// role, and VLC's player controls sat under three bare `win` lines. A
+/// window at the top stays (it is what a snapshot lists).
+pub fn is_hoisted_in(node: &Node, parent: Option<&Node>) -> bool {
+    is_hoisted(node)
+        || (parent.is_some()
+            && node.role == Role::Window
+            && node.name.is_empty()
+            && !node.has_meaningful_action())
+}
+
 /// Whether `node` is skipped wherever it stands: a chrome role, an
 /// unnamed icon or text (but not a canvas whose text was read from its
 /// pixels), zero size.
@@ -546,7 +558,7 @@ fn walk_items<'a>(
         if labels_neighbour(children, i) {
             continue;
         }
-        if is_hoisted(child)
+        if is_hoisted_in(child, parent)
             || (siblings == 1 && is_parent_again(child, parent))
             || wraps_itself(child)
         {

@@ -651,3 +651,24 @@ fn a_group_named_as_its_one_control_gives_its_place_to_it() {
          [e6] btn \"Undo\" 0,40 16x16 [clk]\n"
     );
 }
+
+#[test]
+fn an_unnamed_window_inside_another_gives_its_place_to_its_lines() {
+    // Qt's container widgets in VLC: bare `win` lines over the player's
+    // buttons. The top window stays, named or not; a nested window that
+    // is named or acts stays too.
+    let play = json!({"id": "e3", "role": "button", "name": "Play",
+        "bounds": {"x": 0, "y": 0, "w": 32, "h": 32}, "actions": ["click"]});
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "", "children": [
+            {"id": "e1", "role": "window", "name": "", "children": [
+                {"id": "e2", "role": "window", "name": "", "children": [play]}]},
+            {"id": "e4", "role": "window", "name": "Playlist", "children": [
+                {"id": "e5", "role": "text", "name": "Empty"}]}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        "[e0] win\n  [e3] btn \"Play\" 0,0 32x32 [clk]\n  [e4] win \"Playlist\"\n    [e5] txt \"Empty\"\n"
+    );
+}
