@@ -102,9 +102,10 @@ pub fn is_gtk2(toolkit: &str, version: &str) -> bool {
 }
 
 /// `true` for GTK 2 and 3 (atk-bridge), which answer every call on their
-/// main loop and make an X round trip for each `GetExtents`.
+/// main loop and make an X round trip for each `GetExtents`. GTK 2's
+/// bridge names its toolkit "GAIL" ([`is_gtk2`]).
 pub fn is_gtk_before_4(toolkit: &str, version: &str) -> bool {
-    toolkit.eq_ignore_ascii_case("gtk") && (version.starts_with("3.") || version.starts_with("2."))
+    is_gtk2(toolkit, version) || (toolkit.eq_ignore_ascii_case("gtk") && version.starts_with("3."))
 }
 
 impl RawNode {

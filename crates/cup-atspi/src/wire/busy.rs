@@ -147,6 +147,8 @@ mod tests {
     fn helps_gtk_2_and_3_but_not_libreoffice() {
         assert!(helps("GTK", "3.24.38", Some("gtk3-widget-fact")));
         assert!(helps("GTK", "2.24.33", Some("gimp-2.10")));
+        // GTK 2's bridge names its toolkit GAIL (GIMP 2.10).
+        assert!(helps("GAIL", "2.24.33", Some("gimp-2.10")));
         assert!(helps("gtk", "3.24.38", None));
         assert!(!helps("GTK", "3.24.38", Some("soffice.bin")));
         assert!(!helps("GTK", "3.24.38", Some("libreoffice")));
