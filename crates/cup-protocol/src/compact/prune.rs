@@ -626,12 +626,20 @@ pub fn is_placeless(node: &Node) -> bool {
 /// `click`; `None` when it is not a closed container or offers neither.
 /// A tab not selected whose content has no place on screen at all (GTK's
 /// notebook pages, held by their tab: GIMP's docks) is one too, opened by
-/// `select` (else `click`).
+/// `select` (else `click`); and a button holding only menu items without
+/// a place on screen (the popup menu of LibreOffice's sidebar "Menu"
+/// button), opened by `click`.
 pub fn opener(node: &Node) -> Option<Action> {
     if is_closed_tab(node) {
         return [Action::Select, Action::Click]
             .into_iter()
             .find(|a| node.actions.contains(a));
+    }
+    if is_closed_menu_button(node) {
+        return node
+            .actions
+            .contains(&Action::Click)
+            .then_some(Action::Click);
     }
     let container = matches!(node.role, Role::Menu | Role::MenuItem | Role::Combobox)
         || node.actions.contains(&Action::Expand)
@@ -651,6 +659,24 @@ fn is_closed_tab(node: &Node) -> bool {
         && !node.has_state(State::Selected)
         && !node.children.is_empty()
         && node.children.iter().all(is_placeless)
+}
+
+/// A button, not expanded, holding only menu parts none of which has a
+/// place on screen: its popup menu, closed.
+fn is_closed_menu_button(node: &Node) -> bool {
+    node.role == Role::Button
+        && !node.has_state(State::Expanded)
+        && !node.children.is_empty()
+        && node.children.iter().all(|c| {
+            matches!(
+                c.role,
+                Role::MenuItem
+                    | Role::MenuItemCheckbox
+                    | Role::MenuItemRadio
+                    | Role::Menu
+                    | Role::Separator
+            ) && is_placeless(c)
+        })
 }
 
 /// Which children of one node fold (D13), and how many did.

@@ -555,3 +555,28 @@ fn a_tab_whose_page_is_not_shown_folds_it() {
         },
     }));
 }
+
+#[test]
+fn a_button_holding_a_closed_popup_menu_folds_it() {
+    // LibreOffice's sidebar: a "Menu" button holds its popup menu's items,
+    // off screen without bounds until it is clicked.
+    let item = |id: &str, name: &str| json!({"id": id, "role": "menuitem", "name": name, "states": ["offscreen"], "actions": ["click", "select"]});
+    let tree = json!([{"id": "e0", "role": "window", "name": "Writer", "bounds": b(0, 0, 1000, 800),
+    "children": [
+        {"id": "e1", "role": "button", "name": "Menu", "bounds": b(900, 100, 36, 34), "actions": ["click", "toggle"], "children": [
+            item("e2", "Dock"), item("e3", "Undock"), item("e4", "Close Sidebar"),
+            {"id": "e5", "role": "menu", "name": "Customization", "states": ["offscreen"], "actions": ["click"], "children": [
+                item("e6", "Properties")]}
+        ]},
+        {"id": "e7", "role": "button", "name": "Open", "bounds": b(900, 200, 36, 34), "actions": ["click"], "states": ["expanded"], "children": [
+            item("e8", "Recent")]}
+    ]}]);
+    let out = body(&tree, Detail::Compact);
+    assert!(
+        out.contains("[e1] btn \"Menu\" 900,100 36x34 [clk,tog]\n    # 4 items in closed button e1: click to open\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Undock"), "{out}");
+    // An expanded button's items stay.
+    assert!(out.contains("[e8] mi \"Recent\""), "{out}");
+}
