@@ -215,7 +215,7 @@ pub fn prune_folding_in(
             walk_items(
                 None,
                 roots,
-                item_count(roots, flat),
+                item_count(None, roots, flat),
                 (Viewport::Ignored, flat),
                 &mut |child, _| {
                     out.push(prune_page(child, flat));
@@ -240,7 +240,7 @@ fn prune_page(node: &Node, flat: bool) -> Pruned<'_> {
     walk_items(
         Some(node),
         &node.children,
-        item_count(&node.children, flat),
+        item_count(Some(node), &node.children, flat),
         (Viewport::Ignored, flat),
         &mut |child, _| children.push(prune_page(child, flat)),
     );
@@ -281,23 +281,17 @@ fn keep_actionable(node: &Node, folding: bool) -> Option<Pruned<'_>> {
     })
 }
 
-/// `true` for wrappers the compact text replaces by their children.
-pub fn is_hoisted(node: &Node) -> bool {
+/// `true` for wrappers the compact text replaces by their children, among
+/// the children of `parent` (`None` at the top): an unnamed generic,
+/// region or group that does not act, or an unnamed window that does not
+/// act inside another node (Qt gives some of its container widgets the
+/// window role, and VLC's player controls sat under three bare `win`
+/// lines). A window at the top stays (it is what a snapshot lists).
+pub fn is_hoisted(node: &Node, parent: Option<&Node>) -> bool {
     node.name.is_empty()
-        && matches!(node.role, Role::Generic | Role::Region | Role::Group)
         && !node.has_meaningful_action()
-}
-
-/// [`is_hoisted`], or an unnamed window that does not act inside another
-/// node (`parent`): Qt gives some of its container widgets the window
-/// role, and VLC's player controls sat under three bare `win` lines. A
-/// window at the top stays (it is what a snapshot lists).
-pub fn is_hoisted_in(node: &Node, parent: Option<&Node>) -> bool {
-    is_hoisted(node)
-        || (parent.is_some()
-            && node.role == Role::Window
-            && node.name.is_empty()
-            && !node.has_meaningful_action())
+        && (matches!(node.role, Role::Generic | Role::Region | Role::Group)
+            || (parent.is_some() && node.role == Role::Window))
 }
 
 /// Whether `node` is skipped wherever it stands: a chrome role, an
@@ -345,17 +339,18 @@ fn sibling_count(children: &[Node]) -> usize {
     children.iter().filter(|c| !skipped_anywhere(c)).count()
 }
 
-/// The sibling count a walk starts with: [`sibling_count`], or with
-/// `flat` (D16) the items found through hoisted wrappers too.
-fn item_count(children: &[Node], flat: bool) -> usize {
+/// The sibling count a walk starts with among `parent`'s `children`:
+/// [`sibling_count`], or with `flat` (D16) the items found through
+/// hoisted wrappers too.
+fn item_count(parent: Option<&Node>, children: &[Node], flat: bool) -> usize {
     if !flat {
         return sibling_count(children);
     }
     children
         .iter()
         .map(|c| {
-            if is_hoisted(c) || wraps_itself(c) {
-                item_count(&c.children, true)
+            if is_hoisted(c, parent) || wraps_itself(c) {
+                item_count(Some(c), &c.children, true)
             } else {
                 usize::from(!skipped_anywhere(c))
             }
@@ -541,7 +536,7 @@ pub fn for_each_item_in<'a>(
     walk_items(
         parent,
         children,
-        item_count(children, flat),
+        item_count(parent, children, flat),
         (Viewport::Applied, flat),
         visit,
     );
@@ -558,7 +553,7 @@ fn walk_items<'a>(
         if labels_neighbour(children, i) {
             continue;
         }
-        if is_hoisted_in(child, parent)
+        if is_hoisted(child, parent)
             || (siblings == 1 && is_parent_again(child, parent))
             || wraps_itself(child)
         {
@@ -657,8 +652,7 @@ pub fn opener(node: &Node) -> Option<Action> {
 fn is_closed_tab(node: &Node) -> bool {
     node.role == Role::Tab
         && !node.has_state(State::Selected)
-        && !node.children.is_empty()
-        && node.children.iter().all(is_placeless)
+        && holds_only_placeless(node, |_| true)
 }
 
 /// A button, not expanded, holding only menu parts none of which has a
@@ -666,8 +660,7 @@ fn is_closed_tab(node: &Node) -> bool {
 fn is_closed_menu_button(node: &Node) -> bool {
     node.role == Role::Button
         && !node.has_state(State::Expanded)
-        && !node.children.is_empty()
-        && node.children.iter().all(|c| {
+        && holds_only_placeless(node, |c| {
             matches!(
                 c.role,
                 Role::MenuItem
@@ -675,8 +668,14 @@ fn is_closed_menu_button(node: &Node) -> bool {
                     | Role::MenuItemRadio
                     | Role::Menu
                     | Role::Separator
-            ) && is_placeless(c)
+            )
         })
+}
+
+/// Whether `node` has children, every one of them `of` the kind asked and
+/// without a place on screen ([`is_placeless`]).
+fn holds_only_placeless(node: &Node, of: impl Fn(&Node) -> bool) -> bool {
+    !node.children.is_empty() && node.children.iter().all(|c| of(c) && is_placeless(c))
 }
 
 /// Which children of one node fold (D13), and how many did.

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use crate::compact::prune::{is_hoisted_in, is_parent_again, wraps_itself, Pruned};
+use crate::compact::prune::{is_hoisted, is_parent_again, wraps_itself, Pruned};
 use crate::node::Node;
 use crate::vocab::Role;
 
@@ -127,7 +127,7 @@ fn descend<'a>(
         }
         if targets.contains(&key(child)) {
             found.insert(key(child), stack.clone());
-        } else if is_hoisted_in(child, Some(node))
+        } else if is_hoisted(child, Some(node))
             || wraps_itself(child)
             || is_parent_again(child, Some(container))
         {
