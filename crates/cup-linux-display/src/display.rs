@@ -50,6 +50,16 @@ impl Backend {
     }
 }
 
+/// A popup window mapped now: an X11 override-redirect window, the kind a
+/// toolkit maps for a menu it opens (GTK 2's menus, tooltips).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Popup {
+    /// Its rectangle on screen.
+    pub rect: Rect,
+    /// The client's pid (`_NET_WM_PID`), when the window says.
+    pub pid: Option<u32>,
+}
+
 /// One top-level window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopWindow {

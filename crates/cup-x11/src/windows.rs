@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use cup::{AdapterError, Monitor};
 
-use crate::display::{Backend, DisplayState, TopWindow};
+use crate::display::{Backend, DisplayState, Popup, TopWindow};
 use cup_protocol::Rect;
 use x11rb::connection::{Connection, RequestConnection as _};
 use x11rb::protocol::randr::ConnectionExt as _;
@@ -22,6 +22,9 @@ use x11rb::rust_connection::RustConnection;
 
 /// Deadline of one [`read_state`].
 pub const X11_TIMEOUT: Duration = Duration::from_secs(2);
+/// Deadline of one [`X11Reader::popups`]: a snapshot waits on it, and
+/// without the answer it reads menus as it would without X11.
+pub const POPUPS_TIMEOUT: Duration = Duration::from_millis(250);
 
 fn unavailable(msg: impl Into<String>) -> AdapterError {
     AdapterError::Unavailable(msg.into())
@@ -84,6 +87,73 @@ impl X11Reader {
         }
         outcome.map(|(state, _)| state)
     }
+
+    /// The override-redirect windows mapped now (the menus a toolkit has
+    /// open), over the kept connection, in two round trips under
+    /// [`POPUPS_TIMEOUT`]; `None` without a kept connection (no window
+    /// listing yet) or an answer in time.
+    pub async fn popups(&self) -> Option<Vec<Popup>> {
+        let link = self.link.lock().ok().and_then(|l| l.clone())?;
+        let task = tokio::task::spawn_blocking(move || popups_blocking(&link));
+        match tokio::time::timeout(POPUPS_TIMEOUT, task).await {
+            Ok(Ok(Ok(popups))) => Some(popups),
+            Ok(Ok(Err(e))) => {
+                tracing::debug!(error = %e, "X11 popups not read");
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The root's viewable override-redirect children, with their places and
+/// pids: the root's children in one round trip, then what each is in
+/// another.
+fn popups_blocking(link: &Link) -> X11Result<Vec<Popup>> {
+    let conn = &link.conn;
+    let root = conn
+        .setup()
+        .roots
+        .get(link.screen_num)
+        .ok_or_else(|| x11_err("no screen"))?
+        .root;
+    let children = conn
+        .query_tree(root)
+        .map_err(x11_err)?
+        .reply()
+        .map_err(x11_err)?
+        .children;
+    let asked: Vec<_> = children
+        .iter()
+        .map(|&id| {
+            (
+                conn.get_window_attributes(id).ok(),
+                conn.get_geometry(id).ok(),
+                conn.get_property(false, id, link.atoms.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+                    .ok(),
+            )
+        })
+        .collect();
+    Ok(asked
+        .into_iter()
+        .filter_map(|(attributes, geometry, pid)| {
+            // Every reply is read, so none is left behind on the connection.
+            let (attrs, geom, pid) = (reply(attributes), reply(geometry), reply(pid));
+            let (attrs, geom) = (attrs?, geom?);
+            let popup = attrs.override_redirect
+                && attrs.map_state == MapState::VIEWABLE
+                && attrs.class != WindowClass::INPUT_ONLY;
+            popup.then(|| Popup {
+                rect: Rect::new(
+                    i64::from(geom.x),
+                    i64::from(geom.y),
+                    u64::from(geom.width),
+                    u64::from(geom.height),
+                ),
+                pid: pid.and_then(|r| r.value32().and_then(|mut v| v.next())),
+            })
+        })
+        .collect())
 }
 
 /// An open X11 connection and what it learnt once.

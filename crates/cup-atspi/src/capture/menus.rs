@@ -16,13 +16,20 @@
 //! is closed, and so is every menu under it; all their items take that
 //! answer as their extents (what each would have answered) and their other
 //! reads go out as usual (their actions, kept across captures).
+//!
+//! A menu opened and closed again keeps its places: GAIL answers them as
+//! if it were still open. Where the display server tells which popup
+//! windows are mapped (X11: [`super::Target::popups`]), a placed menu
+//! whose first item lies in none of them is closed too.
 
 use std::collections::{HashMap, HashSet};
 
 use tokio::time::timeout_at;
 
+use cup_protocol::Rect;
+
 use super::{calls, is_gtk4, Walk, Want};
-use crate::facts::AtspiRole;
+use crate::facts::{AtspiRole, Extents};
 
 /// Probes the waiting menus, a level of submenus at a time (every menu of
 /// a level at once), and queues their items' reads: see the module. An
@@ -55,11 +62,11 @@ pub(super) async fn probe(walk: &mut Walk<'_>) {
         level = Vec::new();
         for ((menu, first), answer) in probes.into_iter().zip(answers) {
             match answer {
-                Some(e) if e.is_unplaced() => {
+                Some(e) if !is_open(e, walk.popups.as_deref()) => {
                     let closed = walk.menus.close(menu);
                     walk.closed_items += closed.len().saturating_sub(1);
                     for i in closed {
-                        walk.accept_placed(i, e);
+                        walk.accept_placed(i, unplaced(e));
                     }
                 }
                 _ => {
@@ -78,6 +85,42 @@ pub(super) async fn probe(walk: &mut Walk<'_>) {
     }
     for i in walk.menus.drain() {
         walk.accept(i);
+    }
+}
+
+/// Whether a menu whose first item answered `first` for its extents is
+/// open: placed, and where the popup windows mapped now are known
+/// (`popups`), inside one of them. GAIL goes on answering the places a
+/// menu's items had after the menu closed (File opened, then closed with
+/// Escape), and says SHOWING of none of them either way: only the popup
+/// window, unmapped, tells.
+fn is_open(first: Extents, popups: Option<&[Rect]>) -> bool {
+    if first.is_unplaced() {
+        return false;
+    }
+    let Some(popups) = popups else {
+        return true;
+    };
+    let (x, y) = (
+        i64::from(first.x) + i64::from(first.w.max(0)) / 2,
+        i64::from(first.y) + i64::from(first.h.max(0)) / 2,
+    );
+    popups.iter().any(|r| {
+        let (w, h) = (
+            i64::try_from(r.w).unwrap_or(i64::MAX),
+            i64::try_from(r.h).unwrap_or(i64::MAX),
+        );
+        x >= r.x && y >= r.y && x - r.x < w && y - r.y < h
+    })
+}
+
+/// What an item of a closed menu is given as its extents: unplaced, its
+/// size kept (what GAIL answers once the menu was never opened).
+fn unplaced(answer: Extents) -> Extents {
+    Extents {
+        x: i32::MIN,
+        y: i32::MIN,
+        ..answer
     }
 }
 
@@ -182,6 +225,39 @@ impl Holds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_placed_menu_is_open_only_inside_a_mapped_popup() {
+        let at = |x, y| Extents {
+            x,
+            y,
+            w: 314,
+            h: 25,
+        };
+        // GIMP's File menu open: its popup window at 201,127 318x586.
+        let file = [Rect::new(201, 127, 318, 586)];
+        assert!(is_open(at(203, 130), Some(&file)));
+        // Closed again: the same places answered, no popup mapped.
+        assert!(!is_open(at(203, 130), Some(&[])));
+        // Another popup (a submenu) elsewhere does not hold it.
+        assert!(!is_open(
+            at(203, 130),
+            Some(&[Rect::new(520, 150, 200, 80)])
+        ));
+        // Without the display's word, a placed menu counts as open.
+        assert!(is_open(at(203, 130), None));
+        // Unplaced: closed, whatever the display says.
+        let never = Extents {
+            x: i32::MIN,
+            y: i32::MIN,
+            w: 1,
+            h: 1,
+        };
+        assert!(!is_open(never, None));
+        assert!(!is_open(never, Some(&file)));
+        assert!(unplaced(at(203, 130)).is_unplaced());
+        assert_eq!(unplaced(at(203, 130)).w, 314);
+    }
 
     #[test]
     fn only_gtk2_menus_hold_their_items() {

@@ -96,6 +96,11 @@ pub struct Target {
     pub rect: Option<cup_protocol::Rect>,
     /// Process id.
     pub pid: Option<u32>,
+    /// The places of the popup windows the app has mapped now (X11
+    /// override-redirect windows), where the display server tells them:
+    /// a GTK 2 menu whose items lie in none is closed, whatever places
+    /// GAIL still answers for them (see [`menus`]).
+    pub popups: Option<Vec<cup_protocol::Rect>>,
 }
 
 /// Structure of one node before its details are read.
@@ -256,6 +261,9 @@ struct Walk<'a> {
     menus: menus::Holds,
     /// Items of closed GTK 2 menus given their menu's extents.
     closed_items: usize,
+    /// The popup windows mapped by the apps captured, where the display
+    /// server tells them ([`Target::popups`]).
+    popups: Option<Vec<cup_protocol::Rect>>,
 }
 
 impl Walk<'_> {
@@ -438,6 +446,7 @@ async fn capture_once(
         known_props: HashMap::new(),
         menus: menus::Holds::default(),
         closed_items: 0,
+        popups: None,
     };
     let mut roots: Vec<Option<usize>> = Vec::new();
     let mut gecko_roots: Vec<(String, usize)> = Vec::new();
@@ -552,6 +561,11 @@ async fn capture_once(
                 (0, 0)
             };
             walk.version.clone_from(&version);
+            if let Some(popups) = &target.popups {
+                walk.popups
+                    .get_or_insert_with(Vec::new)
+                    .extend_from_slice(popups);
+            }
             let root = structure(&mut walk, frame, offset, &toolkit, facts).await;
             let deferred = std::mem::take(&mut walk.defer_extents);
             roots.push(root);

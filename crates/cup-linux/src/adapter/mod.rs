@@ -430,6 +430,7 @@ impl Adapter for LinuxAdapter {
                 .map(|m| m.rect)
                 .collect();
         }
+        let popups = self.popups_for(links, windows).await;
         let targets: Vec<CaptureTarget> = windows
             .iter()
             .map(|w| (w, self.origin_of(&w.native)))
@@ -449,6 +450,12 @@ impl Adapter for LinuxAdapter {
                     .and_then(|u| u.get(&w.native).cloned()),
                 rect: w.info.bounds,
                 pid: w.info.pid.and_then(|p| u32::try_from(p).ok()),
+                popups: popups.as_ref().map(|all| {
+                    all.iter()
+                        .filter(|p| p.pid.is_some_and(|p| Some(i64::from(p)) == w.info.pid))
+                        .map(|p| p.rect)
+                        .collect()
+                }),
             })
             .collect();
         let record = self.record.load(std::sync::atomic::Ordering::Relaxed);

@@ -393,6 +393,39 @@ impl LinuxAdapter {
             .is_ok_and(|o| o.keys().any(|k| k.starts_with(&prefix)))
     }
 
+    /// The popup windows mapped now, when one of `windows` is a GTK 2
+    /// app's (the capture tells its closed menus by them: see
+    /// `capture::Target::popups`) and the display server tells them; read
+    /// fresh, since an action may have opened or closed a menu since the
+    /// listing.
+    /// The toolkit of an app not known yet is read here (and kept: the
+    /// capture would read it first thing).
+    pub(super) async fn popups_for(
+        &self,
+        links: &Links,
+        windows: &[WindowHandle],
+    ) -> Option<Vec<crate::display::Popup>> {
+        let buses: HashSet<String> = windows
+            .iter()
+            .filter_map(|w| ObjRef::from_key(&w.native).map(|f| f.bus))
+            .collect();
+        let toolkits = futures::future::join_all(
+            buses
+                .iter()
+                .map(|bus| async move { self.toolkit_of(&links.to(bus), bus).await }),
+        )
+        .await;
+        let gtk2 = toolkits
+            .iter()
+            .any(|(name, version)| crate::facts::is_gtk2(name, version));
+        if !gtk2 {
+            return None;
+        }
+        let popups = self.backend().await.popups().await;
+        tracing::debug!(?popups, "popup windows");
+        popups
+    }
+
     /// The on-screen origin of a window's window-relative extents, when
     /// its extents are window-relative (a native Wayland client, placed at
     /// the last listing).

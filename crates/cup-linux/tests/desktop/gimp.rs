@@ -18,6 +18,26 @@ fn name_from(n: &cup_protocol::Node) -> Option<&str> {
         .and_then(serde_json::Value::as_str)
 }
 
+/// Clicks File in `snap` and waits for its items to have their places.
+async fn open_file_menu(
+    session: &mut cup::Session,
+    main: &SnapshotRequest,
+    snap: &cup::Snapshot,
+) -> cup::Snapshot {
+    let file = find(snap, Role::Menu, "File")[0].id.clone();
+    let opened = session
+        .action(&file, "click", &ActionParams::default())
+        .await
+        .unwrap_or_else(|e| panic!("click File: {e}"));
+    assert!(opened.success, "{opened:?}");
+    until(session, main, "the File menu's New...", 60, false, |s| {
+        find(s, Role::MenuItem, "New...")
+            .iter()
+            .any(|m| m.bounds.is_some())
+    })
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
     let desk = Desk::start();
@@ -93,25 +113,7 @@ async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
     }
 
     // File > New...: its dialog opens.
-    let file = find(&snap, Role::Menu, "File")[0].id.clone();
-    let opened = session
-        .action(&file, "click", &ActionParams::default())
-        .await
-        .unwrap_or_else(|e| panic!("click File: {e}"));
-    assert!(opened.success, "{opened:?}");
-    let snap = until(
-        &mut session,
-        &main,
-        "the File menu's New...",
-        60,
-        false,
-        |s| {
-            find(s, Role::MenuItem, "New...")
-                .iter()
-                .any(|m| m.bounds.is_some())
-        },
-    )
-    .await;
+    let snap = open_file_menu(&mut session, &main, &snap).await;
     // The open menu's items are on screen; its submenu stays closed.
     let item = find(&snap, Role::MenuItem, "New...")[0];
     assert!(!item.states.contains(&State::Offscreen), "{item:?}");
@@ -121,7 +123,29 @@ async fn gimp_tools_named_a_dialog_opened_and_a_value_set() {
         in_submenu.iter().all(|m| m.bounds.is_none()),
         "{in_submenu:?}"
     );
-    let new = item.id.clone();
+    // Closed again: GAIL still answers its items' old places, but no
+    // popup window holds them any more, so they fold again.
+    let escape = session
+        .press("escape")
+        .await
+        .unwrap_or_else(|e| panic!("escape: {e}"));
+    assert!(escape.success, "{escape:?}");
+    let snap = until(
+        &mut session,
+        &main,
+        "the File menu closed again",
+        60,
+        false,
+        |s| {
+            find(s, Role::MenuItem, "New...")
+                .iter()
+                .all(|m| m.bounds.is_none())
+        },
+    )
+    .await;
+    assert!(snap.text.contains("items in closed menu"), "{}", snap.text);
+    let snap = open_file_menu(&mut session, &main, &snap).await;
+    let new = find(&snap, Role::MenuItem, "New...")[0].id.clone();
     let clicked = session
         .action(&new, "click", &ActionParams::default())
         .await
