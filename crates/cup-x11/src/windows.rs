@@ -90,7 +90,7 @@ impl X11Reader {
 
     /// The override-redirect windows mapped now (the menus a toolkit has
     /// open), over the kept connection, in two round trips under
-    /// [`POPUPS_TIMEOUT`]; `None` without a kept connection (no window
+    /// 250 ms; `None` without a kept connection (no window
     /// listing yet) or an answer in time.
     pub async fn popups(&self) -> Option<Vec<Popup>> {
         let link = self.link.lock().ok().and_then(|l| l.clone())?;

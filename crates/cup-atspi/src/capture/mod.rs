@@ -99,7 +99,7 @@ pub struct Target {
     /// The places of the popup windows the app has mapped now (X11
     /// override-redirect windows), where the display server tells them:
     /// a GTK 2 menu whose items lie in none is closed, whatever places
-    /// GAIL still answers for them (see [`menus`]).
+    /// GAIL still answers for them (the capture's `menus` module).
     pub popups: Option<Vec<cup_protocol::Rect>>,
 }
 
