@@ -9,7 +9,8 @@ impl Sandbox {
     /// the window manager, the registry, the accessibility bus, the session
     /// bus and Xvfb; SIGTERM first, SIGKILL after a 2 s grace; reaps its
     /// children; detaches what services mounted in the state directory (the
-    /// document portal's FUSE mount) and removes it. Takes ~0.1 s.
+    /// document portal's FUSE mount) and removes it, and the pipes its
+    /// LibreOffice instances left in `/tmp`. Takes ~0.1 s.
     ///
     /// # Errors
     ///
@@ -90,6 +91,13 @@ impl Sandbox {
         self.reap_children();
         self.pipes.clear();
         self.remove_x_lock();
+        // LibreOffice's apps, ended by a signal, leave their pipes in /tmp.
+        if let Ok(since) =
+            std::fs::metadata(self.state_dir.join(DIR_MARKER)).and_then(|m| m.modified())
+        {
+            let removed = crate::libreoffice::sweep_stale_pipes(since);
+            tracing::debug!(removed, "LibreOffice pipes left behind removed");
+        }
         self.remove_state_dir()?;
         tracing::info!(
             display = %self.display,
