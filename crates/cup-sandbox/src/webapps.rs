@@ -232,6 +232,8 @@ pub struct DjangoAdmin {
     child: Child,
     /// Its loopback port.
     pub port: u16,
+    /// Its project folder.
+    dir: PathBuf,
 }
 
 /// The admin's user and password (a private loopback server).
@@ -342,7 +344,8 @@ for i in range(100):
 impl DjangoAdmin {
     /// Writes the project under `dir`, migrates, seeds and starts
     /// `runserver` on a free loopback port; returns once the login page
-    /// answers.
+    /// answers. `dir` is the server's: emptied first, removed when the
+    /// server is dropped (kept, with what failed, when it does not start).
     ///
     /// # Errors
     ///
@@ -390,7 +393,11 @@ impl DjangoAdmin {
             stop(&mut child);
             return Err(e);
         }
-        Ok(DjangoAdmin { child, port })
+        Ok(DjangoAdmin {
+            child,
+            port,
+            dir: dir.to_path_buf(),
+        })
     }
 
     /// The URL of `path` on this server.
@@ -402,6 +409,7 @@ impl DjangoAdmin {
 impl Drop for DjangoAdmin {
     fn drop(&mut self) {
         stop(&mut self.child);
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -413,6 +421,8 @@ pub struct JupyterLab {
     pub port: u16,
     /// The server's token.
     pub token: String,
+    /// Its folders (notebook, configuration, data, runtime).
+    dir: PathBuf,
 }
 
 /// The notebook's name and a line its first cell shows.
@@ -456,7 +466,9 @@ fn notebook() -> String {
 impl JupyterLab {
     /// Writes the notebook under `dir` and starts JupyterLab on a free
     /// loopback port with a token of its own (its configuration, data and
-    /// runtime folders under `dir`); returns once its API answers.
+    /// runtime folders under `dir`); returns once its API answers. `dir` is
+    /// the server's: emptied first, removed when the server is dropped
+    /// (kept, with its log, when it does not start).
     ///
     /// # Errors
     ///
@@ -508,7 +520,12 @@ impl JupyterLab {
             stop(&mut child);
             return Err(format!("{e} (its log: {})", log_path.display()));
         }
-        Ok(JupyterLab { child, port, token })
+        Ok(JupyterLab {
+            child,
+            port,
+            token,
+            dir: dir.to_path_buf(),
+        })
     }
 
     /// The URL that opens the notebook in the Lab.
@@ -523,5 +540,6 @@ impl JupyterLab {
 impl Drop for JupyterLab {
     fn drop(&mut self) {
         stop(&mut self.child);
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
