@@ -33,6 +33,8 @@ Prints one JSON object per run (after --warmup untimed runs):
   tokens_cl100k   cl100k_base tokens of the whole table (what OSWorld's trim counts)
   fits_10000      tokens_cl100k <= 10000 (OSWorld's trim leaves it whole)
   usable          rows with a non-empty name and a position and size
+  usable_acting   the same, whose element a person can use: a control,
+                  editable, or a selectable item (cup counts those)
   rows_kept, usable_kept   the same, counting only rows whole after the trim
   tokens_o200k_trimmed, tokens_cl100k_trimmed   tokens of the trimmed text
                   (what the prompt gets, "[...]\\n" included)
@@ -86,6 +88,33 @@ def is_usable(node, component_ns: str) -> bool:
     position = node.get("{%s}screencoord" % component_ns, "")
     size = node.get("{%s}size" % component_ns, "")
     return bool(node.get("name", "")) and bool(position) and bool(size)
+
+
+# Roles of the controls a person operates (pyatspi's role names, as the
+# table's tag column prints them).
+CONTROLS = {
+    "push-button", "toggle-button", "check-box", "radio-button", "menu",
+    "menu-item", "check-menu-item", "radio-menu-item", "link", "combo-box",
+    "spin-button", "slider", "page-tab", "scroll-bar", "tree-item",
+    "autocomplete", "push-button-menu",
+}
+# Items a person selects, when they say they are selectable.
+ITEMS = {"list-item", "table-cell", "tree-table-cell", "icon", "table-row"}
+
+
+def can_be_used(node, state_ns: str) -> bool:
+    """Whether a person can use the row's element: a control, anything
+    editable, or an item that is selectable. Not labels, text, headings,
+    panels: what cup's count leaves out too (a node with an action). Not
+    by AT-SPI actions: Chromium names two on every node, static text and
+    panels included."""
+
+    def state(name: str) -> bool:
+        return node.get("{%s}%s" % (state_ns, name), "") == "true"
+
+    if node.tag in CONTROLS or state("editable"):
+        return True
+    return node.tag in ITEMS and state("selectable")
 
 
 def wait_for_window(title: str, seconds: float):
@@ -187,6 +216,12 @@ def main() -> int:
             "tokens_cl100k": cl100k,
             "fits_10000": cl100k <= MAX_TOKENS,
             "usable": sum(1 for n in nodes if is_usable(n, component_ns)),
+            "usable_acting": sum(
+                1
+                for n in nodes
+                if is_usable(n, component_ns)
+                and can_be_used(n, osworld_server.NS["st"])
+            ),
             "rows_kept": len(kept),
             "usable_kept": sum(1 for n in kept if is_usable(n, component_ns)),
             "tokens_o200k_trimmed": len(agent.o200k.encode(trimmed, disallowed_special=())),

@@ -464,6 +464,13 @@ fn parse_osworld(stdout: &str) -> Result<Observed, String> {
     if let Some(n) = field_usize(last, "xml_nodes") {
         notes.push(format!("{n} XML nodes"));
     }
+    // Usable: rows a person can use (a control, editable, a selectable
+    // item), as cup's count; the named rows with a place, labels and text
+    // among them, are said beside it.
+    let usable = last.get("usable_acting").and_then(Value::as_u64);
+    if let (Some(_), Some(all)) = (usable, field_usize(last, "usable")) {
+        notes.push(format!("{all} named rows with a place (labels and text too)"));
+    }
     if !errors.is_empty() {
         notes.push(format!(
             "{} runs failed: {}",
@@ -476,7 +483,7 @@ fn parse_osworld(stdout: &str) -> Result<Observed, String> {
         text: None,
         tokens_o200k: field_usize(last, "tokens_o200k"),
         tokens_cl100k: field_usize(last, "tokens_cl100k"),
-        usable: last.get("usable").and_then(Value::as_u64),
+        usable: usable.or_else(|| last.get("usable").and_then(Value::as_u64)),
         usable_in_text: None,
         fits: last.get("fits_10000").and_then(Value::as_bool),
         notes,
@@ -517,7 +524,9 @@ async fn osworld(
             .arg("--dump-full")
             .arg(dir.join(format!("{}-osworld.txt", app.key)))
             .arg("--dump")
-            .arg(dir.join(format!("{}-osworld-trimmed.txt", app.key)));
+            .arg(dir.join(format!("{}-osworld-trimmed.txt", app.key)))
+            .arg("--dump-xml")
+            .arg(dir.join(format!("{}-osworld.xml", app.key)));
     }
     let ran = run_child("OSWorld's observe.py", command, PYTHON_DEADLINE).await?;
     parse_osworld(&ran.stdout).map_err(|e| format!("{e}; stderr: {}", ran.stderr_tail))
@@ -856,7 +865,7 @@ fn bench(options: &Options) -> anyhow::Result<bool> {
          cup and Cua over MCP stdio (get_window_state, no screenshot), OSWorld (walk + XML + linearise + trim, \
          whole desktop), Python SDK in process (foreground, compact). Tokens: o200k_base of the last text \
          (OSWorld: its whole table, before the cut). usable: elements with a name, bounds and an action \
-         (cup: in its envelope; OSWorld: rows with a name, position and size). usable in text: CUP lines \
+         (cup: in its envelope; OSWorld: rows with a name, position and size whose element is a control, editable or a selectable item). usable in text: CUP lines \
          with a name and bounds. tokens/usable: tokens / usable (or usable in text where usable is -).",
         options.runs
     );
