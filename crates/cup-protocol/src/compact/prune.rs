@@ -19,7 +19,9 @@
 //!    below a node that is itself off screen without bounds
 //!    ([`is_placeless`]), or below a list, table, grid or tree, a child whose lines would all be nodes off screen
 //!    without bounds (none focused, no clip hint) is counted instead of
-//!    shown. `compact` and `minimal` only.
+//!    shown. `compact` and `minimal` only;
+//! 6. drop (D20): an unnamed container left with nothing below it, without
+//!    a meaningful action, a value or a state, is left out.
 
 use crate::compact::runs;
 use crate::node::{Node, Rect};
@@ -600,13 +602,44 @@ fn prune_kept_folding(
             Some(d) => clipped.add(d, 1),
             None => {
                 let kept = prune_kept_folding(child, inner, folding, flat);
-                if !fold.takes(&kept) {
+                if !fold.takes(&kept) && !is_empty_container(&kept) {
                     children.push(kept);
                 }
             }
         }
     });
     collapse(node, children, clipped, fold.folded(), flat)
+}
+
+/// D20: an unnamed container left with nothing below its line (no child
+/// kept, hidden or folded), without a meaningful action, a value or a
+/// state, says nothing, and is left out: Firefox's empty toolbar and its
+/// empty alert region, Thunderbird's spacers in its toolbar's list, each a
+/// bare line (`[e32] tlbr`, `[e16] li`). Not a list, table, grid, tree or
+/// tab list: an empty one says there is nothing in it (no result found), and
+/// one that manages its items may hold none on screen (a note then names
+/// it: scroll it, or use find).
+fn is_empty_container(p: &Pruned<'_>) -> bool {
+    let n = p.node;
+    p.children.is_empty()
+        && p.clipped.total() == 0
+        && p.folded.items == 0
+        && n.name.trim().is_empty()
+        && n.value.as_deref().is_none_or(str::is_empty)
+        && n.states.is_empty()
+        && !n.has_meaningful_action()
+        && (is_structural(n.role)
+            || matches!(
+                n.role,
+                Role::Toolbar
+                    | Role::MenuBar
+                    | Role::Menu
+                    | Role::Row
+                    | Role::ListItem
+                    | Role::Alert
+                    | Role::Group
+                    | Role::Generic
+            ))
 }
 
 /// `true` for a node off screen without bounds: no place on screen at all

@@ -80,6 +80,40 @@ fn unnamed_wrappers_are_hoisted_unless_they_act() {
 }
 
 #[test]
+fn empty_unnamed_containers_are_left_out() {
+    // D20: nothing below, no name, no action, value or state.
+    let out = body(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e1", "role": "toolbar", "name": "Menu Bar"},
+            {"id": "e2", "role": "toolbar", "name": ""},
+            {"id": "e3", "role": "alert", "name": ""},
+            {"id": "e11", "role": "listitem", "name": ""},
+            {"id": "e4", "role": "toolbar", "name": "", "children": [{"id": "e5", "role": "img", "name": ""}]},
+            {"id": "e6", "role": "group", "name": "", "actions": ["scroll"], "bounds": {"x": 0, "y": 0, "w": 10, "h": 10}},
+            {"id": "e7", "role": "alert", "name": "", "states": ["busy"]},
+            {"id": "e12", "role": "grid", "name": ""},
+            {"id": "e8", "role": "toolbar", "name": "", "children": [{"id": "e9", "role": "button", "name": "Go"}]},
+            {"id": "e10", "role": "button", "name": "Kept"}
+        ]}]),
+    );
+    assert_eq!(
+        out,
+        concat!(
+            "[e0] win \"W\"\n  [e1] tlbr \"Menu Bar\"\n  [e6] grp 0,0 10x10 [scr]\n",
+            "  [e7] alrt {bsy}\n  [e12] grd\n  [e8] tlbr\n    [e9] btn \"Go\"\n  [e10] btn \"Kept\"\n"
+        )
+    );
+    // The JSON keeps them: `full` shows every node.
+    let full = body_with(
+        json!([{"id": "e0", "role": "window", "name": "W", "children": [
+            {"id": "e2", "role": "toolbar", "name": ""}
+        ]}]),
+        Detail::Full,
+    );
+    assert!(full.contains("[e2] tlbr"), "{full}");
+}
+
+#[test]
 fn focus_only_wrappers_are_hoisted() {
     let out = body(
         json!([{"id": "e0", "role": "group", "name": "", "actions": ["focus"],
