@@ -469,7 +469,9 @@ fn parse_osworld(stdout: &str) -> Result<Observed, String> {
     // among them, are said beside it.
     let usable = last.get("usable_acting").and_then(Value::as_u64);
     if let (Some(_), Some(all)) = (usable, field_usize(last, "usable")) {
-        notes.push(format!("{all} named rows with a place (labels and text too)"));
+        notes.push(format!(
+            "{all} named rows with a place (labels and text too)"
+        ));
     }
     if !errors.is_empty() {
         notes.push(format!(
