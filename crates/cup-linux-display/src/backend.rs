@@ -14,7 +14,7 @@ use futures::future::BoxFuture;
 use tokio::sync::OnceCell;
 
 use crate::device::{GestureDevice, InputOps};
-use crate::display::{DisplayState, Popup};
+use crate::display::DisplayState;
 use crate::env::Desktop;
 use crate::pixels::{Pixels, Png};
 
@@ -79,13 +79,6 @@ pub trait DisplayBackend: Send + Sync + std::fmt::Debug {
 
     /// A new overlay for the visual layer.
     async fn overlay(&self) -> Result<Arc<dyn Drawn>, AdapterError>;
-
-    /// The popup windows mapped now (X11 override-redirect windows: the
-    /// menus a toolkit opens), where the display server tells them; `None`
-    /// where it does not (a Wayland compositor) or did not answer in time.
-    async fn popups(&self) -> Option<Vec<Popup>> {
-        None
-    }
 
     /// The snapshot's line about the display, if it needs one.
     async fn note(&self) -> Option<String>;

@@ -16,7 +16,6 @@ use crate::screenshot::{Grabber, Pixels, Png, ShotError};
 use crate::windows::X11Reader;
 use cup_linux_display::backend::{kept, Checked, DisplayBackend, Drawn, StateRead};
 use cup_linux_display::device::GestureDevice;
-use cup_linux_display::display::Popup;
 use cup_linux_display::env::Desktop;
 
 /// The display backend of an X server.
@@ -103,10 +102,6 @@ impl DisplayBackend for X11 {
 
     async fn gestures(&self) -> Result<&dyn GestureDevice, AdapterError> {
         Ok(self.xtest().await? as &dyn GestureDevice)
-    }
-
-    async fn popups(&self) -> Option<Vec<Popup>> {
-        self.reader.popups().await
     }
 
     async fn overlay(&self) -> Result<Arc<dyn Drawn>, AdapterError> {

@@ -54,6 +54,15 @@ impl cup_linux_display::backend::XWindows for X11Reader {
 }
 
 impl X11Reader {
+    /// The kept connection, when it is to `display`.
+    fn kept_for(&self, display: &str) -> Option<Arc<Link>> {
+        self.link
+            .lock()
+            .ok()
+            .and_then(|l| l.clone())
+            .filter(|l| l.display == display)
+    }
+
     /// The state of `display` now.
     pub async fn read(&self, display: Option<&str>) -> Result<DisplayState, AdapterError> {
         let Some(display) = display.map(str::to_owned) else {
@@ -61,12 +70,7 @@ impl X11Reader {
                 "no X11 display (DISPLAY is unset); run inside an X11 session or start one with `cup sandbox start`",
             ));
         };
-        let kept = self
-            .link
-            .lock()
-            .ok()
-            .and_then(|l| l.clone())
-            .filter(|l| l.display == display);
+        let kept = self.kept_for(&display);
         let task = tokio::task::spawn_blocking(move || {
             if let Some(link) = kept {
                 match read_state_blocking(&link) {
@@ -88,15 +92,30 @@ impl X11Reader {
         outcome.map(|(state, _)| state)
     }
 
-    /// The override-redirect windows mapped now (the menus a toolkit has
-    /// open), over the kept connection, in two round trips under
-    /// 250 ms; `None` without a kept connection (no window
-    /// listing yet) or an answer in time.
-    pub async fn popups(&self) -> Option<Vec<Popup>> {
-        let link = self.link.lock().ok().and_then(|l| l.clone())?;
-        let task = tokio::task::spawn_blocking(move || popups_blocking(&link));
+    /// The override-redirect windows mapped now on X display `display`
+    /// (the menus a toolkit has open: also XWayland's, under a Wayland
+    /// compositor), over the kept connection (opened and kept when there
+    /// is none for `display`), in two round trips under 250 ms; `None`
+    /// without a display or an answer in time.
+    pub async fn popups(&self, display: Option<&str>) -> Option<Vec<Popup>> {
+        let display = display?.to_owned();
+        let kept = self.kept_for(&display);
+        let task = tokio::task::spawn_blocking(move || {
+            let link = match kept {
+                Some(link) => link,
+                None => Arc::new(Link::connect(&display)?),
+            };
+            popups_blocking(&link).map(|popups| (popups, link))
+        });
         match tokio::time::timeout(POPUPS_TIMEOUT, task).await {
-            Ok(Ok(Ok(popups))) => Some(popups),
+            Ok(Ok(Ok((popups, link)))) => {
+                if let Ok(mut slot) = self.link.lock() {
+                    if slot.is_none() {
+                        *slot = Some(link);
+                    }
+                }
+                Some(popups)
+            }
             Ok(Ok(Err(e))) => {
                 tracing::debug!(error = %e, "X11 popups not read");
                 None

@@ -395,9 +395,9 @@ impl LinuxAdapter {
 
     /// The popup windows mapped now, when one of `windows` is a GTK 2
     /// app's (the capture tells its closed menus by them: see
-    /// `capture::Target::popups`) and the display server tells them; read
-    /// fresh, since an action may have opened or closed a menu since the
-    /// listing.
+    /// `capture::Target::popups`) and the X display (or XWayland) answers;
+    /// read fresh, since an action may have opened or closed a menu since
+    /// the listing.
     /// The toolkit of an app not known yet is read here (and kept: the
     /// capture would read it first thing).
     pub(super) async fn popups_for(
@@ -421,7 +421,12 @@ impl LinuxAdapter {
         if !gtk2 {
             return None;
         }
-        let popups = self.backend().await.popups().await;
+        // X11's, or XWayland's under a Wayland compositor (GTK 2 has no
+        // Wayland backend): the same X display either way.
+        let popups = self
+            .x11_reader
+            .popups(self.desktop.display.as_deref())
+            .await;
         tracing::debug!(?popups, "popup windows");
         popups
     }
