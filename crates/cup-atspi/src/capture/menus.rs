@@ -101,17 +101,17 @@ fn is_open(first: Extents, popups: Option<&[Rect]>) -> bool {
     let Some(popups) = popups else {
         return true;
     };
-    let (x, y) = (
-        i64::from(first.x) + i64::from(first.w.max(0)) / 2,
-        i64::from(first.y) + i64::from(first.h.max(0)) / 2,
-    );
-    popups.iter().any(|r| {
-        let (w, h) = (
-            i64::try_from(r.w).unwrap_or(i64::MAX),
-            i64::try_from(r.h).unwrap_or(i64::MAX),
-        );
-        x >= r.x && y >= r.y && x - r.x < w && y - r.y < h
-    })
+    let size = |v: i32| u64::try_from(v).unwrap_or(0);
+    let (x, y) = Rect::new(
+        i64::from(first.x),
+        i64::from(first.y),
+        size(first.w),
+        size(first.h),
+    )
+    .center();
+    popups
+        .iter()
+        .any(|r| x >= r.x && y >= r.y && x < r.right() && y < r.bottom())
 }
 
 /// What an item of a closed menu is given as its extents: unplaced, its
