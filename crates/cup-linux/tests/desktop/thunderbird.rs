@@ -116,11 +116,17 @@ async fn thunderbird_reads_a_folder_of_200_messages_and_opens_one() {
     // The list counts 200 messages and shows those on screen: Thunderbird
     // keeps a window of rows; cup reads them and folds the rest.
     let snap = until(&mut session, &req, "the Inbox's messages", 60, true, |s| {
-        // Thunderbird fills its window of rows over a few frames: the
-        // rows below the screen are there once the fold says so.
+        // Thunderbird fills its window of rows over a few frames, and
+        // the rows below the screen come last (a run once paged when it
+        // held 2 of them): wait until at least 5 are there.
         s.text.contains(&format!("\"{MESSAGES} Messages\""))
             && rows(s).len() >= 5
             && s.text.contains("more items")
+            && rows(s)
+                .iter()
+                .filter(|r| r.states.contains(&State::Offscreen))
+                .count()
+                >= 5
     })
     .await;
     assert_read_right(&snap);
