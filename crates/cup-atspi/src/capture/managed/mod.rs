@@ -7,13 +7,14 @@
 //! corners (`GetAccessibleAtPoint`, then each cell's row and column), and
 //! only those cells are asked for (`GetAccessibleAt`); any other managing
 //! container is probed at points over its area. The capture's note says
-//! what was read and how to reach the rest.
+//! what was read and how to reach the rest. A container that counts only
+//! a few children (a small table, a short list) has no model to make:
+//! it is read whole.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use atspi::zbus;
 use futures::stream::{self, StreamExt};
 use tokio::time::{timeout_at, Instant};
 
@@ -73,6 +74,16 @@ const CELL_FRESH: Duration = Duration::from_secs(12);
 pub struct CellCache {
     cells: Mutex<HashMap<CellKey, (ObjRef, Instant)>>,
     tables: Mutex<HashMap<ObjRef, TableFacts>>,
+    /// Per table, which of [`top_left_probes`] and [`bottom_right_probes`]
+    /// found its corner cell last time: tried first next time.
+    corners: Mutex<HashMap<ObjRef, [Option<usize>; 2]>>,
+}
+
+/// The corners of a table whose cells are looked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Corner {
+    TopLeft = 0,
+    BottomRight = 1,
 }
 
 /// What is known of one table's cells.
@@ -166,6 +177,21 @@ impl CellCache {
         }
     }
 
+    /// The probe that found `table`'s `corner` cell last time.
+    fn corner_hint(&self, table: &ObjRef, corner: Corner) -> Option<usize> {
+        let corners = self.corners.lock().ok()?;
+        corners.get(table)?[corner as usize]
+    }
+
+    fn set_corner_hint(&self, table: &ObjRef, corner: Corner, probe: usize) {
+        if let Ok(mut corners) = self.corners.lock() {
+            if corners.len() >= CELLS_REMEMBERED && !corners.contains_key(table) {
+                corners.clear();
+            }
+            corners.entry(table.clone()).or_default()[corner as usize] = Some(probe);
+        }
+    }
+
     /// Cells remembered.
     fn len(&self) -> usize {
         self.cells.lock().map(|c| c.len()).unwrap_or(0)
@@ -200,6 +226,16 @@ pub(super) fn manages(states: StateSet, interfaces: InterfaceSet, child_count: i
 /// Children a managing container that is no table may have and still be
 /// read whole.
 const SMALL_LIST: i32 = 64;
+
+/// Children (its cells and column headers) a managing table may have and
+/// still be read whole, by one `GetChildren`: the app makes at most this
+/// many cell objects, which a toolkit that keeps its cells (GTK's tree
+/// views) makes once. Finding the cells on screen instead took about 12
+/// round trips in turn (its size, the cell at each corner, the cells, the
+/// first row's and column's places): 3.5 of gtk3-widget-factory's 7 ms.
+/// The cells below the screen come too, offscreen, and fold as a list's
+/// rows do.
+const SMALL_TABLE: i32 = 64;
 
 /// What was read of one managing container.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -506,17 +542,59 @@ pub(super) async fn visible_children(
     if !interfaces.contains(Interface::Component) {
         return View::empty(nothing);
     }
-    let Some(area) = answer(deadline, calls::extents(conn, obj, coord)).await else {
+    let table = interfaces.contains(Interface::Table);
+    // A table's place, its size and (where the cache did not say, as GTK's
+    // does not for a container that manages its descendants) its child
+    // count, at once.
+    let (area, size, count) = futures::join!(
+        answer(deadline, calls::extents(conn, obj, coord)),
+        async {
+            if table {
+                answer(deadline, calls::table_size(conn, obj)).await
+            } else {
+                None
+            }
+        },
+        async {
+            if table && child_count < 0 {
+                answer(
+                    deadline,
+                    calls::property::<i32>(conn, obj, "org.a11y.atspi.Accessible", "ChildCount"),
+                )
+                .await
+            } else {
+                Some(child_count)
+            }
+        },
+    );
+    let Some(area) = area else {
         return View::empty(nothing);
     };
     if area.w <= 0 || area.h <= 0 || area.is_unplaced() {
         return View::empty(Shown::Unplaced);
     }
-    if interfaces.contains(Interface::Table) {
-        if let Some(view) = table_children(conn, cache, obj, area, coord, deadline).await {
+    let size = size.filter(|s| s.0 > 0 && s.1 > 0);
+    // A small table is read whole (see `SMALL_TABLE`).
+    if let Some(size) = size.filter(|_| count.is_some_and(|n| (1..=SMALL_TABLE).contains(&n))) {
+        if let Some(children) = answer(deadline, calls::children(conn, obj)).await {
+            return View {
+                children,
+                shown: Shown::Table {
+                    rows: (0, size.0 - 1),
+                    columns: (0, size.1 - 1),
+                    size,
+                },
+                cells: Vec::new(),
+                extents: Vec::new(),
+                addresses: Vec::new(),
+            };
+        }
+    }
+    if let Some(size) = size {
+        if let Some(view) = table_children(conn, cache, obj, area, size, coord, deadline).await {
             return view;
         }
-    } else if child_count < 0 {
+    } else if !table && child_count < 0 {
         // A list that did not say how many items it has: a small one is
         // read whole (see `manages`).
         let count = answer(
@@ -565,34 +643,74 @@ pub(super) async fn visible_children(
     }
 }
 
-/// The row and column of the first cell found at `probes` (a header or a
-/// point outside every cell is passed over).
-async fn cell_at(
+/// The row and column of the cell at each of `probes` (`None` for a
+/// header, a point outside every cell, or no answer by `deadline`), the
+/// probes asked all at once: the objects at the points, then each one's
+/// index, then each index's row and column.
+async fn cells_at(
     conn: &impl Caller,
     table: &ObjRef,
-    probes: Vec<(i32, i32)>,
+    probes: &[(i32, i32)],
+    coord: u32,
+    deadline: Instant,
+) -> Vec<Option<(i32, i32)>> {
+    let found: Vec<Option<ObjRef>> = stream::iter(probes.iter().copied().map(|p| async move {
+        answer(deadline, calls::accessible_at_point(conn, table, p, coord))
+            .await
+            .flatten()
+            .filter(|c| c != table)
+    }))
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await;
+    let indices: Vec<Option<i32>> = stream::iter(
+        found
+            .into_iter()
+            .map(|c| async move { answer(deadline, index_in_parent(conn, &c?)).await }),
+    )
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await;
+    stream::iter(indices.into_iter().map(|i| async move {
+        let (row, column) = answer(deadline, calls::table_position(conn, table, i?)).await?;
+        (row >= 0 && column >= 0).then_some((row, column))
+    }))
+    .buffered(IN_FLIGHT)
+    .collect()
+    .await
+}
+
+/// The row and column of the first cell found at `probes` (a header or a
+/// point outside every cell is passed over). The probe that found it last
+/// time is asked alone first, else the first probe (a table's corner is
+/// most often right there); only when that misses are the others asked,
+/// together. An app that makes a new object for every cell it hands out
+/// (LibreOffice) so makes one, not one a probe.
+async fn cell_at(
+    conn: &impl Caller,
+    cache: &CellCache,
+    table: &ObjRef,
+    (probes, corner): (Vec<(i32, i32)>, Corner),
     coord: u32,
     deadline: Instant,
 ) -> Option<(i32, i32)> {
-    for p in probes {
-        let read = async {
-            let Some(cell) = calls::accessible_at_point(conn, table, p, coord).await? else {
-                return Ok(None);
-            };
-            if &cell == table {
-                return Ok(None);
-            }
-            let index = index_in_parent(conn, &cell).await?;
-            let (row, column) = calls::table_position(conn, table, index).await?;
-            Ok::<_, zbus::Error>((row >= 0 && column >= 0).then_some((row, column)))
-        };
-        match timeout_at(deadline, read).await {
-            Ok(Ok(Some(at))) => return Some(at),
-            Ok(_) => {}
-            Err(_) => return None,
-        }
+    let first = cache
+        .corner_hint(table, corner)
+        .filter(|&i| i < probes.len())
+        .unwrap_or(0);
+    let alone = cells_at(conn, table, probes.get(first..=first)?, coord, deadline).await;
+    if let Some(Some(at)) = alone.first() {
+        return Some(*at);
     }
-    None
+    let rest: Vec<usize> = (0..probes.len()).filter(|&i| i != first).collect();
+    let points: Vec<(i32, i32)> = rest.iter().map(|&i| probes[i]).collect();
+    let found = cells_at(conn, table, &points, coord, deadline).await;
+    let (i, at) = rest
+        .into_iter()
+        .zip(found)
+        .find_map(|(i, at)| Some((i, at?)))?;
+    cache.set_corner_hint(table, corner, i);
+    Some(at)
 }
 
 /// A table's visible cells (and its column headers); `None` when no cell
@@ -602,15 +720,29 @@ async fn table_children(
     cache: &CellCache,
     table: &ObjRef,
     area: Extents,
+    size: (i32, i32),
     coord: u32,
     deadline: Instant,
 ) -> Option<View> {
-    let size = answer(deadline, calls::table_size(conn, table)).await?;
-    if size.0 <= 0 || size.1 <= 0 {
-        return None;
-    }
-    let first = cell_at(conn, table, top_left_probes(area), coord, deadline).await?;
-    let last = cell_at(conn, table, bottom_right_probes(area), coord, deadline).await;
+    let (first, last) = futures::join!(
+        cell_at(
+            conn,
+            cache,
+            table,
+            (top_left_probes(area), Corner::TopLeft),
+            coord,
+            deadline
+        ),
+        cell_at(
+            conn,
+            cache,
+            table,
+            (bottom_right_probes(area), Corner::BottomRight),
+            coord,
+            deadline
+        ),
+    );
+    let first = first?;
     let (rows, columns) = cell_range(first, last, size);
     let mut usage = cache.usage(table, size);
     if usage == CacheUse::Probe {
@@ -636,15 +768,14 @@ async fn table_children(
         }
     }
     let use_cache = usage != CacheUse::Skip;
-    let headers: Vec<Option<ObjRef>> = stream::iter((columns.0..=columns.1).map(|c| async move {
+    let headers = stream::iter((columns.0..=columns.1).map(|c| async move {
         answer(deadline, calls::column_header(conn, table, c))
             .await
             .flatten()
     }))
     .buffered(IN_FLIGHT)
-    .collect()
-    .await;
-    let cells: Vec<Option<ObjRef>> = stream::iter(
+    .collect::<Vec<Option<ObjRef>>>();
+    let cells = stream::iter(
         (rows.0..=rows.1)
             .flat_map(|r| (columns.0..=columns.1).map(move |c| (r, c)))
             .map(|(r, c)| async move {
@@ -659,8 +790,8 @@ async fn table_children(
             }),
     )
     .buffered(IN_FLIGHT)
-    .collect()
-    .await;
+    .collect::<Vec<Option<ObjRef>>>();
+    let (headers, cells) = futures::join!(headers, cells);
     tracing::debug!(
         ?usage,
         cells = cells.len(),
@@ -674,12 +805,10 @@ async fn table_children(
         let cell = cell?;
         answer(deadline, calls::extents(conn, &cell, coord)).await
     };
-    let first_row: Vec<Option<Extents>> =
-        stream::iter(cells.iter().take(width).cloned().map(read_extents))
-            .buffered(IN_FLIGHT)
-            .collect()
-            .await;
-    let first_column: Vec<Option<Extents>> = stream::iter(
+    let first_row = stream::iter(cells.iter().take(width).cloned().map(read_extents))
+        .buffered(IN_FLIGHT)
+        .collect::<Vec<Option<Extents>>>();
+    let first_column = stream::iter(
         cells
             .iter()
             .step_by(width.max(1))
@@ -687,8 +816,8 @@ async fn table_children(
             .map(read_extents),
     )
     .buffered(IN_FLIGHT)
-    .collect()
-    .await;
+    .collect::<Vec<Option<Extents>>>();
+    let (first_row, first_column) = futures::join!(first_row, first_column);
     let extents = grid_extents(&cells, width, &first_row, &first_column);
     let mut seen = HashSet::new();
     let headers: Vec<ObjRef> = headers
