@@ -2,7 +2,7 @@
 //! description either, is named by the label that says it labels it
 //! (`LABELLED_BY`): GIMP's "Width:" and "Height:" spin buttons, its
 //! "Template:" combo box. Only such controls are asked for their
-//! relations (one call each), after the structure is read.
+//! relations (one call each), once the structure is read.
 
 use std::collections::HashMap;
 
@@ -35,13 +35,15 @@ pub(super) fn label_name(text: &str) -> String {
     mapping::text::cap(t, mapping::text::NAME_MAX)
 }
 
-/// Names the unnamed controls among `nodes` by their labels; returns
-/// the indexes named.
-pub(super) async fn name_by_labels(
+/// The names the unnamed controls among `nodes` take from their labels:
+/// each control's index and name. Only reads: the structure is known, so
+/// this goes out beside the detail reads, not after them (a round trip
+/// saved: 1.1 ms of gtk3-widget-factory's capture).
+pub(super) async fn read_labels(
     links: &Links,
-    nodes: &mut [Skel],
+    nodes: &[Skel],
     deadline: Instant,
-) -> Vec<usize> {
+) -> Vec<(usize, String)> {
     let asked: Vec<usize> = (0..nodes.len())
         .filter(|&i| wants_label(&nodes[i]))
         .collect();
@@ -97,20 +99,18 @@ pub(super) async fn name_by_labels(
         .collect()
         .await;
     names.extend(read.into_iter().filter_map(|(t, n)| Some((t, n?))));
-    let mut named = Vec::new();
-    for (i, targets) in relations {
-        let label: Vec<String> = targets
-            .iter()
-            .filter_map(|t| names.get(t))
-            .map(|n| label_name(n))
-            .filter(|n| !n.is_empty())
-            .collect();
-        if !label.is_empty() {
-            nodes[i].name = label.join(" ");
-            named.push(i);
-        }
-    }
-    named
+    relations
+        .into_iter()
+        .filter_map(|(i, targets)| {
+            let label: Vec<String> = targets
+                .iter()
+                .filter_map(|t| names.get(t))
+                .map(|n| label_name(n))
+                .filter(|n| !n.is_empty())
+                .collect();
+            (!label.is_empty()).then(|| (i, label.join(" ")))
+        })
+        .collect()
 }
 
 #[cfg(test)]

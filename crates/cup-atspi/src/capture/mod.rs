@@ -518,6 +518,7 @@ async fn capture_once(
         })
         .buffer_unordered(CONCURRENCY)
         .collect::<Vec<_>>();
+    let mut labelled = Vec::new();
     let walking = async {
         for target in targets {
             let Some(frame) = &target.frame else {
@@ -600,9 +601,14 @@ async fn capture_once(
         walk.release_details();
         // GTK 4 windows' extents, top-down, all windows at once (after the
         // structures, so no window's walk waits for another's extents).
+        // Unnamed controls named by their labels: asked beside the
+        // detail reads.
         let began = Instant::now();
-        let passes =
-            futures::future::join_all(top_down.iter().map(|&r| extents_top_down(&walk, r))).await;
+        let (passes, named) = futures::join!(
+            futures::future::join_all(top_down.iter().map(|&r| extents_top_down(&walk, r))),
+            labels::read_labels(links, &walk.nodes, deadline)
+        );
+        labelled = named;
         for (i, outcome) in passes.into_iter().flatten() {
             let got = match outcome {
                 unallocated::Outcome::Read(e) => {
@@ -638,8 +644,8 @@ async fn capture_once(
     let known_count = known.len();
     results.extend(known);
     let details = collect_details(walk.nodes.len(), results);
-    // Unnamed controls named by their labels (one call each).
-    for i in labels::name_by_labels(links, &mut walk.nodes, deadline).await {
+    for (i, name) in labelled {
+        walk.nodes[i].name = name;
         walk.nodes[i].labelled = true;
     }
     // Gecko apps whose web content Gecko has not sent yet (see `warm`).
