@@ -2,13 +2,15 @@
 //! description either, is named by the label that says it labels it
 //! (`LABELLED_BY`): GIMP's "Width:" and "Height:" spin buttons, its
 //! "Template:" combo box. Only such controls are asked for their
-//! relations (one call each), once the structure is read.
+//! relations (one call each, once per object for GTK, whose labels are
+//! kept: see `statics`), once the structure is read.
 
 use std::collections::HashMap;
 
 use futures::stream::{self, StreamExt};
 use tokio::time::{timeout_at, Instant};
 
+use super::statics::Statics;
 use super::{Skel, CONCURRENCY};
 use crate::atspi_calls::{self as calls, ObjRef};
 use crate::facts::Interface;
@@ -41,6 +43,7 @@ pub(super) fn label_name(text: &str) -> String {
 /// saved: 1.1 ms of gtk3-widget-factory's capture).
 pub(super) async fn read_labels(
     links: &Links,
+    statics: &Statics,
     nodes: &[Skel],
     deadline: Instant,
 ) -> Vec<(usize, String)> {
@@ -52,26 +55,41 @@ pub(super) async fn read_labels(
     }
     let by_obj: HashMap<&ObjRef, usize> =
         nodes.iter().enumerate().map(|(i, n)| (&n.obj, i)).collect();
-    let pairs: Vec<(usize, ObjRef)> = asked.iter().map(|&i| (i, nodes[i].obj.clone())).collect();
-    let relations: Vec<(usize, Vec<ObjRef>)> =
-        stream::iter(pairs.into_iter().map(|(i, obj)| async move {
+    // A kept toolkit's labels were read in an earlier capture.
+    let mut relations: Vec<(usize, Vec<ObjRef>)> = Vec::new();
+    let mut pairs: Vec<(usize, ObjRef, bool)> = Vec::new();
+    for &i in &asked {
+        let keep = Statics::keeps(&nodes[i].toolkit);
+        match statics.get(&nodes[i].obj).labels.filter(|_| keep) {
+            Some(known) => relations.push((i, known)),
+            None => pairs.push((i, nodes[i].obj.clone(), keep)),
+        }
+    }
+    let read: Vec<(usize, Vec<ObjRef>)> =
+        stream::iter(pairs.into_iter().map(|(i, obj, keep)| async move {
             let conn = links.to(&obj.bus);
-            let set = timeout_at(deadline, calls::relation_set(&conn, &obj))
+            let Some(set) = timeout_at(deadline, calls::relation_set(&conn, &obj))
                 .await
                 .ok()
                 .and_then(Result::ok)
-                .unwrap_or_default();
-            let targets = set
+            else {
+                return (i, Vec::new());
+            };
+            let targets: Vec<ObjRef> = set
                 .into_iter()
                 .filter(|(kind, _)| *kind == LABELLED_BY)
                 .flat_map(|(_, targets)| targets)
                 .filter(|t| !t.is_null())
                 .collect();
+            if keep {
+                statics.put_labels(&obj, &targets);
+            }
             (i, targets)
         }))
         .buffer_unordered(CONCURRENCY)
         .collect()
         .await;
+    relations.extend(read);
     // A label outside the captured tree is asked for its name.
     let mut names: HashMap<ObjRef, String> = HashMap::new();
     let mut unknown = Vec::new();

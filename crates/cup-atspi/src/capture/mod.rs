@@ -606,7 +606,7 @@ async fn capture_once(
         let began = Instant::now();
         let (passes, named) = futures::join!(
             futures::future::join_all(top_down.iter().map(|&r| extents_top_down(&walk, r))),
-            labels::read_labels(links, &walk.nodes, deadline)
+            labels::read_labels(links, walk.statics, &walk.nodes, deadline)
         );
         labelled = named;
         for (i, outcome) in passes.into_iter().flatten() {

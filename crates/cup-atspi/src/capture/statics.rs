@@ -16,6 +16,11 @@
 //! GTK 2 (GIMP 2.10; its bridge names the toolkit GAIL) is the same but
 //! for its tree-view cells' actions ([`Statics::keeps_actions`]).
 //!
+//! The labels of a control GTK left unnamed are kept too: GTK makes its
+//! `LABELLED_BY` relation from the label's mnemonic widget (or the UI
+//! file's relation), set when the window is built; the label's name is
+//! read afresh every time.
+//!
 //! Other toolkits are always asked: Qt's action names follow the widget's
 //! state (checkable, expandable) and web content's roles follow the page.
 //! Names, states, extents, values and text are never kept.
@@ -41,6 +46,9 @@ pub struct Known {
     pub kind: Option<(AtspiRole, InterfaceSet)>,
     /// Action names.
     pub actions: Option<Vec<String>>,
+    /// The objects that label it (`LABELLED_BY`), asked only of a control
+    /// with neither name nor description (see `labels`).
+    pub labels: Option<Vec<ObjRef>>,
 }
 
 /// Static facts by app (bus name) and object path.
@@ -87,6 +95,11 @@ impl Statics {
     /// Records `obj`'s action names.
     pub fn put_actions(&self, obj: &ObjRef, actions: &[String]) {
         self.update(obj, |k| k.actions = Some(actions.to_vec()));
+    }
+
+    /// Records the objects that label `obj`.
+    pub fn put_labels(&self, obj: &ObjRef, labels: &[ObjRef]) {
+        self.update(obj, |k| k.labels = Some(labels.to_vec()));
     }
 
     fn update(&self, obj: &ObjRef, set: impl FnOnce(&mut Known)) {
@@ -145,6 +158,20 @@ mod tests {
         assert!(!Statics::keeps("Qt"));
         assert!(!Statics::keeps("Chromium"));
         assert!(!Statics::keeps(""));
+    }
+
+    #[test]
+    fn labels_are_kept_apart_from_the_rest() {
+        let s = Statics::default();
+        let field = obj(":1.5", 12);
+        assert!(s.get(&field).labels.is_none());
+        // No label is an answer too: it is not asked again.
+        s.put_labels(&field, &[]);
+        assert_eq!(s.get(&field).labels, Some(Vec::new()));
+        s.put_labels(&field, &[obj(":1.5", 11)]);
+        s.put_actions(&field, &["activate".to_owned()]);
+        assert_eq!(s.get(&field).labels, Some(vec![obj(":1.5", 11)]));
+        assert!(s.get(&obj(":1.6", 12)).labels.is_none());
     }
 
     #[test]
