@@ -39,6 +39,7 @@ mod rows;
 mod statics;
 mod structure;
 mod unallocated;
+mod vcl_offset;
 mod warm;
 
 use assemble::{build, managed_notes, raw_tree, scrolled_notes, window_without_tree};
@@ -643,7 +644,9 @@ async fn capture_once(
     let known = std::mem::take(&mut walk.known);
     let known_count = known.len();
     results.extend(known);
-    let details = collect_details(walk.nodes.len(), results);
+    let mut details = collect_details(walk.nodes.len(), results);
+    // LibreOffice's own widgets, placed where they are drawn.
+    vcl_offset::put_right(links, walk.statics, &walk.nodes, &mut details, deadline).await;
     for (i, name) in labelled {
         walk.nodes[i].name = name;
         walk.nodes[i].labelled = true;

@@ -49,6 +49,9 @@ pub struct Known {
     /// The objects that label it (`LABELLED_BY`), asked only of a control
     /// with neither name nor description (see `labels`).
     pub labels: Option<Vec<ObjRef>>,
+    /// Whether GTK made it (LibreOffice's VCL widgets say no toolkit: see
+    /// `vcl_offset`).
+    pub made_by_gtk: Option<bool>,
 }
 
 /// Static facts by app (bus name) and object path.
@@ -100,6 +103,11 @@ impl Statics {
     /// Records the objects that label `obj`.
     pub fn put_labels(&self, obj: &ObjRef, labels: &[ObjRef]) {
         self.update(obj, |k| k.labels = Some(labels.to_vec()));
+    }
+
+    /// Records whether GTK made `obj`.
+    pub fn put_made_by_gtk(&self, obj: &ObjRef, gtk: bool) {
+        self.update(obj, |k| k.made_by_gtk = Some(gtk));
     }
 
     fn update(&self, obj: &ObjRef, set: impl FnOnce(&mut Known)) {

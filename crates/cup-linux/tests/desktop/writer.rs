@@ -156,4 +156,62 @@ async fn writer_types_unicode_and_bolds_it() {
         after.text
     );
     assert_eq!(find(&after, Role::Text, TYPED).len(), 1, "{}", after.text);
+
+    // The toolbar's buttons are where they are drawn: a pointer click at
+    // the centre cup gives Italic makes the text italic. (LibreOffice
+    // places its own widgets a menu bar's height above where they are
+    // drawn; there, the centre fell on the Standard toolbar's row.)
+    let italic = find(&after, Role::Button, "Italic");
+    let centre = italic
+        .first()
+        .and_then(|b| b.bounds)
+        .map(|b| b.center())
+        .unwrap_or_else(|| panic!("no Italic button with bounds:\n{}", after.text));
+    // The GTK text box beside it (a combo box's) is placed right by GTK:
+    // its toolbar item, LibreOffice's own, starts on the same row.
+    let style = find(&after, Role::Group, "Paragraph Style");
+    fn text_box(n: &cup_protocol::Node) -> Option<&cup_protocol::Node> {
+        n.children.iter().find_map(|c| {
+            (c.role == Role::TextBox)
+                .then_some(c)
+                .or_else(|| text_box(c))
+        })
+    }
+    let style_box = style.first().and_then(|g| text_box(g));
+    assert!(
+        style
+            .first()
+            .and_then(|g| g.bounds)
+            .zip(style_box.and_then(|t| t.bounds))
+            .is_some_and(|(g, t)| g.y == t.y),
+        "the Paragraph Style item and its text box on one row:\n{}",
+        after.text
+    );
+    let input = cup_linux::input::Input::open(desk.desktop().display.as_deref().unwrap_or(":0"))
+        .await
+        .unwrap_or_else(|e| panic!("input: {e}"));
+    let (x, y) = centre;
+    input
+        .click(
+            cup_linux::input::Point::new(x, y),
+            cup_linux::input::Button::Left,
+            1,
+            &[],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("click at {x},{y}: {e}"));
+    let italic = until(
+        &mut session,
+        &req,
+        "Italic pressed after a pointer click at its centre",
+        10,
+        false,
+        |s| {
+            find(s, Role::Button, "Italic")
+                .first()
+                .is_some_and(|b| has(b, State::Pressed) || has(b, State::Checked))
+        },
+    )
+    .await;
+    assert_eq!(find(&italic, Role::Text, TYPED).len(), 1, "{}", italic.text);
 }

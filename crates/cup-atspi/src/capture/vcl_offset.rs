@@ -1,0 +1,256 @@
+//! LibreOffice's own widgets, placed where they are drawn.
+//!
+//! LibreOffice 7.4 with its GTK 3 plugin (what Debian 12 and OSWorld run)
+//! draws its toolbars, rulers, documents and sheets itself (VCL), inside a
+//! GTK window whose menu bar is GTK's. VCL places its widgets from the
+//! window's top, not from below that menu bar: every one of them says it
+//! is the menu bar's height (25 px) higher than where it is drawn. Writer's
+//! "New" button said 61,52 44x35 and is drawn at 61,77; its centre fell on
+//! the menu bar, over "File". The widgets LibreOffice builds with GTK (the
+//! sidebar's, the text box of a toolbar's combo box, dialogs) are placed
+//! right, even inside VCL's.
+//!
+//! The shift shows in the tree: VCL's root pane says it lies at its GTK
+//! container's size but not at its place. Under such a root, a node GTK
+//! made says so in its attributes (`toolkit: gtk`); VCL's say nothing of
+//! it. Those are moved by the shift. Whether a node is GTK's is read once
+//! per object (kept with its other static facts); a sheet's cells and a
+//! document's paragraphs are VCL's, as their table or document is, and are
+//! not asked.
+
+use std::collections::HashMap;
+
+use futures::stream::{self, StreamExt};
+use tokio::time::{timeout_at, Instant};
+
+use super::details::Details;
+use super::statics::Statics;
+use super::{Skel, CONCURRENCY};
+use crate::atspi_calls::{self as calls, ObjRef};
+use crate::facts::{AtspiRole, Extents};
+use crate::peers::Links;
+
+/// Who made a node under a shifted root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Maker {
+    /// Known: VCL (`true`) or GTK (`false`).
+    Vcl(bool),
+    /// Whoever made this parent (see [`holds_only_vcl`]).
+    AsParent(usize),
+    /// To be asked.
+    Ask,
+}
+
+/// The shift of a VCL root pane's content: its GTK container's place less
+/// its own, when both have the same size and a place (VCL's root pane
+/// fills its container); `None` when it lies where it should.
+pub(super) fn shift(container: Extents, root: Extents) -> Option<(i32, i32)> {
+    if container.is_unplaced() || root.is_unplaced() {
+        return None;
+    }
+    if (container.w, container.h) != (root.w, root.h) || container.w <= 0 || container.h <= 0 {
+        return None;
+    }
+    let d = (
+        container.x.checked_sub(root.x)?,
+        container.y.checked_sub(root.y)?,
+    );
+    (d != (0, 0)).then_some(d)
+}
+
+/// `e` moved by `d`.
+pub(super) fn moved(e: Extents, d: (i32, i32)) -> Extents {
+    Extents {
+        x: e.x.saturating_add(d.0),
+        y: e.y.saturating_add(d.1),
+        ..e
+    }
+}
+
+/// `true` for the attributes of a node GTK made (LibreOffice's own say
+/// nothing of a toolkit).
+pub(super) fn made_by_gtk(attributes: &HashMap<String, String>) -> bool {
+    attributes
+        .get("toolkit")
+        .is_some_and(|t| t.eq_ignore_ascii_case("gtk"))
+}
+
+/// The extents read of node `i`.
+fn extents(details: &[Details], i: usize) -> Option<Extents> {
+    details.get(i).and_then(|d| d.extents)
+}
+
+/// `true` when the children of a node of `role` are made by whoever made
+/// it: a table's cells, a document's paragraphs and shapes.
+fn holds_only_vcl(role: AtspiRole) -> bool {
+    matches!(
+        role,
+        AtspiRole::Table
+            | AtspiRole::TableCell
+            | AtspiRole::DocumentText
+            | AtspiRole::DocumentSpreadsheet
+            | AtspiRole::DocumentPresentation
+            | AtspiRole::DocumentFrame
+            | AtspiRole::Paragraph
+            | AtspiRole::Heading
+            | AtspiRole::Ruler
+    )
+}
+
+/// Moves the extents of LibreOffice's VCL-drawn nodes to where they are
+/// drawn (see the module). Reads the attributes of the nodes under a
+/// shifted root whose maker is not known yet, at once, by `deadline`; a
+/// node whose answer did not come is left where it said (and asked again
+/// next time).
+pub(super) async fn put_right(
+    links: &Links,
+    statics: &Statics,
+    nodes: &[Skel],
+    details: &mut [Details],
+    deadline: Instant,
+) {
+    let mut parent = vec![usize::MAX; nodes.len()];
+    for (p, n) in nodes.iter().enumerate() {
+        for &c in &n.children {
+            if let Some(slot) = parent.get_mut(c) {
+                *slot = p;
+            }
+        }
+    }
+    let roots: Vec<(usize, (i32, i32))> = (0..nodes.len())
+        .filter(|&i| nodes[i].role == AtspiRole::RootPane && Statics::keeps(&nodes[i].toolkit))
+        .filter_map(|i| {
+            let p = *parent.get(i)?;
+            Some((i, shift(extents(details, p)?, extents(details, i)?)?))
+        })
+        .collect();
+    for (root, d) in roots {
+        // Top-down: whether each node is VCL's, to be asked, or made by
+        // whoever made its parent (a table's cells, a document's content).
+        let mut maker: HashMap<usize, Maker> = HashMap::new();
+        let mut order = Vec::new();
+        let mut stack = vec![root];
+        while let Some(i) = stack.pop() {
+            let p = parent.get(i).copied().filter(|_| i != root);
+            let m = if i == root {
+                Maker::Vcl(true)
+            } else if let Some(p) = p.filter(|&p| holds_only_vcl(nodes[p].role)) {
+                Maker::AsParent(p)
+            } else if let Some(gtk) = statics.get(&nodes[i].obj).made_by_gtk {
+                Maker::Vcl(!gtk)
+            } else if !details[i].attributes.is_empty() {
+                Maker::Vcl(!made_by_gtk(&details[i].attributes))
+            } else {
+                Maker::Ask
+            };
+            maker.insert(i, m);
+            order.push(i);
+            stack.extend(nodes[i].children.iter().rev());
+        }
+        // Only a node with a place needs its maker, or one whose children
+        // take it.
+        let ask: Vec<(usize, ObjRef)> = order
+            .iter()
+            .copied()
+            .filter(|i| maker.get(i) == Some(&Maker::Ask))
+            .filter(|&i| {
+                extents(details, i).is_some_and(|e| !e.is_unplaced())
+                    || holds_only_vcl(nodes[i].role)
+            })
+            .map(|i| (i, nodes[i].obj.clone()))
+            .collect();
+        let answers: Vec<(usize, Option<bool>)> =
+            stream::iter(ask.into_iter().map(|(i, obj)| async move {
+                let conn = links.to(&obj.bus);
+                let attrs = timeout_at(deadline, calls::attributes(&conn, &obj))
+                    .await
+                    .ok()
+                    .and_then(Result::ok);
+                let gtk = attrs.map(|a| made_by_gtk(&a));
+                if let Some(gtk) = gtk {
+                    statics.put_made_by_gtk(&obj, gtk);
+                }
+                (i, gtk.map(|g| !g))
+            }))
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        for (i, vcl) in answers {
+            if let Some(vcl) = vcl {
+                maker.insert(i, Maker::Vcl(vcl));
+            }
+        }
+        // Parents come before their children in `order`.
+        let mut vcl: HashMap<usize, bool> = HashMap::new();
+        for &i in &order {
+            let v = match maker.get(&i) {
+                Some(Maker::Vcl(v)) => Some(*v),
+                Some(Maker::AsParent(p)) => vcl.get(p).copied(),
+                _ => None,
+            };
+            if let Some(v) = v {
+                vcl.insert(i, v);
+            }
+        }
+        let mut moved_count = 0usize;
+        for i in order {
+            if vcl.get(&i) != Some(&true) {
+                continue;
+            }
+            if let Some(e) = details[i].extents.filter(|e| !e.is_unplaced()) {
+                details[i].extents = Some(moved(e, d));
+                moved_count += 1;
+            }
+        }
+        tracing::debug!(
+            dx = d.0,
+            dy = d.1,
+            moved = moved_count,
+            "VCL's widgets moved to where they are drawn"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(x: i32, y: i32, w: i32, h: i32) -> Extents {
+        Extents { x, y, w, h }
+    }
+
+    #[test]
+    fn a_root_pane_above_its_container_gives_the_shift() {
+        // Writer: the GTK box under the menu bar, and VCL's root pane.
+        assert_eq!(
+            shift(ext(57, 75, 1805, 955), ext(57, 50, 1805, 955)),
+            Some((0, 25))
+        );
+        // In place, or another size: nothing to move.
+        assert_eq!(shift(ext(57, 75, 1805, 955), ext(57, 75, 1805, 955)), None);
+        assert_eq!(shift(ext(57, 75, 1805, 955), ext(57, 50, 1805, 980)), None);
+        assert_eq!(
+            shift(ext(i32::MIN, i32::MIN, 1805, 955), ext(57, 50, 1805, 955)),
+            None
+        );
+        assert_eq!(shift(ext(0, 0, 0, 0), ext(5, 5, 0, 0)), None);
+    }
+
+    #[test]
+    fn moving_keeps_the_size() {
+        assert_eq!(moved(ext(61, 52, 44, 35), (0, 25)), ext(61, 77, 44, 35));
+        assert_eq!(
+            moved(ext(i32::MAX - 1, 0, 1, 1), (5, 0)),
+            ext(i32::MAX, 0, 1, 1)
+        );
+    }
+
+    #[test]
+    fn gtk_says_it_made_a_node() {
+        let gtk: HashMap<String, String> = [("toolkit".to_owned(), "gtk".to_owned())].into();
+        let vcl: HashMap<String, String> = [("page-number".to_owned(), "1".to_owned())].into();
+        assert!(made_by_gtk(&gtk));
+        assert!(!made_by_gtk(&vcl));
+        assert!(!made_by_gtk(&HashMap::new()));
+    }
+}
