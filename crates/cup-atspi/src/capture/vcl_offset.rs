@@ -13,7 +13,9 @@
 //! The shift shows in the tree: VCL's root pane says it lies at its GTK
 //! container's size but not at its place. Under such a root, a node GTK
 //! made says so in its attributes (`toolkit: gtk`); VCL's say nothing of
-//! it. Those are moved by the shift. Whether a node is GTK's is read once
+//! it. VCL's nodes are moved by the shift, those with only VCL's above
+//! them up to the root: what GTK placed is right, and so is what VCL
+//! draws inside a GTK widget (Impress's slide layouts in the sidebar). Whether a node is GTK's is read once
 //! per object (kept with its other static facts); a sheet's cells and a
 //! document's paragraphs are VCL's, as their table or document is, and are
 //! not asked.
@@ -56,6 +58,23 @@ pub(super) fn shift(container: Extents, root: Extents) -> Option<(i32, i32)> {
         container.y.checked_sub(root.y)?,
     );
     (d != (0, 0)).then_some(d)
+}
+
+/// Whether a node under a shifted root is placed by VCL from the window's
+/// top (so it is to be moved): `own` is whether VCL made it, `above`
+/// whether its parent is so placed; `None` when not known. Only VCL's
+/// widgets all the way up to the root are: a GTK widget is placed right,
+/// and so is whatever VCL draws inside one (Impress's slide layouts, a
+/// VCL list in a GTK sidebar panel, said where they are drawn).
+pub(super) fn shifted(own: Option<bool>, above: Option<bool>, root: bool) -> Option<bool> {
+    if root {
+        return Some(true);
+    }
+    match (own, above) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
 }
 
 /// `e` moved by `d`.
@@ -145,7 +164,11 @@ pub(super) async fn put_right(
             };
             maker.insert(i, m);
             order.push(i);
-            stack.extend(nodes[i].children.iter().rev());
+            // What GTK placed is right, and so is what is placed inside
+            // it (see `shifted`): nothing below to move or ask.
+            if m != Maker::Vcl(false) {
+                stack.extend(nodes[i].children.iter().rev());
+            }
         }
         // Only a node with a place needs its maker, or one whose children
         // take it.
@@ -183,12 +206,15 @@ pub(super) async fn put_right(
         // Parents come before their children in `order`.
         let mut vcl: HashMap<usize, bool> = HashMap::new();
         for &i in &order {
-            let v = match maker.get(&i) {
+            let own = match maker.get(&i) {
                 Some(Maker::Vcl(v)) => Some(*v),
                 Some(Maker::AsParent(p)) => vcl.get(p).copied(),
                 _ => None,
             };
-            if let Some(v) = v {
+            let above = (i != root)
+                .then(|| parent.get(i).and_then(|p| vcl.get(p)).copied())
+                .flatten();
+            if let Some(v) = shifted(own, above, i == root) {
                 vcl.insert(i, v);
             }
         }
@@ -234,6 +260,20 @@ mod tests {
             None
         );
         assert_eq!(shift(ext(0, 0, 0, 0), ext(5, 5, 0, 0)), None);
+    }
+
+    #[test]
+    fn only_vcl_all_the_way_up_is_moved() {
+        assert_eq!(shifted(None, None, true), Some(true));
+        // A VCL toolbar under the root pane, its VCL button.
+        assert_eq!(shifted(Some(true), Some(true), false), Some(true));
+        // A GTK text box in a VCL toolbar item: right as it is.
+        assert_eq!(shifted(Some(false), Some(true), false), Some(false));
+        // A VCL list inside a GTK sidebar panel: right as it is.
+        assert_eq!(shifted(Some(true), Some(false), false), Some(false));
+        // Not known: left where it said.
+        assert_eq!(shifted(None, Some(true), false), None);
+        assert_eq!(shifted(Some(true), None, false), None);
     }
 
     #[test]

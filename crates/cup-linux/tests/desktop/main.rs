@@ -14,6 +14,7 @@ mod firefox;
 mod gimp;
 mod gtk3;
 mod gtk4;
+mod impress;
 mod input;
 mod large;
 mod nautilus;
