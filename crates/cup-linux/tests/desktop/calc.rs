@@ -7,12 +7,11 @@
 //! by their observed effect: go to a cell through the Name Box, type a
 //! value and a formula, read the computed value back, select a range.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::support::{complete_snapshot, find, nodes, rss_mib, until, Desk, TempDir};
 use cup::{ActionParams, Effect, Session, Snapshot, SnapshotRequest};
 use cup_protocol::{Node, Role, Scope, State};
-use cup_sandbox::LaunchOptions;
 
 const ROWS: usize = 5_000;
 const COLUMNS: usize = 20;
@@ -72,30 +71,12 @@ async fn calc_reads_the_cells_on_screen_without_harm_and_acts() {
         data.push('\n');
     }
     std::fs::write(&csv, data).unwrap_or_else(|e| panic!("{}: {e}", csv.display()));
-    let install = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))
-        .unwrap_or_else(|e| panic!("LibreOffice profile: {e}"));
-    let options = LaunchOptions {
-        timeout: Duration::from_secs(90),
-        env: vec![("SAL_USE_VCLPLUGIN".into(), "gtk3".into())],
-    };
     let csv_arg = csv.display().to_string();
-    let _calc = desk
-        .sandbox
-        .launch_with(
-            "soffice",
-            &[
-                "--calc",
-                "--norestore",
-                "--nologo",
-                install.as_str(),
-                "--infilter=CSV:44,34,76,1",
-                csv_arg.as_str(),
-            ],
-            &options,
-        )
-        .unwrap_or_else(|e| {
-            panic!("cannot launch soffice: {e} (apt-get install libreoffice-calc libreoffice-gtk3, or scripts/install-deps.sh)")
-        });
+    let _calc = desk.launch_office(
+        &dir,
+        "--calc",
+        &["--infilter=CSV:44,34,76,1", csv_arg.as_str()],
+    );
     let mut session = desk.session();
     let req = SnapshotRequest {
         scope: Scope::Foreground,

@@ -2,12 +2,9 @@
 //! widgets LibreOffice draws itself are placed where they are drawn, and
 //! so are those it draws inside GTK's (the sidebar's slide layouts).
 
-use std::time::Duration;
-
 use crate::support::{find, nodes, until, Desk, TempDir};
 use cup::SnapshotRequest;
 use cup_protocol::{Node, Rect, Role, Scope};
-use cup_sandbox::LaunchOptions;
 
 /// The node of `snap`'s tree whose children hold `child`.
 fn parent_of<'a>(snap: &'a cup::Snapshot, child: &Node) -> Option<&'a Node> {
@@ -24,24 +21,7 @@ fn bounds(n: Option<&Node>) -> Option<Rect> {
 async fn impress_places_toolbars_below_the_menu_bar_and_layouts_in_their_panel() {
     let desk = Desk::start();
     let dir = TempDir::new("cup-impress");
-    let install = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))
-        .unwrap_or_else(|e| panic!("LibreOffice profile: {e}"));
-    let options = LaunchOptions {
-        // LibreOffice's first start makes its profile: slow on a loaded
-        // 2-core machine.
-        timeout: Duration::from_secs(90),
-        env: vec![("SAL_USE_VCLPLUGIN".into(), "gtk3".into())],
-    };
-    let _impress = desk
-        .sandbox
-        .launch_with(
-            "soffice",
-            &["--impress", "--norestore", "--nologo", install.as_str()],
-            &options,
-        )
-        .unwrap_or_else(|e| {
-            panic!("cannot launch soffice: {e} (apt-get install libreoffice-impress libreoffice-gtk3, or scripts/install-deps.sh)")
-        });
+    let _impress = desk.launch_office(&dir, "--impress", &[]);
     let mut session = desk.session();
     let req = SnapshotRequest {
         scope: Scope::Foreground,

@@ -41,6 +41,27 @@ impl Desk {
         })
     }
 
+    /// Launches LibreOffice's `module` (`--calc`, `--impress`) with a
+    /// profile in `dir` that shows no first-run dialog, its GTK 3 front end
+    /// and `args` after, and waits until its window is on the bus.
+    pub fn launch_office(&self, dir: &TempDir, module: &str, args: &[&str]) -> App {
+        let install = cup_sandbox::libreoffice::write_quiet_profile(&dir.path().join("profile"))
+            .unwrap_or_else(|e| panic!("LibreOffice profile: {e}"));
+        let options = cup_sandbox::LaunchOptions {
+            // LibreOffice's first start makes its profile: slow on a
+            // loaded 2-core machine.
+            timeout: std::time::Duration::from_secs(90),
+            env: vec![("SAL_USE_VCLPLUGIN".into(), "gtk3".into())],
+        };
+        let mut all = vec![module, "--norestore", "--nologo", install.as_str()];
+        all.extend_from_slice(args);
+        self.sandbox
+            .launch_with("soffice", &all, &options)
+            .unwrap_or_else(|e| {
+                panic!("cannot launch soffice {module}: {e} (apt-get install libreoffice-calc libreoffice-impress libreoffice-gtk3, or scripts/install-deps.sh)")
+            })
+    }
+
     /// The addresses of this desktop.
     pub fn desktop(&self) -> Desktop {
         Desktop::from_pairs(&self.sandbox.env())
