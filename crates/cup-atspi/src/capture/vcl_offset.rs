@@ -182,6 +182,8 @@ pub(super) async fn put_right(
             })
             .map(|i| (i, nodes[i].obj.clone()))
             .collect();
+        let asked = ask.len();
+        let began = Instant::now();
         let answers: Vec<(usize, Option<bool>)> =
             stream::iter(ask.into_iter().map(|(i, obj)| async move {
                 let conn = links.to(&obj.bus);
@@ -232,6 +234,8 @@ pub(super) async fn put_right(
             dx = d.0,
             dy = d.1,
             moved = moved_count,
+            asked,
+            asked_ms = began.elapsed().as_secs_f64() * 1e3,
             "VCL's widgets moved to where they are drawn"
         );
     }
