@@ -604,9 +604,14 @@ async fn capture_once(
         // structures, so no window's walk waits for another's extents).
         // Unnamed controls named by their labels: asked beside the
         // detail reads.
-        let began = Instant::now();
-        let (passes, named) = futures::join!(
-            futures::future::join_all(top_down.iter().map(|&r| extents_top_down(&walk, r))),
+        let ((passes, top_down_time), named) = futures::join!(
+            async {
+                let began = Instant::now();
+                let passes =
+                    futures::future::join_all(top_down.iter().map(|&r| extents_top_down(&walk, r)))
+                        .await;
+                (passes, began.elapsed())
+            },
             labels::read_labels(links, walk.statics, &walk.nodes, deadline)
         );
         labelled = named;
@@ -630,7 +635,7 @@ async fn capture_once(
         if !top_down.is_empty() {
             tracing::debug!(
                 windows = top_down.len(),
-                elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+                elapsed_ms = top_down_time.as_secs_f64() * 1e3,
                 "extents top-down"
             );
         }

@@ -15,10 +15,10 @@
 //! made says so in its attributes (`toolkit: gtk`); VCL's say nothing of
 //! it. VCL's nodes are moved by the shift, those with only VCL's above
 //! them up to the root: what GTK placed is right, and so is what VCL
-//! draws inside a GTK widget (Impress's slide layouts in the sidebar). Whether a node is GTK's is read once
-//! per object (kept with its other static facts); a sheet's cells and a
-//! document's paragraphs are VCL's, as their table or document is, and are
-//! not asked.
+//! draws inside a GTK widget (Impress's slide layouts in the sidebar).
+//! Whether a node is GTK's is read once per object (kept with its other
+//! static facts); a sheet's cells and a document's paragraphs are placed
+//! as their table or document is, and are not asked.
 
 use std::collections::HashMap;
 
@@ -35,12 +35,22 @@ use crate::peers::Links;
 /// Who made a node under a shifted root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Maker {
-    /// Known: VCL (`true`) or GTK (`false`).
-    Vcl(bool),
-    /// Whoever made this parent (see [`holds_only_vcl`]).
-    AsParent(usize),
+    Vcl,
+    Gtk,
+    /// Placed as its parent is (see [`placed_as_parent`]).
+    AsParent,
     /// To be asked.
     Ask,
+}
+
+impl Maker {
+    fn of(vcl: bool) -> Maker {
+        if vcl {
+            Maker::Vcl
+        } else {
+            Maker::Gtk
+        }
+    }
 }
 
 /// The shift of a VCL root pane's content: its GTK container's place less
@@ -99,9 +109,9 @@ fn extents(details: &[Details], i: usize) -> Option<Extents> {
     details.get(i).and_then(|d| d.extents)
 }
 
-/// `true` when the children of a node of `role` are made by whoever made
-/// it: a table's cells, a document's paragraphs and shapes.
-fn holds_only_vcl(role: AtspiRole) -> bool {
+/// `true` when the children of a node of `role` are placed as it is: a
+/// table's cells, a document's paragraphs and shapes.
+fn placed_as_parent(role: AtspiRole) -> bool {
     matches!(
         role,
         AtspiRole::Table
@@ -128,64 +138,54 @@ pub(super) async fn put_right(
     details: &mut [Details],
     deadline: Instant,
 ) {
-    let mut parent = vec![usize::MAX; nodes.len()];
-    for (p, n) in nodes.iter().enumerate() {
-        for &c in &n.children {
-            if let Some(slot) = parent.get_mut(c) {
-                *slot = p;
-            }
-        }
-    }
+    // Most captures have no root pane: the parent is looked for only
+    // when there is one.
     let roots: Vec<(usize, (i32, i32))> = (0..nodes.len())
         .filter(|&i| nodes[i].role == AtspiRole::RootPane && Statics::keeps(&nodes[i].toolkit))
         .filter_map(|i| {
-            let p = *parent.get(i)?;
+            let p = nodes.iter().position(|n| n.children.contains(&i))?;
             Some((i, shift(extents(details, p)?, extents(details, i)?)?))
         })
         .collect();
     for (root, d) in roots {
-        // Top-down: whether each node is VCL's, to be asked, or made by
-        // whoever made its parent (a table's cells, a document's content).
-        let mut maker: HashMap<usize, Maker> = HashMap::new();
-        let mut order = Vec::new();
-        let mut stack = vec![root];
-        while let Some(i) = stack.pop() {
-            let p = parent.get(i).copied().filter(|_| i != root);
+        // Top-down, parents first: each node, its parent and its maker.
+        let mut order: Vec<(usize, usize, Maker)> = Vec::new();
+        let mut stack = vec![(root, root)];
+        while let Some((i, p)) = stack.pop() {
             let m = if i == root {
-                Maker::Vcl(true)
-            } else if let Some(p) = p.filter(|&p| holds_only_vcl(nodes[p].role)) {
-                Maker::AsParent(p)
+                Maker::Vcl
+            } else if placed_as_parent(nodes[p].role) {
+                Maker::AsParent
             } else if let Some(gtk) = statics.get(&nodes[i].obj).made_by_gtk {
-                Maker::Vcl(!gtk)
+                Maker::of(!gtk)
             } else if !details[i].attributes.is_empty() {
-                Maker::Vcl(!made_by_gtk(&details[i].attributes))
+                Maker::of(!made_by_gtk(&details[i].attributes))
             } else {
                 Maker::Ask
             };
-            maker.insert(i, m);
-            order.push(i);
+            order.push((i, p, m));
             // What GTK placed is right, and so is what is placed inside
             // it (see `shifted`): nothing below to move or ask.
-            if m != Maker::Vcl(false) {
-                stack.extend(nodes[i].children.iter().rev());
+            if m != Maker::Gtk {
+                stack.extend(nodes[i].children.iter().rev().map(|&c| (c, i)));
             }
         }
         // Only a node with a place needs its maker, or one whose children
-        // take it.
+        // are placed as it is.
         let ask: Vec<(usize, ObjRef)> = order
             .iter()
-            .copied()
-            .filter(|i| maker.get(i) == Some(&Maker::Ask))
-            .filter(|&i| {
-                extents(details, i).is_some_and(|e| !e.is_unplaced())
-                    || holds_only_vcl(nodes[i].role)
+            .enumerate()
+            .filter(|(_, &(i, _, m))| {
+                m == Maker::Ask
+                    && (extents(details, i).is_some_and(|e| !e.is_unplaced())
+                        || placed_as_parent(nodes[i].role))
             })
-            .map(|i| (i, nodes[i].obj.clone()))
+            .map(|(k, &(i, _, _))| (k, nodes[i].obj.clone()))
             .collect();
         let asked = ask.len();
         let began = Instant::now();
         let answers: Vec<(usize, Option<bool>)> =
-            stream::iter(ask.into_iter().map(|(i, obj)| async move {
+            stream::iter(ask.into_iter().map(|(k, obj)| async move {
                 let conn = links.to(&obj.bus);
                 let attrs = timeout_at(deadline, calls::attributes(&conn, &obj))
                     .await
@@ -195,37 +195,33 @@ pub(super) async fn put_right(
                 if let Some(gtk) = gtk {
                     statics.put_made_by_gtk(&obj, gtk);
                 }
-                (i, gtk.map(|g| !g))
+                (k, gtk)
             }))
             .buffer_unordered(CONCURRENCY)
             .collect()
             .await;
-        for (i, vcl) in answers {
-            if let Some(vcl) = vcl {
-                maker.insert(i, Maker::Vcl(vcl));
+        for (k, gtk) in answers {
+            if let (Some(gtk), Some(entry)) = (gtk, order.get_mut(k)) {
+                entry.2 = Maker::of(!gtk);
             }
         }
-        // Parents come before their children in `order`.
-        let mut vcl: HashMap<usize, bool> = HashMap::new();
-        for &i in &order {
-            let own = match maker.get(&i) {
-                Some(Maker::Vcl(v)) => Some(*v),
-                Some(Maker::AsParent(p)) => vcl.get(p).copied(),
-                _ => None,
-            };
-            let above = (i != root)
-                .then(|| parent.get(i).and_then(|p| vcl.get(p)).copied())
-                .flatten();
-            if let Some(v) = shifted(own, above, i == root) {
-                vcl.insert(i, v);
-            }
-        }
+        // Whether each node is placed from the window's top, parents
+        // first; then those that are move.
+        let mut from_top: HashMap<usize, bool> = HashMap::new();
         let mut moved_count = 0usize;
-        for i in order {
-            if vcl.get(&i) != Some(&true) {
+        for &(i, p, m) in &order {
+            let above = from_top.get(&p).copied();
+            let own = match m {
+                Maker::Vcl => Some(true),
+                Maker::Gtk => Some(false),
+                Maker::AsParent => above,
+                Maker::Ask => None,
+            };
+            let Some(placed) = shifted(own, above, i == root) else {
                 continue;
-            }
-            if let Some(e) = details[i].extents.filter(|e| !e.is_unplaced()) {
+            };
+            from_top.insert(i, placed);
+            if let Some(e) = details[i].extents.filter(|e| placed && !e.is_unplaced()) {
                 details[i].extents = Some(moved(e, d));
                 moved_count += 1;
             }

@@ -543,7 +543,7 @@ pub(super) async fn visible_children(
         return View::empty(nothing);
     }
     let table = interfaces.contains(Interface::Table);
-    // A table's place, its size and (where the cache did not say, as GTK's
+    // Its place, a table's size and (where the cache did not say, as GTK's
     // does not for a container that manages its descendants) its child
     // count, at once.
     let (area, size, count) = futures::join!(
@@ -556,7 +556,7 @@ pub(super) async fn visible_children(
             }
         },
         async {
-            if table && child_count < 0 {
+            if child_count < 0 {
                 answer(
                     deadline,
                     calls::property::<i32>(conn, obj, "org.a11y.atspi.Accessible", "ChildCount"),
@@ -594,14 +594,9 @@ pub(super) async fn visible_children(
         if let Some(view) = table_children(conn, cache, obj, area, size, coord, deadline).await {
             return view;
         }
-    } else if !table && child_count < 0 {
-        // A list that did not say how many items it has: a small one is
-        // read whole (see `manages`).
-        let count = answer(
-            deadline,
-            calls::property::<i32>(conn, obj, "org.a11y.atspi.Accessible", "ChildCount"),
-        )
-        .await;
+    } else if !table {
+        // A list the cache did not count for: a small one is read whole
+        // (see `manages`).
         if count.is_some_and(|n| (0..=SMALL_LIST).contains(&n)) {
             let children = answer(deadline, calls::children(conn, obj))
                 .await
