@@ -41,7 +41,11 @@ pub(super) async fn extents_top_down(
         |i| {
             let obj = nodes[i].obj.clone();
             let conn = links.to(&obj.bus);
+            let known = walk.row_extents.get(&obj).copied();
             async move {
+                if let Some(e) = known {
+                    return Some(Some(e));
+                }
                 timeout_at(deadline, calls::extents(&conn, &obj, calls::COORD_WINDOW))
                     .await
                     .ok()

@@ -31,6 +31,7 @@ pub const FRAMES_TIMEOUT: std::time::Duration = std::time::Duration::from_millis
 mod assemble;
 mod cache_index;
 mod details;
+mod gtk4_rows;
 mod labels;
 mod managed;
 mod menus;
@@ -255,6 +256,9 @@ struct Walk<'a> {
     /// Extents of a managed table's cells, known from their rows and
     /// columns (see [`managed::grid_extents`]).
     grid_extents: HashMap<ObjRef, Extents>,
+    /// Extents of GTK 4 rows read while their subtrees were created (see
+    /// [`gtk4_rows`]): the top-down pass takes them.
+    row_extents: HashMap<ObjRef, Extents>,
     /// `Accessible` properties of a managed table's cells, known without a
     /// read (see [`managed::addressed`]).
     known_props: HashMap<ObjRef, calls::AccessibleProps>,
@@ -444,6 +448,7 @@ async fn capture_once(
         defer_extents: false,
         ahead: ReadAheadFor::default(),
         grid_extents: HashMap::new(),
+        row_extents: HashMap::new(),
         known_props: HashMap::new(),
         menus: menus::Holds::default(),
         closed_items: 0,

@@ -2,6 +2,7 @@
 //! serves it (realizing GTK 4's accessibles first), else walked level by
 //! level with `GetChildren`; nodes that are not rendered are left out.
 
+use super::gtk4_rows;
 use super::managed;
 use super::menus;
 use super::*;
@@ -44,12 +45,18 @@ pub(super) async fn structure(
                 );
                 cache = Arc::new(CacheIndex::new(items));
                 if walk.gtk4 {
-                    if !cache.lists_every_child(frame) {
-                        if let Some(realized) = realize_gtk4(walk, frame).await {
+                    let bare = gtk4_rows::may_stay_bare;
+                    if !cache.lists_every_child(frame, bare) {
+                        if let Some(realized) = gtk4_rows::realize(walk, frame).await {
                             cache = Arc::new(realized);
                         }
                     }
-                    walk.defer_extents = cache.lists_every_child(frame);
+                    let (shown, read) = gtk4_rows::realize_shown_rows(walk, frame, &cache).await;
+                    if let Some(shown) = shown {
+                        cache = Arc::new(shown);
+                    }
+                    walk.row_extents.extend(read);
+                    walk.defer_extents = cache.lists_every_child(frame, bare);
                 }
             }
             Ok(Err(e)) => {
@@ -89,7 +96,7 @@ pub(super) async fn structure(
 /// `GetChildren` of every object at once (bounded concurrency), each
 /// answer with its key, in the order they arrive; `None` for a failed or
 /// late call.
-async fn children_of<K>(
+pub(super) async fn children_of<K>(
     links: &Links,
     deadline: Instant,
     objs: impl IntoIterator<Item = (K, ObjRef)>,
@@ -105,50 +112,6 @@ async fn children_of<K>(
     .buffer_unordered(CONCURRENCY)
     .collect()
     .await
-}
-
-/// GTK 4 puts an accessible on the bus only once something asks for it:
-/// the `Cache.GetItems` of an app nobody has read yet lists a handful of
-/// items. Asking for the children of every node below `frame` (a level's
-/// calls at once) creates them all, and a second `GetItems` then lists the
-/// whole tree: one call per node instead of the six a walk makes (children,
-/// role, states, interfaces, name, description). Returns the new cache, or
-/// `None` when the second `GetItems` fails.
-async fn realize_gtk4(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheIndex> {
-    let links = walk.links;
-    let deadline = walk.deadline;
-    let began = Instant::now();
-    let mut frontier = vec![frame.clone()];
-    let (mut asked, mut depth) = (0usize, 0usize);
-    while !frontier.is_empty()
-        && depth < walk.limits.max_depth
-        && asked < walk.limits.max_nodes
-        && Instant::now() < deadline
-    {
-        asked += frontier.len();
-        let lists = children_of(links, deadline, frontier.into_iter().map(|o| ((), o))).await;
-        frontier = lists
-            .into_iter()
-            .filter_map(|((), list)| list)
-            .flatten()
-            .filter(|c| !c.is_null())
-            .collect();
-        depth += 1;
-    }
-    let items = timeout_at(
-        deadline,
-        calls::cache_items(&links.to(&frame.bus), &frame.bus),
-    )
-    .await
-    .ok()
-    .and_then(Result::ok)?;
-    tracing::debug!(
-        children_calls = asked,
-        items = items.len(),
-        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
-        "GTK 4 accessibles created, Cache.GetItems again"
-    );
-    Some(CacheIndex::new(items))
 }
 
 /// A node that is neither VISIBLE nor SHOWING (a closed menu or popover,
@@ -240,6 +203,18 @@ async fn grow(
             if !complete && walk.nodes[p].child_count == 0 {
                 continue;
             }
+            // A GTK 4 row off screen that names itself and whose subtree
+            // was never created (`gtk4_rows`) stays without children:
+            // asking would create them.
+            if !complete
+                && walk.gtk4
+                && mapping::gtk4_may_be_unallocated(walk.nodes[p].role)
+                && !walk.nodes[p].name.trim().is_empty()
+                && cache.by_obj.contains_key(obj)
+                && cache.listed_children(obj).is_empty()
+            {
+                continue;
+            }
             // Never asked for its children: it would create them all.
             if managed::manages(
                 walk.nodes[p].states,
@@ -249,18 +224,17 @@ async fn grow(
                 managing.push(p);
                 continue;
             }
-            let listed: Vec<ObjRef> = cache
-                .listed_children(obj)
-                .iter()
-                .map(|&i| cache.items[i].obj.clone())
-                .collect();
+            let listed = cache.listed_children(obj);
             if !complete {
                 ask.push((p, obj.clone()));
             }
             let no_reads = HashMap::new();
             let taken: Vec<usize> = listed
                 .iter()
-                .filter_map(|c| attach(walk, p, c, cache, &no_reads, offset, toolkit))
+                .filter_map(|&i| {
+                    let c = &cache.items[i].obj;
+                    attach(walk, p, (c, Some(i)), cache, &no_reads, offset, toolkit)
+                })
                 .collect();
             if !complete {
                 early.extend(taken.iter().map(|&c| (walk.nodes[c].obj.clone(), (c, p))));
@@ -332,7 +306,8 @@ async fn grow(
                 match early.remove(c) {
                     Some((n, _)) => children.push(n),
                     None => {
-                        let got = attach(walk, p, c, cache, &fetched, offset, toolkit);
+                        let cached = cache.by_obj.get(c).copied();
+                        let got = attach(walk, p, (c, cached), cache, &fetched, offset, toolkit);
                         next.extend(got);
                         children.extend(got);
                     }
@@ -388,14 +363,14 @@ async fn same_names(walk: &mut Walk<'_>, cells: &[ObjRef], addresses: &[String],
     }
 }
 
-/// Takes object `c` as a child of node `p`: from the cache, or from
-/// `fetched` (read outside it). `None` when it is left out: unrendered, or
+/// Takes object `c` as a child of node `p`: from the cache (`cached`: its
+/// item there), or from `fetched` (read outside it). `None` when it is left out: unrendered, or
 /// past the node cap or unread (counted as truncated). The caller sets
 /// `p`'s children.
 fn attach(
     walk: &mut Walk<'_>,
     p: usize,
-    c: &ObjRef,
+    (c, cached): (&ObjRef, Option<usize>),
     cache: &CacheIndex,
     fetched: &HashMap<ObjRef, Option<usize>>,
     offset: (i64, i64),
@@ -409,9 +384,9 @@ fn attach(
     // buttons are clicked, never chosen.
     let selectable = walk.nodes[p].interfaces.contains(Interface::Selection)
         && walk.nodes[p].role != AtspiRole::ToolBar;
-    let node = match cache.by_obj.get(c) {
-        Some(&i) if unrendered(cache.items[i].states) => return None,
-        Some(&i) if walk.room() => Some(push_cached(
+    let node = match cached {
+        Some(i) if unrendered(cache.items[i].states) => return None,
+        Some(i) if walk.room() => Some(push_cached(
             walk,
             &cache.items[i],
             depth,

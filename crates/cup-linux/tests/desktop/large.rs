@@ -6,7 +6,9 @@
 
 use std::time::Duration;
 
-use crate::support::{assert_read_right, nodes, unbounded, until, Desk, TempDir};
+use crate::support::{
+    assert_read_right, complete_snapshot, nodes, unbounded, until, Desk, TempDir,
+};
 use cup::SnapshotRequest;
 use cup_protocol::{Role, Scope};
 use cup_sandbox::LaunchOptions;
@@ -237,4 +239,51 @@ async fn nautilus_on_five_hundred_files_folds_the_rows_off_screen() {
         })
         .unwrap_or_else(|e| panic!("find: {e}"));
     assert!(!found.is_empty(), "find did not reach note-450.txt");
+
+    // Scrolled to the folder's end, the files now on screen come with
+    // their places and lines. (What a file holds below its cell was never
+    // read while it was off screen: it is read once GTK shows it.)
+    let view = nodes(&snap)
+        .into_iter()
+        .find(|n| n.children.iter().any(|c| c.role == Role::Table))
+        .map(|n| n.id.clone())
+        .unwrap_or_else(|| panic!("no scrolled view around the files:\n{}", snap.text));
+    let placed = |s: &cup::Snapshot, name: &str| {
+        nodes(s)
+            .into_iter()
+            .any(|n| n.role == Role::Cell && n.name == name && n.bounds.is_some())
+    };
+    let mut end = None;
+    for _ in 0..40 {
+        let scrolled = session
+            .action(
+                &view,
+                "scroll",
+                &cup::ActionParams {
+                    direction: Some(cup_protocol::Direction::Down),
+                    amount: Some(25),
+                    ..cup::ActionParams::default()
+                },
+            )
+            .await
+            .unwrap_or_else(|e| panic!("scroll {view}: {e}"));
+        assert!(scrolled.success, "{scrolled:?}");
+        let now = complete_snapshot(&mut session, &foreground()).await;
+        if placed(&now, "note-499.txt") {
+            end = Some(now);
+            break;
+        }
+    }
+    let end = end.unwrap_or_else(|| panic!("note-499.txt never came on screen"));
+    assert_read_right(&end);
+    assert!(end.text.contains("cel \"note-499.txt\""), "{}", end.text);
+    // Its content was read once it came on screen.
+    let last = nodes(&end)
+        .into_iter()
+        .find(|n| n.role == Role::Cell && n.name == "note-499.txt")
+        .unwrap_or_else(|| panic!("no cell note-499.txt:\n{}", end.text));
+    assert!(
+        !last.children.is_empty(),
+        "note-499.txt's content was not read: {last:?}"
+    );
 }

@@ -1,0 +1,215 @@
+//! GTK 4's accessibles, created where they are on screen.
+//!
+//! GTK 4 puts an accessible on the bus only once something asks for it:
+//! the `Cache.GetItems` of an app nobody has read yet lists a handful of
+//! items, and asking a node for its children creates them. Once created,
+//! an accessible stays in the cache for as long as its widget lives, and
+//! GTK answers `GetItems` with every one of them: its cost follows what was
+//! created, not what is shown.
+//!
+//! A list view keeps a widget per row (Nautilus's grid: 500 files, each a
+//! cell with nine widgets below it, 16 cells on screen). Creating every
+//! row's subtree made Nautilus's `GetItems` list 5,209 items, 110-160 ms of
+//! GTK's main loop a capture, for 4,356 nodes off screen. So rows (list,
+//! grid and tree items: `mapping::gtk4_may_be_unallocated`) are created,
+//! but not what is below them; a row GTK allocated (on screen) then gets
+//! its subtree created, found by probing the rows' extents as the top-down
+//! pass does ([`unallocated`]). A row off screen stays in the tree with its
+//! own name, states and place and without children, when it has a name of
+//! its own (Nautilus's cells: the file's). A row GTK leaves unnamed
+//! (gtk4-demo's list: the label is in a child) gets its subtree created
+//! wherever it is, so that the capture can name it from its content and
+//! `find` reaches it off screen.
+
+use super::structure::children_of;
+use super::*;
+
+/// A list, grid or tree row: its subtree is created only where needed.
+pub(super) fn is_row(e: &CacheEntry) -> bool {
+    mapping::gtk4_may_be_unallocated(e.role)
+}
+
+/// A row that may stay without its subtree off screen: it names itself.
+pub(super) fn may_stay_bare(e: &CacheEntry) -> bool {
+    is_row(e) && !e.name.trim().is_empty()
+}
+
+/// Creates the accessibles below `frame` the way [`realize_shown_rows`]
+/// keeps them: every node's children are asked for (a level's calls at
+/// once), but not a row's. Returns the app's cache after it.
+pub(super) async fn realize(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheIndex> {
+    let links = walk.links;
+    let deadline = walk.deadline;
+    let began = Instant::now();
+    let mut frontier = vec![frame.clone()];
+    let (mut asked, mut depth) = (0usize, 0usize);
+    while !frontier.is_empty()
+        && depth < walk.limits.max_depth
+        && asked < walk.limits.max_nodes
+        && Instant::now() < deadline
+    {
+        asked += frontier.len();
+        let lists = children_of(links, deadline, frontier.into_iter().map(|o| ((), o))).await;
+        let kids: Vec<ObjRef> = lists
+            .into_iter()
+            .filter_map(|((), list)| list)
+            .flatten()
+            .filter(|c| !c.is_null())
+            .collect();
+        let roles = roles_of(links, deadline, &kids).await;
+        frontier = kids
+            .into_iter()
+            .zip(roles)
+            .filter(|(_, role)| !role.is_some_and(mapping::gtk4_may_be_unallocated))
+            .map(|(obj, _)| obj)
+            .collect();
+        depth += 1;
+    }
+    let items = timeout_at(
+        deadline,
+        calls::cache_items(&links.to(&frame.bus), &frame.bus),
+    )
+    .await
+    .ok()
+    .and_then(Result::ok)?;
+    tracing::debug!(
+        children_calls = asked,
+        items = items.len(),
+        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+        "GTK 4 accessibles created but rows' subtrees, Cache.GetItems again"
+    );
+    Some(CacheIndex::new(items))
+}
+
+/// The rows below `frame` whose subtrees were never created and that GTK
+/// allocated, or that have no name of their own: their subtrees are created, and the app's cache read again
+/// (`None`: no such row, or the second `GetItems` failed). Every row of a
+/// parent that holds such a row is probed (the rows on screen among them,
+/// created before, show where the run is); the extents read come back too,
+/// for the top-down pass to take instead of reading them again.
+pub(super) async fn realize_shown_rows(
+    walk: &Walk<'_>,
+    frame: &ObjRef,
+    cache: &CacheIndex,
+) -> (Option<CacheIndex>, HashMap<ObjRef, Extents>) {
+    let bare = cache.unrealized(frame, is_row);
+    if bare.is_empty() {
+        return (None, HashMap::new());
+    }
+    let bare_set: HashSet<usize> = bare.iter().copied().collect();
+    let began = Instant::now();
+    let links = walk.links;
+    let deadline = walk.deadline;
+    // The rows of each parent of a bare row, in the parent's order, as a
+    // tree for the probing pass: node 0 stands for all, node 1 + g for
+    // group g, then the rows.
+    let mut parents: Vec<&ObjRef> = Vec::new();
+    for &r in &bare {
+        let parent = &cache.items[r].parent;
+        if !parents.contains(&parent) {
+            parents.push(parent);
+        }
+    }
+    let groups: Vec<Vec<usize>> = parents
+        .iter()
+        .map(|p| {
+            cache
+                .listed_children(p)
+                .iter()
+                .copied()
+                .filter(|&k| is_row(&cache.items[k]))
+                .collect()
+        })
+        .collect();
+    let first_row = 1 + groups.len();
+    let row_of: Vec<usize> = groups.iter().flatten().copied().collect();
+    let mut tree: Vec<Vec<usize>> = Vec::with_capacity(first_row + row_of.len());
+    tree.push((1..first_row).collect());
+    let mut next = first_row;
+    for g in &groups {
+        tree.push((next..next + g.len()).collect());
+        next += g.len();
+    }
+    tree.resize(next, Vec::new());
+    let outcomes = unallocated::read_top_down(
+        0,
+        |i| tree[i].as_slice(),
+        |i| i >= first_row,
+        |i| i >= first_row,
+        |i| {
+            let obj = cache.items[row_of[i - first_row]].obj.clone();
+            let conn = links.to(&obj.bus);
+            async move {
+                timeout_at(deadline, calls::extents(&conn, &obj, calls::COORD_WINDOW))
+                    .await
+                    .ok()
+                    .map(Result::ok)
+            }
+        },
+        CONCURRENCY,
+    )
+    .await;
+    let mut read = HashMap::new();
+    // Unnamed rows, wherever they are, and the rows on screen.
+    let mut shown: Vec<ObjRef> = bare
+        .iter()
+        .filter(|&&r| !may_stay_bare(&cache.items[r]))
+        .map(|&r| cache.items[r].obj.clone())
+        .collect();
+    for (i, outcome) in outcomes {
+        let r = row_of[i - first_row];
+        if let unallocated::Outcome::Read(Some(e)) = outcome {
+            let obj = &cache.items[r].obj;
+            read.insert(obj.clone(), e);
+            if !e.is_unallocated() && bare_set.contains(&r) && may_stay_bare(&cache.items[r]) {
+                shown.push(obj.clone());
+            }
+        }
+    }
+    if shown.is_empty() {
+        return (None, read);
+    }
+    let created = shown.len();
+    let mut frontier = shown;
+    let mut asked = 0usize;
+    while !frontier.is_empty() && asked < walk.limits.max_nodes && Instant::now() < deadline {
+        asked += frontier.len();
+        let lists = children_of(links, deadline, frontier.into_iter().map(|o| ((), o))).await;
+        frontier = lists
+            .into_iter()
+            .filter_map(|((), list)| list)
+            .flatten()
+            .filter(|c| !c.is_null())
+            .collect();
+    }
+    let items = timeout_at(
+        deadline,
+        calls::cache_items(&links.to(&frame.bus), &frame.bus),
+    )
+    .await
+    .ok()
+    .and_then(Result::ok);
+    tracing::debug!(
+        rows = bare.len(),
+        shown = created,
+        children_calls = asked,
+        items = items.as_ref().map(Vec::len),
+        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+        "GTK 4 rows on screen: subtrees created, Cache.GetItems again"
+    );
+    (items.map(CacheIndex::new), read)
+}
+
+/// `GetRole` of every object at once (`None`: failed or late).
+async fn roles_of(links: &Links, deadline: Instant, objs: &[ObjRef]) -> Vec<Option<AtspiRole>> {
+    stream::iter(objs.iter().cloned().map(|obj| async move {
+        let conn = links.to(&obj.bus);
+        timeout_at(deadline, calls::role(&conn, &obj))
+            .await
+            .ok()
+            .and_then(Result::ok)
+    }))
+    .buffered(CONCURRENCY)
+    .collect()
+    .await
+}
