@@ -37,6 +37,7 @@ mod managed;
 mod menus;
 mod office;
 mod rows;
+mod stale_rows;
 mod statics;
 mod structure;
 mod unallocated;
@@ -620,6 +621,11 @@ async fn capture_once(
             labels::read_labels(links, walk.statics, &walk.nodes, deadline)
         );
         labelled = named;
+        // Rows that kept their place from before a scroll (GTK 4.8).
+        let mut passes = passes;
+        for (pass, &r) in passes.iter_mut().zip(&top_down) {
+            stale_rows::settle(&walk, r, pass).await;
+        }
         for (i, outcome) in passes.into_iter().flatten() {
             let got = match outcome {
                 unallocated::Outcome::Read(e) => {
