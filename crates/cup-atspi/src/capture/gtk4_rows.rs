@@ -38,10 +38,23 @@ pub(super) fn may_stay_bare(e: &CacheEntry) -> bool {
 /// keeps them: every node's children are asked for (a level's calls at
 /// once), but not a row's. Returns the app's cache after it.
 pub(super) async fn realize(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheIndex> {
-    let links = walk.links;
-    let deadline = walk.deadline;
     let began = Instant::now();
-    let mut frontier = vec![frame.clone()];
+    let asked = create_below(walk, vec![frame.clone()], true).await;
+    let items = cache_again(walk, frame).await?;
+    tracing::debug!(
+        children_calls = asked,
+        items = items.len(),
+        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+        "GTK 4 accessibles created but rows' subtrees, Cache.GetItems again"
+    );
+    Some(CacheIndex::new(items))
+}
+
+/// Asks every node from `frontier` down for its children, a level's calls
+/// at once, which creates them; with `spare_rows`, not a row's (one
+/// `GetRole` a child tells rows). Returns the number of `GetChildren`.
+async fn create_below(walk: &Walk<'_>, mut frontier: Vec<ObjRef>, spare_rows: bool) -> usize {
+    let (links, deadline) = (walk.links, walk.deadline);
     let (mut asked, mut depth) = (0usize, 0usize);
     while !frontier.is_empty()
         && depth < walk.limits.max_depth
@@ -56,37 +69,39 @@ pub(super) async fn realize(walk: &Walk<'_>, frame: &ObjRef) -> Option<CacheInde
             .flatten()
             .filter(|c| !c.is_null())
             .collect();
-        let roles = roles_of(links, deadline, &kids).await;
-        frontier = kids
-            .into_iter()
-            .zip(roles)
-            .filter(|(_, role)| !role.is_some_and(mapping::gtk4_may_be_unallocated))
-            .map(|(obj, _)| obj)
-            .collect();
+        frontier = if spare_rows {
+            let roles = roles_of(links, deadline, &kids).await;
+            kids.into_iter()
+                .zip(roles)
+                .filter(|(_, role)| !role.is_some_and(mapping::gtk4_may_be_unallocated))
+                .map(|(obj, _)| obj)
+                .collect()
+        } else {
+            kids
+        };
         depth += 1;
     }
-    let items = timeout_at(
-        deadline,
-        calls::cache_items(&links.to(&frame.bus), &frame.bus),
+    asked
+}
+
+/// The app's `Cache.GetItems` again, after accessibles were created.
+async fn cache_again(walk: &Walk<'_>, frame: &ObjRef) -> Option<Vec<CacheEntry>> {
+    timeout_at(
+        walk.deadline,
+        calls::cache_items(&walk.links.to(&frame.bus), &frame.bus),
     )
     .await
     .ok()
-    .and_then(Result::ok)?;
-    tracing::debug!(
-        children_calls = asked,
-        items = items.len(),
-        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
-        "GTK 4 accessibles created but rows' subtrees, Cache.GetItems again"
-    );
-    Some(CacheIndex::new(items))
+    .and_then(Result::ok)
 }
 
 /// The rows below `frame` whose subtrees were never created and that GTK
-/// allocated, or that have no name of their own: their subtrees are created, and the app's cache read again
-/// (`None`: no such row, or the second `GetItems` failed). Every row of a
-/// parent that holds such a row is probed (the rows on screen among them,
-/// created before, show where the run is); the extents read come back too,
-/// for the top-down pass to take instead of reading them again.
+/// allocated, or that have no name of their own: their subtrees are
+/// created, and the app's cache read again (`None`: no such row, or the
+/// second `GetItems` failed). Every row of a parent that holds such a row
+/// is probed (the rows on screen among them, created before, show where
+/// the run is); the extents read come back too, for the top-down pass to
+/// take instead of reading them again.
 pub(super) async fn realize_shown_rows(
     walk: &Walk<'_>,
     frame: &ObjRef,
@@ -98,8 +113,7 @@ pub(super) async fn realize_shown_rows(
     }
     let bare_set: HashSet<usize> = bare.iter().copied().collect();
     let began = Instant::now();
-    let links = walk.links;
-    let deadline = walk.deadline;
+    let (links, deadline) = (walk.links, walk.deadline);
     // The rows of each parent of a bare row, in the parent's order, as a
     // tree for the probing pass: node 0 stands for all, node 1 + g for
     // group g, then the rows.
@@ -170,25 +184,8 @@ pub(super) async fn realize_shown_rows(
         return (None, read);
     }
     let created = shown.len();
-    let mut frontier = shown;
-    let mut asked = 0usize;
-    while !frontier.is_empty() && asked < walk.limits.max_nodes && Instant::now() < deadline {
-        asked += frontier.len();
-        let lists = children_of(links, deadline, frontier.into_iter().map(|o| ((), o))).await;
-        frontier = lists
-            .into_iter()
-            .filter_map(|((), list)| list)
-            .flatten()
-            .filter(|c| !c.is_null())
-            .collect();
-    }
-    let items = timeout_at(
-        deadline,
-        calls::cache_items(&links.to(&frame.bus), &frame.bus),
-    )
-    .await
-    .ok()
-    .and_then(Result::ok);
+    let asked = create_below(walk, shown, false).await;
+    let items = cache_again(walk, frame).await;
     tracing::debug!(
         rows = bare.len(),
         shown = created,

@@ -208,10 +208,11 @@ async fn grow(
             // asking would create them.
             if !complete
                 && walk.gtk4
-                && mapping::gtk4_may_be_unallocated(walk.nodes[p].role)
-                && !walk.nodes[p].name.trim().is_empty()
-                && cache.by_obj.contains_key(obj)
                 && cache.listed_children(obj).is_empty()
+                && cache
+                    .by_obj
+                    .get(obj)
+                    .is_some_and(|&i| gtk4_rows::may_stay_bare(&cache.items[i]))
             {
                 continue;
             }

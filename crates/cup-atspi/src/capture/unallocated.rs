@@ -451,6 +451,24 @@ mod tests {
         }
     }
 
+    /// The positions of the rows `asked` holds (a list of `n` rows).
+    fn rows_in(asked: &[usize], n: usize) -> Vec<usize> {
+        asked
+            .iter()
+            .filter(|&&i| (1..=n).contains(&i))
+            .map(|i| i - 1)
+            .collect()
+    }
+
+    /// The positions of the rows whose children `asked` holds.
+    fn children_in(asked: &[usize], n: usize) -> Vec<usize> {
+        asked
+            .iter()
+            .filter(|&&i| i > n)
+            .map(|i| i - n - 1)
+            .collect()
+    }
+
     #[test]
     fn many_rows_are_probed_and_only_the_run_read() {
         // 100 rows, 40..56 on screen: probes at 0, 8, ..., 96 and 99; the
@@ -459,12 +477,7 @@ mod tests {
         let n = 100;
         let (out, asked) = read_list(n, row_answer(n, 40..56));
         assert_eq!(out.len(), 1 + 2 * n, "every node has an outcome");
-        let rows_asked: Vec<usize> = asked
-            .iter()
-            .copied()
-            .filter(|&i| (1..=n).contains(&i))
-            .map(|i| i - 1)
-            .collect();
+        let rows_asked = rows_in(&asked, n);
         let mut expected: Vec<usize> = (0..n)
             .step_by(PROBE_EVERY)
             .chain([n - 1])
@@ -474,12 +487,7 @@ mod tests {
         expected.dedup();
         assert_eq!(rows_asked, expected);
         // The children asked are those of the allocated rows only.
-        let children_asked: Vec<usize> = asked
-            .iter()
-            .copied()
-            .filter(|&i| i > n)
-            .map(|i| i - n - 1)
-            .collect();
+        let children_asked = children_in(&asked, n);
         assert_eq!(children_asked, (40..56).collect::<Vec<_>>());
         // A row outside the run and its child take the empty extents.
         let of = |i: usize| out.iter().find(|(k, _)| *k == i).map(|(_, o)| *o);
@@ -497,12 +505,12 @@ mod tests {
         let n = 100;
         // Three rows on screen, between two probes.
         let (_, asked) = read_list(n, row_answer(n, 41..44));
-        let rows_asked = asked.iter().filter(|&&i| (1..=n).contains(&i)).count();
+        let rows_asked = rows_in(&asked, n).len();
         assert_eq!(rows_asked, n);
         // A probe times out: every row is read, the run's children too.
         let base = row_answer(n, 40..56);
         let (out, asked) = read_list(n, move |i| if i == 9 { None } else { base(i) });
-        let rows_asked = asked.iter().filter(|&&i| (1..=n).contains(&i)).count();
+        let rows_asked = rows_in(&asked, n).len();
         assert_eq!(rows_asked, n);
         assert!(out.contains(&(9, Outcome::TimedOut)));
         assert_eq!(out.len(), 1 + 2 * n);
@@ -512,7 +520,7 @@ mod tests {
     fn few_rows_are_all_read_at_once() {
         let n = PROBE_FROM - 1;
         let (out, asked) = read_list(n, row_answer(n, 10..20));
-        let rows_asked = asked.iter().filter(|&&i| (1..=n).contains(&i)).count();
+        let rows_asked = rows_in(&asked, n).len();
         assert_eq!(rows_asked, n);
         assert_eq!(out.len(), 1 + 2 * n);
     }
@@ -523,14 +531,9 @@ mod tests {
         for shown in [0..30, 170..200] {
             let (out, asked) = read_list(n, row_answer(n, shown.clone()));
             assert_eq!(out.len(), 1 + 2 * n);
-            let children_asked: Vec<usize> = asked
-                .iter()
-                .copied()
-                .filter(|&i| i > n)
-                .map(|i| i - n - 1)
-                .collect();
+            let children_asked = children_in(&asked, n);
             assert_eq!(children_asked, shown.clone().collect::<Vec<_>>());
-            let rows_asked = asked.iter().filter(|&&i| (1..=n).contains(&i)).count();
+            let rows_asked = rows_in(&asked, n).len();
             assert!(rows_asked < 80, "{shown:?}: {rows_asked} rows asked");
         }
     }

@@ -2,8 +2,7 @@
 //! widgets LibreOffice draws itself are placed where they are drawn, and
 //! so are those it draws inside GTK's (the sidebar's slide layouts).
 
-use crate::support::{find, nodes, until, Desk, TempDir};
-use cup::SnapshotRequest;
+use crate::support::{find, nodes, request, until, Desk, TempDir};
 use cup_protocol::{Node, Rect, Role, Scope};
 
 /// The node of `snap`'s tree whose children hold `child`.
@@ -23,10 +22,7 @@ async fn impress_places_toolbars_below_the_menu_bar_and_layouts_in_their_panel()
     let dir = TempDir::new("cup-impress");
     let _impress = desk.launch_office(&dir, "--impress", &[]);
     let mut session = desk.session();
-    let req = SnapshotRequest {
-        scope: Scope::Foreground,
-        ..SnapshotRequest::default()
-    };
+    let req = request(Scope::Foreground);
     // Loaded: the toolbar's New, the File menu and the sidebar's layouts,
     // each with a place.
     let snap = until(
