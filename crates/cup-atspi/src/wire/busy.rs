@@ -22,6 +22,15 @@
 //! CPU per Writer capture into 60-62 ms. GIMP (GTK 2) still gains, 52.9-54.9
 //! against 58.3-63.9 ms; gtk3-widget-factory 7.2-12.7 against 9.5-13.9 ms.
 //!
+//! It waits [`START_AFTER`] before it spins: a capture that short gains
+//! nothing from it and loses to it. gnome-terminal's (48 nodes, 15 reads
+//! once its actions are known) took 2.9-4.0 ms median with the poller from
+//! the start against 1.8-2.4 ms without it, on 2026-12-01 (3 alternating
+//! rounds of 30 captures; the 90th centile 5.6-7.1 against 2.3-5.8 ms),
+//! and 2.1-2.2 ms with it started after 2 ms. gtk3-widget-factory (154
+//! nodes) kept its gain: 7.9-8.1 ms against 7.7-9.6 started at once and
+//! 13.8-16.0 without (one round of the three gave 17.7).
+//!
 //! It costs CPU: the poller keeps one core busy for the capture's length,
 //! so CPU equals wall time (gtk3-widget-factory: 8-12 ms of CPU for 150
 //! nodes with it, 3.5-4.1 ms without). On a host of many desktops that
@@ -40,6 +49,8 @@ use std::time::{Duration, Instant};
 
 /// The longest a busy poll runs, whatever the capture's deadline.
 pub const MAX_SPIN: Duration = Duration::from_secs(3);
+/// How long a capture runs before the poller starts (see the module).
+pub const START_AFTER: Duration = Duration::from_millis(2);
 
 /// Keeps the runtime busy-polling until dropped.
 #[derive(Debug)]
@@ -67,15 +78,20 @@ impl BusyPoll {
             return None;
         }
         let handle = tokio::runtime::Handle::try_current().ok()?;
-        Some(Self::spawn(&handle, limit.min(MAX_SPIN)))
+        Some(Self::spawn(&handle, START_AFTER, limit.min(MAX_SPIN)))
     }
 
-    /// Starts polling on `runtime` for at most `limit`, whatever the CPUs.
-    fn spawn(runtime: &tokio::runtime::Handle, limit: Duration) -> Self {
+    /// Starts polling on `runtime` after `delay`, until `limit` from now,
+    /// whatever the CPUs. (Every capture runs under `timeout_at`, so the
+    /// runtime has its timer.)
+    fn spawn(runtime: &tokio::runtime::Handle, delay: Duration, limit: Duration) -> Self {
         let state = Arc::new(State::default());
         let shared = state.clone();
         let until = Instant::now() + limit;
         runtime.spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
             while !shared.stop.load(Ordering::Relaxed) && Instant::now() < until {
                 shared.spins.fetch_add(1, Ordering::Relaxed);
                 tokio::task::yield_now().await;
@@ -192,7 +208,7 @@ mod tests {
     #[tokio::test(flavor = "current_thread")]
     async fn polls_until_dropped() {
         let hour = Duration::from_secs(3600);
-        let guard = BusyPoll::spawn(&tokio::runtime::Handle::current(), hour);
+        let guard = BusyPoll::spawn(&tokio::runtime::Handle::current(), Duration::ZERO, hour);
         assert_eq!(guard.spins(), 0, "ran before the runtime got a turn");
         turns(1000).await;
         let during = guard.spins();
@@ -210,8 +226,22 @@ mod tests {
     /// A limit already reached: the poller never spins, though held.
     #[tokio::test(flavor = "current_thread")]
     async fn stops_at_its_limit() {
-        let guard = BusyPoll::spawn(&tokio::runtime::Handle::current(), Duration::ZERO);
+        let guard = BusyPoll::spawn(
+            &tokio::runtime::Handle::current(),
+            Duration::ZERO,
+            Duration::ZERO,
+        );
         turns(100).await;
         assert_eq!(guard.spins(), 0);
+    }
+
+    /// Before its delay the poller does not spin, however often the
+    /// runtime turns (the delay, an hour, is never reached).
+    #[tokio::test(flavor = "current_thread")]
+    async fn waits_for_its_delay() {
+        let hour = Duration::from_secs(3600);
+        let guard = BusyPoll::spawn(&tokio::runtime::Handle::current(), hour, 2 * hour);
+        turns(1000).await;
+        assert_eq!(guard.spins(), 0, "spun before its delay");
     }
 }
