@@ -300,4 +300,57 @@ async fn nautilus_on_five_hundred_files_folds_the_rows_off_screen() {
         !last.children.is_empty(),
         "note-499.txt's content was not read: {last:?}"
     );
+
+    // The list view (ctrl+1) keeps the place: a row a file, its name in a
+    // text below it (GTK names neither row nor cell). The rows on screen
+    // are placed with their names read; the rows GTK keeps off screen are
+    // folded.
+    let pressed = session
+        .press("ctrl+1")
+        .await
+        .unwrap_or_else(|e| panic!("press ctrl+1: {e}"));
+    assert!(pressed.success, "{pressed:?}");
+    let named_rows = |s: &cup::Snapshot| -> Vec<String> {
+        nodes(s)
+            .into_iter()
+            .filter(|n| n.role == Role::Row && n.bounds.is_some())
+            .filter_map(|row| {
+                let mut below: Vec<&cup_protocol::Node> = row.children.iter().collect();
+                while let Some(n) = below.pop() {
+                    if n.role == Role::Text && n.name.starts_with("note-") {
+                        return Some(n.name.clone());
+                    }
+                    below.extend(n.children.iter());
+                }
+                None
+            })
+            .collect()
+    };
+    let list = until(
+        &mut session,
+        &foreground(),
+        "the list view's rows",
+        30,
+        true,
+        |s| named_rows(s).len() >= 4,
+    )
+    .await;
+    assert_read_right(&list);
+    let rows = named_rows(&list);
+    assert!(
+        rows.len() < 100,
+        "{} rows placed:\n{}",
+        rows.len(),
+        list.text
+    );
+    assert!(
+        rows.iter().any(|r| r.as_str() >= "note-400.txt"),
+        "the list view does not show the folder's end: {rows:?}\n{}",
+        list.text
+    );
+    assert!(
+        list.text.contains("offscreen items without bounds under"),
+        "no fold line for the rows off screen:\n{}",
+        list.text
+    );
 }
