@@ -19,7 +19,14 @@
 //! its own (Nautilus's cells: the file's). A row GTK leaves unnamed
 //! (gtk4-demo's list: the label is in a child) gets its subtree created
 //! wherever it is, so that the capture can name it from its content and
-//! `find` reaches it off screen.
+//! `find` reaches it off screen, under a parent of at most
+//! [`UNNAMED_ROWS_MAX`] children. Past it an unnamed row too gets its
+//! subtree only on screen: a list box keeps a widget for every row of its
+//! model, and a view keeps rows it has not named yet (Nautilus's grid while
+//! it loads its files, one cell a file), so their subtrees, created once,
+//! would be in every `GetItems` after. GTK's list views keep about 200
+//! row widgets (Nautilus's list view: 205 for 500 files); gtk4-demo's list
+//! holds 117 rows.
 
 use super::structure::children_of;
 use super::*;
@@ -29,9 +36,15 @@ pub(super) fn is_row(e: &CacheEntry) -> bool {
     mapping::gtk4_may_be_unallocated(e.role)
 }
 
-/// A row that may stay without its subtree off screen: it names itself.
-pub(super) fn may_stay_bare(e: &CacheEntry) -> bool {
-    is_row(e) && !e.name.trim().is_empty()
+/// Children of one parent past which its unnamed rows off screen keep
+/// their subtrees uncreated (see the module).
+pub const UNNAMED_ROWS_MAX: usize = 256;
+
+/// A row of `cache` that may stay without its subtree off screen: it names
+/// itself, or its parent lists more than [`UNNAMED_ROWS_MAX`] children.
+pub(super) fn may_stay_bare(cache: &CacheIndex, e: &CacheEntry) -> bool {
+    is_row(e)
+        && (!e.name.trim().is_empty() || cache.listed_children(&e.parent).len() > UNNAMED_ROWS_MAX)
 }
 
 /// Creates the accessibles below `frame` the way [`realize_shown_rows`]
@@ -96,7 +109,7 @@ async fn cache_again(walk: &Walk<'_>, frame: &ObjRef) -> Option<Vec<CacheEntry>>
 }
 
 /// The rows below `frame` whose subtrees were never created and that GTK
-/// allocated, or that have no name of their own: their subtrees are
+/// allocated, or that need not stay bare ([`may_stay_bare`]): their subtrees are
 /// created, and the app's cache read again (`None`: no such row, or the
 /// second `GetItems` failed). Every row of a parent that holds such a row
 /// is probed (the rows on screen among them, created before, show where
@@ -164,10 +177,11 @@ pub(super) async fn realize_shown_rows(
     )
     .await;
     let mut read = HashMap::new();
-    // Unnamed rows, wherever they are, and the rows on screen.
+    // Rows that need not stay bare, wherever they are, and the rows on
+    // screen.
     let mut shown: Vec<ObjRef> = bare
         .iter()
-        .filter(|&&r| !may_stay_bare(&cache.items[r]))
+        .filter(|&&r| !may_stay_bare(cache, &cache.items[r]))
         .map(|&r| cache.items[r].obj.clone())
         .collect();
     for (i, outcome) in outcomes {
@@ -175,7 +189,8 @@ pub(super) async fn realize_shown_rows(
         if let unallocated::Outcome::Read(Some(e)) = outcome {
             let obj = &cache.items[r].obj;
             read.insert(obj.clone(), e);
-            if !e.is_unallocated() && bare_set.contains(&r) && may_stay_bare(&cache.items[r]) {
+            if !e.is_unallocated() && bare_set.contains(&r) && may_stay_bare(cache, &cache.items[r])
+            {
                 shown.push(obj.clone());
             }
         }
@@ -209,4 +224,61 @@ async fn roles_of(links: &Links, deadline: Instant, objs: &[ObjRef]) -> Vec<Opti
     .buffered(CONCURRENCY)
     .collect()
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use atspi::{InterfaceSet, StateSet};
+
+    fn entry(path: &str, parent: &str, role: AtspiRole, name: &str) -> CacheEntry {
+        CacheEntry {
+            obj: ObjRef::new(":1.3", path),
+            parent: ObjRef::new(":1.3", parent),
+            index: 0,
+            child_count: 1,
+            interfaces: InterfaceSet::empty(),
+            name: name.to_owned(),
+            role,
+            description: String::new(),
+            states: StateSet::empty(),
+        }
+    }
+
+    /// A list of `rows` list items, the first named `first`.
+    fn list(rows: usize, first: &str) -> CacheIndex {
+        let mut items = vec![entry("/list", "/null", AtspiRole::List, "")];
+        for i in 0..rows {
+            let name = if i == 0 { first } else { "" };
+            let mut e = entry(&format!("/row{i}"), "/list", AtspiRole::ListItem, name);
+            e.index = i32::try_from(i).unwrap_or(i32::MAX);
+            items.push(e);
+        }
+        CacheIndex::new(items)
+    }
+
+    #[test]
+    fn a_row_that_names_itself_may_stay_bare() {
+        let cache = list(3, "note-000.txt");
+        assert!(may_stay_bare(&cache, &cache.items[1]));
+        assert!(
+            !may_stay_bare(&cache, &cache.items[2]),
+            "unnamed, short list"
+        );
+    }
+
+    #[test]
+    fn unnamed_rows_stay_bare_only_in_long_lists() {
+        let short = list(UNNAMED_ROWS_MAX, "");
+        assert!(!may_stay_bare(&short, &short.items[1]));
+        let long = list(UNNAMED_ROWS_MAX + 1, "");
+        assert!(may_stay_bare(&long, &long.items[1]));
+        assert!(may_stay_bare(&long, &long.items[UNNAMED_ROWS_MAX + 1]));
+    }
+
+    #[test]
+    fn only_rows_stay_bare() {
+        let cache = list(UNNAMED_ROWS_MAX + 1, "");
+        assert!(!may_stay_bare(&cache, &cache.items[0]), "the list itself");
+    }
 }

@@ -45,8 +45,7 @@ pub(super) async fn structure(
                 );
                 cache = Arc::new(CacheIndex::new(items));
                 if walk.gtk4 {
-                    let bare = gtk4_rows::may_stay_bare;
-                    if !cache.lists_every_child(frame, bare) {
+                    if !cache.lists_every_child(frame, |e| gtk4_rows::may_stay_bare(&cache, e)) {
                         if let Some(realized) = gtk4_rows::realize(walk, frame).await {
                             cache = Arc::new(realized);
                         }
@@ -56,7 +55,8 @@ pub(super) async fn structure(
                         cache = Arc::new(shown);
                     }
                     walk.row_extents.extend(read);
-                    walk.defer_extents = cache.lists_every_child(frame, bare);
+                    walk.defer_extents =
+                        cache.lists_every_child(frame, |e| gtk4_rows::may_stay_bare(&cache, e));
                 }
             }
             Ok(Err(e)) => {
@@ -203,7 +203,7 @@ async fn grow(
             if !complete && walk.nodes[p].child_count == 0 {
                 continue;
             }
-            // A GTK 4 row off screen that names itself and whose subtree
+            // A GTK 4 row off screen that may stay bare and whose subtree
             // was never created (`gtk4_rows`) stays without children:
             // asking would create them.
             if !complete
@@ -212,7 +212,7 @@ async fn grow(
                 && cache
                     .by_obj
                     .get(obj)
-                    .is_some_and(|&i| gtk4_rows::may_stay_bare(&cache.items[i]))
+                    .is_some_and(|&i| gtk4_rows::may_stay_bare(cache, &cache.items[i]))
             {
                 continue;
             }
