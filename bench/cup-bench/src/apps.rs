@@ -386,7 +386,7 @@ impl AppSpec {
 
     /// [`AppSpec::env`] plus what depends on the scratch folder the
     /// program's [`AppSpec::args`] were made in (VLC's preload, a `HOME`
-    /// of its own for VLC and GIMP).
+    /// of its own for VLC, GIMP and Nautilus).
     pub fn env_in(&self, scratch: &Path) -> Vec<(String, String)> {
         let mut env = self.env();
         match self.kind {
@@ -401,6 +401,9 @@ impl AppSpec {
                 env.push(("GTK_MODULES".to_owned(), "gail:atk-bridge".to_owned()));
                 env.push(("HOME".to_owned(), scratch.display().to_string()));
             }
+            // Its settings (the folder view: grid or list) are the
+            // defaults, whatever the user's are.
+            Kind::Nautilus => env.push(("HOME".to_owned(), scratch.display().to_string())),
             _ => {}
         }
         env
