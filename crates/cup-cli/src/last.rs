@@ -3,6 +3,7 @@
 //! acting, the adapter re-resolves the id's element and refuses when it is
 //! no longer the same one (role, name, reference).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -14,18 +15,20 @@ use crate::commands::Failure;
 
 const FORMAT: u32 = 1;
 
+/// The kept file: borrowed from the snapshot when written (a large page's
+/// tree is not copied), owned when read.
 #[derive(Serialize, Deserialize)]
-struct Stored {
+struct Stored<'a> {
     format: u32,
     /// Which desktop it came from (display and buses).
     desktop: String,
-    envelope: Envelope,
-    refs: HashMap<String, String>,
-    notes: Vec<String>,
+    envelope: Cow<'a, Envelope>,
+    refs: Cow<'a, HashMap<String, String>>,
+    notes: Cow<'a, [String]>,
     /// Its id, for `cup snapshot --since` (kept files of earlier cups
     /// have none).
     #[serde(default)]
-    id: String,
+    id: Cow<'a, str>,
     /// Past every element id its chain gave.
     #[serde(default)]
     next_id: u64,
@@ -46,10 +49,10 @@ pub fn save(snap: &Snapshot) {
     let stored = Stored {
         format: FORMAT,
         desktop: desktop_key(),
-        envelope: snap.envelope.clone(),
-        refs: snap.refs.clone(),
-        notes: snap.notes.clone(),
-        id: snap.id.clone(),
+        envelope: Cow::Borrowed(&snap.envelope),
+        refs: Cow::Borrowed(&snap.refs),
+        notes: Cow::Borrowed(&snap.notes),
+        id: Cow::Borrowed(&snap.id),
         next_id: snap.next_id,
     };
     let path = path();
@@ -84,7 +87,7 @@ pub fn load() -> Result<Snapshot, Failure> {
     let bytes = std::fs::read(&path).map_err(|_| {
         Failure::usage("no snapshot to act on; run `cup snapshot` first and use its ids")
     })?;
-    let stored: Stored = serde_json::from_slice(&bytes).map_err(|e| {
+    let stored: Stored<'_> = serde_json::from_slice(&bytes).map_err(|e| {
         Failure::usage(format!(
             "the kept snapshot {} is unreadable ({e}); run `cup snapshot` again",
             path.display()
@@ -100,19 +103,19 @@ pub fn load() -> Result<Snapshot, Failure> {
     let text = cup_protocol::compact::render(
         &stored.envelope,
         &cup_protocol::compact::RenderOptions {
-            notes: stored.notes.clone(),
+            notes: stored.notes.to_vec(),
             ..cup_protocol::compact::RenderOptions::default()
         },
     );
     Ok(Snapshot {
-        envelope: stored.envelope,
-        refs: stored.refs,
-        notes: stored.notes,
+        envelope: stored.envelope.into_owned(),
+        refs: stored.refs.into_owned(),
+        notes: stored.notes.into_owned(),
         text,
         id: if stored.id.is_empty() {
             "s0".to_owned()
         } else {
-            stored.id
+            stored.id.into_owned()
         },
         since: None,
         next_id: stored.next_id,
