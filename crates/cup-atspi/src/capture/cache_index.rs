@@ -121,6 +121,17 @@ impl CacheIndex {
         true
     }
 
+    /// How many items the cache lists below `root`, `root` included (0
+    /// when it does not list `root`).
+    pub(super) fn count_below(&self, root: &ObjRef) -> usize {
+        let mut n = 0;
+        self.depth_first(root, |_, _| {
+            n += 1;
+            Some(true)
+        });
+        n
+    }
+
     /// The cached children of `obj` when the cache lists all of them.
     pub(super) fn complete_children(&self, obj: &ObjRef) -> Option<&[usize]> {
         let i = *self.by_obj.get(obj)?;
@@ -250,6 +261,14 @@ impl ReadAhead {
         }
         if let Ok(mut frames) = self.frames.lock() {
             frames.clear();
+        }
+    }
+
+    /// The app on `bus` need not be read ahead by the next listing (its
+    /// window was walked: see `small_windows`).
+    pub fn forget(&self, bus: &str) {
+        if let Ok(mut c) = self.captured.lock() {
+            c.remove(bus);
         }
     }
 

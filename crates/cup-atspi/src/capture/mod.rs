@@ -37,6 +37,7 @@ mod managed;
 mod menus;
 mod office;
 mod rows;
+mod small_windows;
 mod stale_rows;
 mod statics;
 mod structure;
@@ -154,6 +155,8 @@ pub struct AppFacts {
     warm: warm::Warmed,
     /// Cells of tables that manage their descendants (see [`managed`]).
     cells: managed::CellCache,
+    /// How large each window is against its app (see [`small_windows`]).
+    sizes: small_windows::Sizes,
 }
 
 impl AppFacts {
@@ -254,6 +257,10 @@ struct Walk<'a> {
     defer_extents: bool,
     /// What the window listing read ahead.
     ahead: ReadAheadFor,
+    /// Apps one of whose windows was walked for being small, and apps one
+    /// of whose windows came from `GetItems` (see [`small_windows`]).
+    walked_small: HashSet<String>,
+    from_cache: HashSet<String>,
     /// Extents of a managed table's cells, known from their rows and
     /// columns (see [`managed::grid_extents`]).
     grid_extents: HashMap<ObjRef, Extents>,
@@ -448,6 +455,8 @@ async fn capture_once(
         gtk4: false,
         defer_extents: false,
         ahead: ReadAheadFor::default(),
+        walked_small: HashSet::new(),
+        from_cache: HashSet::new(),
         grid_extents: HashMap::new(),
         row_extents: HashMap::new(),
         known_props: HashMap::new(),
@@ -600,6 +609,11 @@ async fn capture_once(
                     }
                 }
             }
+        }
+        // An app only whose small windows were walked is not read ahead
+        // by the next listing.
+        for bus in walk.walked_small.difference(&walk.from_cache) {
+            facts.ahead.forget(bus);
         }
         // GTK 2's menus: open or closed? (Before the queued reads all go
         // out, so the probes do not wait behind them.)

@@ -25,10 +25,18 @@ pub(super) async fn structure(
         .lock()
         .map(|s| s.contains(&frame.bus))
         .unwrap_or(false);
+    // A window known to hold few of its app's items is walked (GTK 4's
+    // cache is read whole: it creates what it lists).
+    let small = !walk.gtk4 && facts.sizes.walk(frame);
+    if small {
+        walk.walked_small.insert(frame.bus.clone());
+    }
     let mut cache = Arc::new(CacheIndex::default());
     if let Some(ahead) = walk.ahead.indexes.get(&frame.bus) {
         tracing::debug!(items = ahead.len(), "Cache.GetItems read ahead");
         cache = ahead.clone();
+    } else if small {
+        tracing::debug!(frame = %frame.path, "a small window of its app: walked");
     } else if !skip_cache {
         let asked = Instant::now();
         match timeout_at(
@@ -74,6 +82,12 @@ pub(super) async fn structure(
                 walk.timed_out = true;
                 return None;
             }
+        }
+    }
+    if !cache.items.is_empty() && !walk.gtk4 {
+        facts.sizes.learn(frame, &cache);
+        if !small {
+            walk.from_cache.insert(frame.bus.clone());
         }
     }
     if cache.items.is_empty() {
