@@ -308,11 +308,18 @@ impl ReadAhead {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use atspi::{InterfaceSet, Role, StateSet};
 
-    fn entry(path: &str, parent: &str, index: i32, child_count: i32) -> CacheEntry {
+    /// A frame `path` on bus `:1.3`, named as its path (the capture's tests
+    /// set role and name where they matter).
+    pub(in crate::capture) fn entry(
+        path: &str,
+        parent: &str,
+        index: i32,
+        child_count: i32,
+    ) -> CacheEntry {
         CacheEntry {
             obj: ObjRef::new(":1.3", path),
             parent: ObjRef::new(":1.3", parent),

@@ -229,20 +229,12 @@ async fn roles_of(links: &Links, deadline: Instant, objs: &[ObjRef]) -> Vec<Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use atspi::{InterfaceSet, StateSet};
 
     fn entry(path: &str, parent: &str, role: AtspiRole, name: &str) -> CacheEntry {
-        CacheEntry {
-            obj: ObjRef::new(":1.3", path),
-            parent: ObjRef::new(":1.3", parent),
-            index: 0,
-            child_count: 1,
-            interfaces: InterfaceSet::empty(),
-            name: name.to_owned(),
-            role,
-            description: String::new(),
-            states: StateSet::empty(),
-        }
+        let mut e = cache_index::tests::entry(path, parent, 0, 1);
+        e.role = role;
+        name.clone_into(&mut e.name);
+        e
     }
 
     /// A list of `rows` list items, the first named `first`.

@@ -69,35 +69,19 @@ impl Sizes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atspi_calls::CacheEntry;
-    use atspi::{InterfaceSet, Role, StateSet};
-
-    fn entry(path: &str, parent: &str) -> CacheEntry {
-        CacheEntry {
-            obj: ObjRef::new(":1.3", path),
-            parent: ObjRef::new(":1.3", parent),
-            index: 0,
-            child_count: 0,
-            interfaces: InterfaceSet::empty(),
-            name: String::new(),
-            role: Role::Frame,
-            description: String::new(),
-            states: StateSet::empty(),
-        }
-    }
+    use crate::capture::cache_index::tests::entry;
 
     /// An app with a main window of `main` items and a dialog of 3.
     fn app(main: usize) -> CacheIndex {
         let mut items = vec![
-            entry("/main", "/app"),
-            entry("/dialog", "/app"),
-            entry("/d1", "/dialog"),
-            entry("/d2", "/dialog"),
+            entry("/main", "/app", 0, 0),
+            entry("/dialog", "/app", 1, 0),
+            entry("/d1", "/dialog", 0, 0),
+            entry("/d2", "/dialog", 1, 0),
         ];
         for i in 1..main {
-            let mut e = entry(&format!("/m{i}"), "/main");
-            e.index = i32::try_from(i).unwrap_or(i32::MAX);
-            items.push(e);
+            let index = i32::try_from(i).unwrap_or(i32::MAX);
+            items.push(entry(&format!("/m{i}"), "/main", index, 0));
         }
         CacheIndex::new(items)
     }
